@@ -1,0 +1,3 @@
+"""pokerlab: learning to play imperfect-information games, poker first."""
+
+__version__ = "0.1.0"

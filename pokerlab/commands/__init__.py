@@ -1,0 +1,1 @@
+"""CLI sub-commands, one module per area (each exposes a typer ``app``)."""

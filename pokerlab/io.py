@@ -1,0 +1,90 @@
+"""Atomic file writing and small on-disk helpers shared by every subsystem.
+
+Nothing pokerlab writes is ever left half-written: data goes to a temporary file in the
+same folder, is flushed and fsynced, then renamed over the target in one step.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import platformdirs
+
+
+@contextlib.contextmanager
+def atomic_path(path: str | os.PathLike[str], *, suffix: str | None = None) -> Iterator[Path]:
+    """Yield a temporary path next to ``path``; on success it is renamed onto ``path``.
+
+    On an exception the temporary file is removed and ``path`` is untouched.  ``suffix``
+    (default: the target's suffix) matters to writers that look at the extension.
+    """
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(
+        prefix=f".{target.name}.", suffix=(target.suffix if suffix is None else suffix) + ".tmp",
+        dir=target.parent,
+    )
+    os.close(fd)
+    tmp_path = Path(tmp)
+    try:
+        yield tmp_path
+        with open(tmp_path, "rb+") as fh:
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp_path, target)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            tmp_path.unlink()
+        raise
+
+
+def atomic_write_bytes(path: str | os.PathLike[str], data: bytes) -> None:
+    with atomic_path(path) as tmp:
+        tmp.write_bytes(data)
+
+
+def atomic_write_text(path: str | os.PathLike[str], text: str) -> None:
+    atomic_write_bytes(path, text.encode("utf-8"))
+
+
+def atomic_write_json(path: str | os.PathLike[str], obj: Any) -> None:
+    atomic_write_text(path, json.dumps(obj, indent=2, sort_keys=True) + "\n")
+
+
+def sha256_bytes(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def sha256_file(path: str | os.PathLike[str]) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def cache_dir() -> Path:
+    """Folder for computed caches (``$POKERLAB_CACHE`` or the user cache directory)."""
+    env = os.environ.get("POKERLAB_CACHE")
+    p = Path(env) if env else Path(platformdirs.user_cache_dir("pokerlab"))
+    p.mkdir(parents=True, exist_ok=True)
+    return p
+
+
+def data_dir() -> Path:
+    """Folder for user data such as the hand database (``$POKERLAB_DATA`` or the user data dir)."""
+    env = os.environ.get("POKERLAB_DATA")
+    p = Path(env) if env else Path(platformdirs.user_data_dir("pokerlab"))
+    p.mkdir(parents=True, exist_ok=True)
+    return p
+
+
+PACKAGE_DATA = Path(__file__).parent / "data"
+"""Data files shipped inside the package (small tables, the Pluribus sample, ...)."""
