@@ -27,6 +27,7 @@ _GROUPS = [
     "pokerlab.commands.pushfold_cmd",
     "pokerlab.commands.ttt_cmd",
     "pokerlab.commands.holdem_cmd",
+    "pokerlab.commands.abstraction_cmd",
     "pokerlab.commands.hands_cmd",
     "pokerlab.commands.deepcfr_cmd",
 ]

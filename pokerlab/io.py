@@ -33,6 +33,9 @@ def atomic_path(path: str | os.PathLike[str], *, suffix: str | None = None) -> I
     )
     os.close(fd)
     tmp_path = Path(tmp)
+    umask = os.umask(0)
+    os.umask(umask)
+    os.chmod(tmp_path, 0o666 & ~umask)  # mkstemp creates 0600; give the usual mode
     try:
         yield tmp_path
         with open(tmp_path, "rb+") as fh:

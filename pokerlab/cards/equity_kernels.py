@@ -1,0 +1,356 @@
+"""Numba kernels for exact and Monte Carlo equity (hot path).
+
+* :func:`enumerate_boards` -- every completion of a board for ``P`` known hands, with
+  incremental partial sums per loop level (see :mod:`pokerlab.cards.evaluator_kernels`).
+* :func:`matchup_counts` -- wins/ties of many heads-up preflop matchups (the 1326 x 1326
+  equity matrix), parallel over matchups.
+* :func:`showdown_vs_range` -- O(n log n) weighted showdown of every combo against a range
+  on one final board, with exact card removal by inclusion-exclusion over cards.
+* :func:`monte_carlo` -- seeded sampling for multiway pots and ranges.
+
+The plain-Python twins live in :mod:`pokerlab.cards.equity_reference`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from pokerlab.cards.evaluator_kernels import strength_from
+
+
+@njit(cache=True)
+def _leaf(nf, offs, fl, hole_keys, hole_bits, key, bits, nplayers, win, tie, eq):  # type: ignore[no-untyped-def]
+    best = -1
+    nbest = 0
+    s0 = 0
+    s1 = 0
+    if nplayers == 2:
+        s0 = strength_from(nf, offs, fl, key + hole_keys[0], bits | hole_bits[0])
+        s1 = strength_from(nf, offs, fl, key + hole_keys[1], bits | hole_bits[1])
+        if s0 > s1:
+            win[0] += 1
+            eq[0] += 1.0
+        elif s1 > s0:
+            win[1] += 1
+            eq[1] += 1.0
+        else:
+            tie[0] += 1
+            tie[1] += 1
+            eq[0] += 0.5
+            eq[1] += 0.5
+        return
+    strengths = np.empty(nplayers, dtype=np.int32)
+    for p in range(nplayers):
+        s = strength_from(nf, offs, fl, key + hole_keys[p], bits | hole_bits[p])
+        strengths[p] = s
+        if s > best:
+            best = s
+            nbest = 1
+        elif s == best:
+            nbest += 1
+    for p in range(nplayers):
+        if strengths[p] == best:
+            if nbest == 1:
+                win[p] += 1
+            else:
+                tie[p] += 1
+            eq[p] += 1.0 / nbest
+
+
+@njit(cache=True)
+def _enum_outer(tables, a, k, nd, dk, db, base_key, base_bits, hole_keys, hole_bits, nplayers,
+                win, tie, eq):  # type: ignore[no-untyped-def]
+    """Leaves under outermost index ``a``; level l of 5 is used iff ``l >= 5 - k``."""
+    nf = tables[3]
+    offs = tables[2][tables[4][7] :]
+    fl = tables[5]
+    n = 0
+    ia = nd
+    if k >= 1:
+        ia = np.int64(a)
+    ka = base_key + dk[ia]
+    ba = base_bits | db[ia]
+    b_lo = ia + 1 if k >= 2 else nd
+    b_hi = nd if k >= 2 else nd + 1
+    for ib in range(b_lo, b_hi):
+        kb = ka + dk[ib]
+        bb = ba | db[ib]
+        c_lo = ib + 1 if k >= 3 else nd
+        c_hi = nd if k >= 3 else nd + 1
+        for ic in range(c_lo, c_hi):
+            kc = kb + dk[ic]
+            bc = bb | db[ic]
+            d_lo = ic + 1 if k >= 4 else nd
+            d_hi = nd if k >= 4 else nd + 1
+            for id_ in range(d_lo, d_hi):
+                kd = kc + dk[id_]
+                bd = bc | db[id_]
+                e_lo = id_ + 1 if k >= 5 else nd
+                e_hi = nd if k >= 5 else nd + 1
+                for ie in range(e_lo, e_hi):
+                    _leaf(nf, offs, fl, hole_keys, hole_bits, kd + dk[ie], bd | db[ie], nplayers,
+                          win, tie, eq)
+                    n += 1
+    return n
+
+
+@njit(cache=True, parallel=True)
+def enumerate_boards(tables, holes, board, nboard, deck):  # type: ignore[no-untyped-def]
+    """Exact showdown counts of ``P`` hands over every completion of the board.
+
+    ``holes`` (P, 2), ``board`` (>= nboard), ``deck``: the cards that can still come.
+    Returns ``(win[P], tie[P], equity_sum[P], boards)``; ``win`` counts sole wins, ``tie``
+    shared wins, ``equity_sum`` the pot shares.
+    """
+    nplayers = holes.shape[0]
+    k = 5 - nboard
+    nd = deck.shape[0]
+    key_t = tables[0]
+    bit_t = tables[1]
+    hole_keys = np.zeros(nplayers, dtype=np.int64)
+    hole_bits = np.zeros(nplayers, dtype=np.int64)
+    for p in range(nplayers):
+        hole_keys[p] = key_t[holes[p, 0]] + key_t[holes[p, 1]]
+        hole_bits[p] = bit_t[holes[p, 0]] | bit_t[holes[p, 1]]
+    base_key = 0
+    base_bits = 0
+    for i in range(nboard):
+        base_key += key_t[board[i]]
+        base_bits |= bit_t[board[i]]
+    # dk/db: the deck's keys plus a zero "no card" at index nd for unused loop levels.
+    dk = np.zeros(nd + 1, dtype=np.int64)
+    db = np.zeros(nd + 1, dtype=np.int64)
+    for i in range(nd):
+        dk[i] = key_t[deck[i]]
+        db[i] = bit_t[deck[i]]
+    nouter = nd if k >= 1 else 1
+    win = np.zeros((nouter, nplayers), dtype=np.int64)
+    tie = np.zeros((nouter, nplayers), dtype=np.int64)
+    eq = np.zeros((nouter, nplayers), dtype=np.float64)
+    cnt = np.zeros(nouter, dtype=np.int64)
+    for a in prange(nouter):
+        cnt[a] = _enum_outer(tables, a, k, nd, dk, db, base_key, base_bits, hole_keys,
+                             hole_bits, nplayers, win[a], tie[a], eq[a])
+    return win.sum(axis=0), tie.sum(axis=0), eq.sum(axis=0), cnt.sum()
+
+
+@njit(cache=True)
+def _matchup(tables, c0, c1, c2, c3, deck_all):  # type: ignore[no-untyped-def]
+    """Wins of hand (c0, c1), wins of hand (c2, c3), ties, over all 5-card boards."""
+    key_t = tables[0]
+    bit_t = tables[1]
+    nf = tables[3]
+    offs = tables[2][tables[4][7] :]
+    fl = tables[5]
+    used = (1 << c0) | (1 << c1) | (1 << c2) | (1 << c3)
+    dk = np.empty(48, dtype=np.int64)
+    db = np.empty(48, dtype=np.int64)
+    n = 0
+    for c in range(52):
+        if not (used >> c) & 1:
+            dk[n] = key_t[c]
+            db[n] = bit_t[c]
+            n += 1
+    k0 = key_t[c0] + key_t[c1]
+    b0 = bit_t[c0] | bit_t[c1]
+    k1 = key_t[c2] + key_t[c3]
+    b1 = bit_t[c2] | bit_t[c3]
+    w0 = 0
+    w1 = 0
+    t = 0
+    for a in range(48):
+        ka = dk[a]
+        ba = db[a]
+        for b in range(a + 1, 48):
+            kb = ka + dk[b]
+            bb = ba | db[b]
+            for c in range(b + 1, 48):
+                kc = kb + dk[c]
+                bc = bb | db[c]
+                for d in range(c + 1, 48):
+                    kd = kc + dk[d]
+                    bd = bc | db[d]
+                    for e in range(d + 1, 48):
+                        ke = kd + dk[e]
+                        be = bd | db[e]
+                        s0 = strength_from(nf, offs, fl, ke + k0, be | b0)
+                        s1 = strength_from(nf, offs, fl, ke + k1, be | b1)
+                        if s0 > s1:
+                            w0 += 1
+                        elif s1 > s0:
+                            w1 += 1
+                        else:
+                            t += 1
+    return w0, w1, t
+
+
+@njit(cache=True, parallel=True)
+def matchup_counts(tables, pairs, combos, out):  # type: ignore[no-untyped-def]
+    """For each row (i, j) of ``pairs``: ``out[row] = (wins of i, wins of j, ties)``."""
+    for r in prange(pairs.shape[0]):
+        i = pairs[r, 0]
+        j = pairs[r, 1]
+        w0, w1, t = _matchup(tables, combos[i, 0], combos[i, 1], combos[j, 0], combos[j, 1], 0)
+        out[r, 0] = w0
+        out[r, 1] = w1
+        out[r, 2] = t
+
+
+@njit(cache=True)
+def showdown_vs_range(strengths, weights, combos, out_win, out_tie, out_total):  # type: ignore[no-untyped-def]
+    """Weighted showdown of every combo against a range on one final board.
+
+    ``strengths[i]`` (0 = blocked by the board), ``weights[j]`` the opponent range.  For each
+    combo ``i`` with ``strengths[i] > 0``: ``out_win[i] = sum of weights[j]`` over combos ``j``
+    disjoint from ``i`` with lower strength; ``out_tie[i]`` the same with equal strength;
+    ``out_total[i]`` over all disjoint unblocked ``j``.  Inclusion-exclusion over the two
+    cards of ``i`` makes this O(n log n) instead of O(n^2).
+    """
+    n = strengths.shape[0]
+    order = np.argsort(strengths, kind="mergesort")
+    below = 0.0
+    below_card = np.zeros(52, dtype=np.float64)
+    total = 0.0
+    total_card = np.zeros(52, dtype=np.float64)
+    for i in range(n):
+        if strengths[i] > 0:
+            w = weights[i]
+            total += w
+            total_card[combos[i, 0]] += w
+            total_card[combos[i, 1]] += w
+    group_card = np.zeros(52, dtype=np.float64)
+    pos = 0
+    while pos < n:
+        s = strengths[order[pos]]
+        end = pos
+        while end < n and strengths[order[end]] == s:
+            end += 1
+        if s == 0:
+            pos = end
+            continue
+        group = 0.0
+        for q in range(pos, end):
+            i = order[q]
+            w = weights[i]
+            group += w
+            group_card[combos[i, 0]] += w
+            group_card[combos[i, 1]] += w
+        for q in range(pos, end):
+            i = order[q]
+            a = combos[i, 0]
+            b = combos[i, 1]
+            wi = weights[i]
+            out_win[i] = below - below_card[a] - below_card[b]
+            out_tie[i] = group - group_card[a] - group_card[b] + wi
+            out_total[i] = total - total_card[a] - total_card[b] + wi
+        for q in range(pos, end):
+            i = order[q]
+            w = weights[i]
+            below += w
+            below_card[combos[i, 0]] += w
+            below_card[combos[i, 1]] += w
+            group_card[combos[i, 0]] -= w
+            group_card[combos[i, 1]] -= w
+        pos = end
+
+
+@njit(cache=True)
+def _sample_combo(cum, used):  # type: ignore[no-untyped-def]
+    """Index into a cumulative weight vector, or -1 after too many conflicts."""
+    for _ in range(1000):
+        u = np.random.random() * cum[-1]
+        lo = 0
+        hi = cum.shape[0] - 1
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if cum[mid] > u:
+                hi = mid
+            else:
+                lo = mid + 1
+        if (used >> np.uint64(lo)) & np.uint64(1) == 0:
+            return lo
+    return -1
+
+
+@njit(cache=True)
+def monte_carlo(tables, cum_weights, combos, board, nboard, dead_mask, samples, seed):  # type: ignore[no-untyped-def]
+    """Monte Carlo showdown of ``P`` ranges (cumulative weights over the 1326 combos).
+
+    Returns ``(win[P], tie[P], eq[P], eq_sq[P], n)``; ``eq_sq`` sums squared pot shares so
+    the caller can give a standard error.  A sample whose hands cannot be dealt without
+    conflict (after 1000 rejections) is skipped.
+    """
+    np.random.seed(seed)
+    nf = tables[3]
+    offs = tables[2][tables[4][7] :]
+    fl = tables[5]
+    nplayers = cum_weights.shape[0]
+    win = np.zeros(nplayers, dtype=np.int64)
+    tie = np.zeros(nplayers, dtype=np.int64)
+    eq = np.zeros(nplayers, dtype=np.float64)
+    eq_sq = np.zeros(nplayers, dtype=np.float64)
+    cards = np.empty(7, dtype=np.int64)
+    strengths = np.empty(nplayers, dtype=np.int32)
+    hole = np.empty((nplayers, 2), dtype=np.int64)
+    done = 0
+    for _ in range(samples):
+        used = np.uint64(dead_mask)
+        ok = True
+        for p in range(nplayers):
+            # rejection sampling of the combo against cards already used
+            found = -1
+            for _t in range(1000):
+                k = _sample_combo(cum_weights[p], np.uint64(0))
+                a = combos[k, 0]
+                b = combos[k, 1]
+                m = (np.uint64(1) << np.uint64(a)) | (np.uint64(1) << np.uint64(b))
+                if used & m == 0:
+                    found = k
+                    used |= m
+                    hole[p, 0] = a
+                    hole[p, 1] = b
+                    break
+            if found < 0:
+                ok = False
+                break
+        if not ok:
+            continue
+        for i in range(nboard):
+            cards[2 + i] = board[i]
+        for i in range(nboard, 5):
+            while True:
+                c = np.random.randint(0, 52)
+                m = np.uint64(1) << np.uint64(c)
+                if used & m == 0:
+                    used |= m
+                    cards[2 + i] = c
+                    break
+        best = -1
+        nbest = 0
+        for p in range(nplayers):
+            cards[0] = hole[p, 0]
+            cards[1] = hole[p, 1]
+            key = 0
+            bits = 0
+            for i in range(7):
+                key += tables[0][cards[i]]
+                bits |= tables[1][cards[i]]
+            s = strength_from(nf, offs, fl, key, bits)
+            strengths[p] = s
+            if s > best:
+                best = s
+                nbest = 1
+            elif s == best:
+                nbest += 1
+        for p in range(nplayers):
+            if strengths[p] == best:
+                share = 1.0 / nbest
+                if nbest == 1:
+                    win[p] += 1
+                else:
+                    tie[p] += 1
+                eq[p] += share
+                eq_sq[p] += share * share
+        done += 1
+    return win, tie, eq, eq_sq, done
