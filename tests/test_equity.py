@@ -1,7 +1,7 @@
 import numpy as np
 import pytest
 
-from pokerlab.cards import COMBOS, COMBO_INDEX, parse_cards
+from pokerlab.cards import COMBO_INDEX, COMBOS, parse_cards
 from pokerlab.cards.equity import (
     MATCHUPS_FILE,
     canonical_matchups,
@@ -121,8 +121,8 @@ def test_matchup_kernel_matches_enumeration():
     assert out[0, 2] == round(r.tie[0] * r.boards)
 
 
-@pytest.mark.skipif(not MATCHUPS_FILE.exists(), reason="matrix data not built")
 def test_preflop_matrix():
+    assert MATCHUPS_FILE.exists()
     load_matchups()  # checksum
     m = preflop_equity_matrix()
     valid = ~np.isnan(m)

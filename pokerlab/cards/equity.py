@@ -18,6 +18,7 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
+from pathlib import Path
 
 import numpy as np
 
@@ -93,9 +94,9 @@ def hand_equity(holes: Sequence[Sequence[int]], board: Sequence[int] = ()) -> Eq
     _check_disjoint([*holes, board])
     used = {c for h in holes for c in h} | set(board)
     deck = np.array([c for c in range(52) if c not in used], dtype=np.int64)
-    h = np.array(holes, dtype=np.int64)
-    b = np.array(list(board) or [0], dtype=np.int64)
-    win, tie, eq, n = enumerate_boards(eval_tables(), h, b, len(board), deck)
+    hole_arr = np.array(holes, dtype=np.int64)
+    board_arr = np.array(list(board) or [0], dtype=np.int64)
+    win, tie, eq, n = enumerate_boards(eval_tables(), hole_arr, board_arr, len(board), deck)
     n = int(n)
     return EquityResult(
         equity=[float(x) / n for x in eq],
@@ -160,9 +161,9 @@ def _digest(pairs: np.ndarray, counts: np.ndarray) -> str:
     return h.hexdigest()
 
 
-def save_matchups(path: object, counts: np.ndarray) -> None:
+def save_matchups(path: str | Path, counts: np.ndarray) -> None:
     pairs, _, _ = canonical_matchups()
-    with atomic_path(path) as tmp, open(tmp, "wb") as fh:  # type: ignore[arg-type]
+    with atomic_path(path) as tmp, open(tmp, "wb") as fh:
         np.savez_compressed(
             fh,
             pairs=pairs.astype(np.int16),
@@ -171,9 +172,9 @@ def save_matchups(path: object, counts: np.ndarray) -> None:
         )
 
 
-def load_matchups(path: object = MATCHUPS_FILE) -> np.ndarray:
+def load_matchups(path: str | Path = MATCHUPS_FILE) -> np.ndarray:
     """Load the shipped canonical matchup counts, verifying the checksum."""
-    with np.load(path, allow_pickle=False) as z:  # type: ignore[call-overload]
+    with np.load(path, allow_pickle=False) as z:
         pairs = z["pairs"].astype(np.int64)
         counts = z["counts"].astype(np.int64)
         digest = str(z["sha256"])

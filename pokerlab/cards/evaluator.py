@@ -82,8 +82,8 @@ def _nonflush_code(counts: list[int]) -> Code:
         return (TRIPS, (t, *kick))
     if len(pairs) >= 2:
         hi, lo = pairs[0], pairs[1]
-        kick = next(r for r in desc if r not in (hi, lo))
-        return (TWO_PAIR, (hi, lo, kick))
+        kicker = next(r for r in desc if r not in (hi, lo))
+        return (TWO_PAIR, (hi, lo, kicker))
     if pairs:
         p = pairs[0]
         return (PAIR, (p, *[r for r in desc if r != p][:3]))

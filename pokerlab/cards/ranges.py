@@ -100,18 +100,18 @@ def _expand(body: str) -> list[str] | np.ndarray | None:
         return out
     if "-" in body:
         left, _, right = body.partition("-")
-        a, b = _parse_class(left), _parse_class(right)
-        if a is None or b is None:
+        ca, cb = _parse_class(left), _parse_class(right)
+        if ca is None or cb is None:
             return None
-        if a[0] == a[1] and b[0] == b[1]:
-            lo_r, hi_r = sorted((a[0], b[0]))
+        if ca[0] == ca[1] and cb[0] == cb[1]:
+            lo_r, hi_r = sorted((ca[0], cb[0]))
             return [_class_name(r, r, "") for r in range(lo_r, hi_r + 1)]
-        if a[0] != b[0] or a[2] != b[2] or a[0] == a[1] or b[0] == b[1]:
+        if ca[0] != cb[0] or ca[2] != cb[2] or ca[0] == ca[1] or cb[0] == cb[1]:
             return None
-        lo_k, hi_k = sorted((a[1], b[1]))
+        lo_k, hi_k = sorted((ca[1], cb[1]))
         out = []
         for k in range(lo_k, hi_k + 1):
-            out += _classes_of(a[0], k, a[2])
+            out += _classes_of(ca[0], k, ca[2])
         return out
     c = _parse_class(body)
     if c is None:
