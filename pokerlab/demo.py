@@ -42,7 +42,7 @@ def run_demo(console: Console, *, quick: bool = False) -> None:
 
     def ranges() -> None:
         w = parse_range("TT+, AQs+, AKo, KQs:0.5")
-        console.print(range_grid_text(w))
+        console.print(range_grid_text(w, compact=True), highlight=False)
         console.print(f"{range_to_string(w)}  ->  {w.sum():g} combos")
 
     _step(console, "1. Hand evaluator", hands)
@@ -56,9 +56,6 @@ def run_demo(console: Console, *, quick: bool = False) -> None:
 
 
 def _solver_steps(console: Console, *, quick: bool) -> list[tuple[str, Callable[[], None]]]:
-    steps: list[tuple[str, Callable[[], None]]] = []
-    try:
-        from pokerlab.demo_solvers import solver_steps
-    except ImportError:
-        return steps
+    from pokerlab.demo_solvers import solver_steps
+
     return solver_steps(console, quick=quick)

@@ -26,19 +26,20 @@ def solver_steps(console: Console, *, quick: bool) -> list[tuple[str, Callable[[
                       f"game value {r.game_value:.6f} (known -0.085606)")
 
     def pushfold() -> None:
-        from pokerlab.pushfold import demo_summary  # type: ignore[attr-defined]
+        from pokerlab.cards.ranges import range_grid_text
+        from pokerlab.pushfold import PushFoldConfig
+        from pokerlab.pushfold import solve as pf_solve
 
-        console.print(demo_summary(stack=10.0))
+        sol = pf_solve(PushFoldConfig(stack=10.0))
+        console.print(f"10 bb: SB shoves {sol.sb_shove_fraction:.1%} of hands, BB calls "
+                      f"{sol.bb_call_fraction:.1%}; SB wins {sol.sb_value:+.4f} bb/hand; "
+                      f"exploitability {max(sol.exploitability, 0.0):.1e} bb")
+        console.print("SB shoving range:")
+        console.print(range_grid_text(sol.sb_shove, compact=True), highlight=False)
 
     steps: list[tuple[str, Callable[[], None]]] = [
         ("4. Exact Nash of Kuhn poker (LP)", kuhn),
         ("5. Leduc hold'em by Discounted CFR", leduc),
     ]
-    try:
-        import pokerlab.pushfold as pf
-
-        if hasattr(pf, "demo_summary"):
-            steps.append(("6. Heads-up push/fold Nash at 10 big blinds", pushfold))
-    except ImportError:
-        pass
+    steps.append(("6. Heads-up push/fold Nash at 10 big blinds", pushfold))
     return steps

@@ -245,8 +245,14 @@ def combo_fraction(weights: np.ndarray) -> float:
     return float(np.asarray(weights, dtype=np.float64).sum() / NUM_COMBOS)
 
 
-def range_grid_text(weights: np.ndarray, *, values: np.ndarray | None = None) -> str:
-    """The 13x13 chart as plain text: each cell ``AKs 100`` (percent), blank when 0."""
+def range_grid_text(weights: np.ndarray, *, values: np.ndarray | None = None,
+                    compact: bool = False) -> str:
+    """The 13x13 chart as plain text.
+
+    Full form (104 columns): each cell ``AKs 100`` (percent), blank when 0.  Compact form
+    (52 columns): the class name when played always, its percentage when mixed, ``.`` when
+    never.
+    """
     grid = class_frequencies(weights) if values is None else np.asarray(values).reshape(13, 13)
     lines = []
     for i in range(13):
@@ -254,7 +260,15 @@ def range_grid_text(weights: np.ndarray, *, values: np.ndarray | None = None) ->
         for j in range(13):
             name = CLASS_NAMES[i * 13 + j]
             v = grid[i, j]
-            cells.append(f"{name:>3} {v * 100:3.0f}" if v > 0 else f"{name:>3}    ")
+            if compact:
+                if v >= 0.995:
+                    cells.append(f"{name:>3}")
+                elif v > 0.005:
+                    cells.append(f"{v * 100:2.0f}%")
+                else:
+                    cells.append("  .")
+            else:
+                cells.append(f"{name:>3} {v * 100:3.0f}" if v > 0 else f"{name:>3}    ")
         lines.append(" ".join(cells))
     return "\n".join(lines)
 

@@ -97,7 +97,9 @@ def range_(
     if as_json:
         typer.echo(json.dumps(info))
         return
-    typer.echo(range_grid_text(w))
+    import shutil
+
+    typer.echo(range_grid_text(w, compact=shutil.get_terminal_size().columns < 105))
     typer.echo(f"\n{info['range']}\n{w.sum():g} combos ({combo_fraction(w):.1%} of 1326)")
     if png:
         typer.echo(f"chart written to {png}")

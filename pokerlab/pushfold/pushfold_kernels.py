@@ -1,0 +1,382 @@
+"""Numba kernels of the push/fold subsystem, each with a plain-Python twin (``*_py``).
+
+* :func:`cfr_plus_kernel` -- alternating CFR+ iterations of the class-level game
+  ``u = -f + b . s + s^T G c`` (169 classes, two actions each, linear averaging).
+* :func:`mc_linear_kernel` -- Monte Carlo self-play with the tutorial's linear action-value
+  model (7 features), epsilon-greedy actions, one SGD step per decision on the squared error.
+* :func:`mc_tabular_kernel` -- the same self-play with a table of (weighted) average
+  returns per (position, class, action); greedy-on-averages is stochastic fictitious play.
+
+All randomness comes in as pre-drawn arrays, so kernel and twin give identical results.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+
+# ---------------------------------------------------------------- CFR+
+@njit(cache=True)
+def _rm(r0: float, r1: float) -> float:  # pragma: no cover - compiled
+    """Regret matching for two actions: probability of action 1."""
+    p0 = r0 if r0 > 0.0 else 0.0
+    p1 = r1 if r1 > 0.0 else 0.0
+    tot = p0 + p1
+    if tot > 0.0:
+        return p1 / tot
+    return 0.5
+
+
+@njit(cache=True)
+def cfr_plus_kernel(b, G, iterations, t0, reg_sb, reg_bb, avg_sb, avg_bb):  # pragma: no cover
+    """Run ``iterations`` alternating CFR+ iterations starting at iteration number ``t0``.
+
+    ``reg_sb``/``reg_bb`` (K, 2) regrets (fold, GII), ``avg_sb``/``avg_bb`` (K,) sums of
+    ``t * P(GII)``; returns the sum of the averaging weights added."""
+    K = b.shape[0]
+    s = np.empty(K)
+    c = np.empty(K)
+    wsum = 0.0
+    for t in range(t0, t0 + iterations):
+        w = float(t)
+        wsum += w
+        for k in range(K):
+            s[k] = _rm(reg_sb[k, 0], reg_sb[k, 1])
+            c[k] = _rm(reg_bb[k, 0], reg_bb[k, 1])
+        # SB: value of shove minus fold, per class
+        for k in range(K):
+            d = b[k]
+            for l in range(K):
+                d += G[k, l] * c[l]
+            avg_sb[k] += w * s[k]
+            r1 = reg_sb[k, 1] + (1.0 - s[k]) * d
+            r0 = reg_sb[k, 0] - s[k] * d
+            reg_sb[k, 1] = r1 if r1 > 0.0 else 0.0
+            reg_sb[k, 0] = r0 if r0 > 0.0 else 0.0
+            s[k] = _rm(reg_sb[k, 0], reg_sb[k, 1])
+        # BB (alternating: sees SB's updated strategy): call minus fold, BB's payoff
+        for l in range(K):
+            d = 0.0
+            for k in range(K):
+                d -= s[k] * G[k, l]
+            avg_bb[l] += w * c[l]
+            r1 = reg_bb[l, 1] + (1.0 - c[l]) * d
+            r0 = reg_bb[l, 0] - c[l] * d
+            reg_bb[l, 1] = r1 if r1 > 0.0 else 0.0
+            reg_bb[l, 0] = r0 if r0 > 0.0 else 0.0
+    return wsum
+
+
+def _rm_py(r0: float, r1: float) -> float:
+    p0 = max(r0, 0.0)
+    p1 = max(r1, 0.0)
+    return p1 / (p0 + p1) if p0 + p1 > 0.0 else 0.5
+
+
+def cfr_plus_py(b: np.ndarray, G: np.ndarray, iterations: int, t0: int, reg_sb: np.ndarray,
+                reg_bb: np.ndarray, avg_sb: np.ndarray, avg_bb: np.ndarray) -> float:
+    """Plain-Python twin of :func:`cfr_plus_kernel`."""
+    K = len(b)
+    wsum = 0.0
+    for t in range(t0, t0 + iterations):
+        w = float(t)
+        wsum += w
+        s = [_rm_py(reg_sb[k, 0], reg_sb[k, 1]) for k in range(K)]
+        c = [_rm_py(reg_bb[k, 0], reg_bb[k, 1]) for k in range(K)]
+        for k in range(K):
+            d = float(b[k])
+            for l in range(K):
+                d += float(G[k, l]) * c[l]
+            avg_sb[k] += w * s[k]
+            reg_sb[k, 1] = max(reg_sb[k, 1] + (1.0 - s[k]) * d, 0.0)
+            reg_sb[k, 0] = max(reg_sb[k, 0] - s[k] * d, 0.0)
+            s[k] = _rm_py(reg_sb[k, 0], reg_sb[k, 1])
+        for l in range(K):
+            d = 0.0
+            for k in range(K):
+                d -= s[k] * float(G[k, l])
+            avg_bb[l] += w * c[l]
+            reg_bb[l, 1] = max(reg_bb[l, 1] + (1.0 - c[l]) * d, 0.0)
+            reg_bb[l, 0] = max(reg_bb[l, 0] - c[l] * d, 0.0)
+    return wsum
+
+
+# ---------------------------------------------------------------- linear Monte Carlo
+@njit(cache=True)
+def _q_linear(theta, feats, i, is_sb, gii):  # pragma: no cover - compiled
+    q = theta[0]
+    if gii:
+        q += theta[1] * feats[i, 0] + theta[2] * feats[i, 1] + theta[3] * feats[i, 2]
+        q += theta[4] * feats[i, 3]
+    if is_sb:
+        q += theta[5]
+        if gii:
+            q += theta[6]
+    return q
+
+
+@njit(cache=True)
+def _sgd_linear(theta, feats, i, is_sb, gii, target, alpha):  # pragma: no cover - compiled
+    err = target - _q_linear(theta, feats, i, is_sb, gii)
+    step = alpha * err
+    theta[0] += step
+    if gii:
+        theta[1] += step * feats[i, 0]
+        theta[2] += step * feats[i, 1]
+        theta[3] += step * feats[i, 2]
+        theta[4] += step * feats[i, 3]
+    if is_sb:
+        theta[5] += step
+        if gii:
+            theta[6] += step
+
+
+@njit(cache=True)
+def mc_linear_kernel(theta, feats, eq, nonconf, sb, bbk, u_eps_sb, u_act_sb, u_eps_bb,
+                     u_act_bb, u_win, eps, alpha, stack, fold_loss, steal_gain,
+                     counts):  # pragma: no cover - compiled
+    """Play ``len(sb)`` hands of epsilon-greedy self-play and update ``theta`` in place.
+
+    Rewards are the player's chips at the end of the hand (stack ``S`` before the hand).
+    ``counts`` (4,) accumulates SB shoves, BB decisions, BB calls and explored actions."""
+    n = sb.shape[0]
+    for h in range(n):
+        i = sb[h]
+        j = nonconf[i, bbk[h]]
+        e = eps[h]
+        # SB decision
+        if u_eps_sb[h] < e:
+            a_sb = u_act_sb[h] < 0.5
+            counts[3] += 1
+        else:
+            a_sb = _q_linear(theta, feats, i, True, True) > _q_linear(theta, feats, i, True, False)
+        if not a_sb:
+            _sgd_linear(theta, feats, i, True, False, stack - fold_loss, alpha)
+            continue
+        counts[0] += 1
+        counts[1] += 1
+        if u_eps_bb[h] < e:
+            a_bb = u_act_bb[h] < 0.5
+            counts[3] += 1
+        else:
+            a_bb = _q_linear(theta, feats, j, False, True) > _q_linear(theta, feats, j, False,
+                                                                       False)
+        if not a_bb:
+            r_sb = stack + steal_gain
+            r_bb = stack - steal_gain
+        else:
+            counts[2] += 1
+            if u_win[h] < eq[i, j]:
+                r_sb = 2.0 * stack
+                r_bb = 0.0
+            else:
+                r_sb = 0.0
+                r_bb = 2.0 * stack
+        _sgd_linear(theta, feats, i, True, True, r_sb, alpha)
+        _sgd_linear(theta, feats, j, False, a_bb, r_bb, alpha)
+
+
+def _q_linear_py(theta: np.ndarray, feats: np.ndarray, i: int, is_sb: bool, gii: bool) -> float:
+    x = [1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
+    if gii:
+        x[1:5] = [float(v) for v in feats[i]]
+    if is_sb:
+        x[5] = 1.0
+        x[6] = 1.0 if gii else 0.0
+    return float(sum(float(t) * v for t, v in zip(theta, x, strict=True)))
+
+
+def _features_py(feats: np.ndarray, i: int, is_sb: bool, gii: bool) -> list[float]:
+    x = [1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
+    if gii:
+        x[1:5] = [float(v) for v in feats[i]]
+    if is_sb:
+        x[5] = 1.0
+        x[6] = 1.0 if gii else 0.0
+    return x
+
+
+def _sgd_linear_py(theta: np.ndarray, feats: np.ndarray, i: int, is_sb: bool, gii: bool,
+                   target: float, alpha: float) -> None:
+    x = _features_py(feats, i, is_sb, gii)
+    err = target - _q_linear_py(theta, feats, i, is_sb, gii)
+    for k in range(7):
+        theta[k] += alpha * err * x[k]
+
+
+def mc_linear_py(theta: np.ndarray, feats: np.ndarray, eq: np.ndarray, nonconf: np.ndarray,
+                 sb: np.ndarray, bbk: np.ndarray, u_eps_sb: np.ndarray, u_act_sb: np.ndarray,
+                 u_eps_bb: np.ndarray, u_act_bb: np.ndarray, u_win: np.ndarray,
+                 eps: np.ndarray, alpha: float, stack: float, fold_loss: float,
+                 steal_gain: float, counts: np.ndarray) -> None:
+    """Plain-Python twin of :func:`mc_linear_kernel`."""
+    for h in range(len(sb)):
+        i = int(sb[h])
+        j = int(nonconf[i, bbk[h]])
+        if u_eps_sb[h] < eps[h]:
+            a_sb = bool(u_act_sb[h] < 0.5)
+            counts[3] += 1
+        else:
+            a_sb = _q_linear_py(theta, feats, i, True, True) > _q_linear_py(theta, feats, i,
+                                                                            True, False)
+        if not a_sb:
+            _sgd_linear_py(theta, feats, i, True, False, stack - fold_loss, alpha)
+            continue
+        counts[0] += 1
+        counts[1] += 1
+        if u_eps_bb[h] < eps[h]:
+            a_bb = bool(u_act_bb[h] < 0.5)
+            counts[3] += 1
+        else:
+            a_bb = _q_linear_py(theta, feats, j, False, True) > _q_linear_py(theta, feats, j,
+                                                                             False, False)
+        if not a_bb:
+            r_sb, r_bb = stack + steal_gain, stack - steal_gain
+        else:
+            counts[2] += 1
+            if u_win[h] < eq[i, j]:
+                r_sb, r_bb = 2.0 * stack, 0.0
+            else:
+                r_sb, r_bb = 0.0, 2.0 * stack
+        _sgd_linear_py(theta, feats, i, True, True, r_sb, alpha)
+        _sgd_linear_py(theta, feats, j, False, a_bb, r_bb, alpha)
+
+
+# ---------------------------------------------------------------- tabular Monte Carlo
+@njit(cache=True)
+def _greedy_tab(q_sum, q_wt, pos, k):  # pragma: no cover - compiled
+    """Greedy action on weighted averages; an action never tried is tried first."""
+    if q_wt[pos, k, 1] == 0.0:
+        return True
+    if q_wt[pos, k, 0] == 0.0:
+        return False
+    return q_sum[pos, k, 1] / q_wt[pos, k, 1] > q_sum[pos, k, 0] / q_wt[pos, k, 0]
+
+
+@njit(cache=True)
+def mc_tabular_kernel(q_sum, q_wt, greedy_gii, visits, cls, eq, nonconf, sb, bbk, u_eps_sb,
+                      u_act_sb, u_eps_bb, u_act_bb, u_win, eps, wts, stack, fold_loss,
+                      steal_gain):  # pragma: no cover - compiled
+    """Tabular self-play: ``q_sum``/``q_wt`` (2, K, 2) weighted returns and weights per
+    (position, class, action); ``greedy_gii``/``visits`` (2, K) weighted greedy-GII choices
+    and visits (the average policy).  Hand ``h`` carries weight ``wts[h]``."""
+    n = sb.shape[0]
+    for h in range(n):
+        i = sb[h]
+        j = nonconf[i, bbk[h]]
+        ki = cls[i]
+        kj = cls[j]
+        e = eps[h]
+        w = wts[h]
+        g_sb = _greedy_tab(q_sum, q_wt, 0, ki)
+        visits[0, ki] += w
+        if g_sb:
+            greedy_gii[0, ki] += w
+        a_sb = (u_act_sb[h] < 0.5) if u_eps_sb[h] < e else g_sb
+        if not a_sb:
+            q_sum[0, ki, 0] += w * (stack - fold_loss)
+            q_wt[0, ki, 0] += w
+            continue
+        g_bb = _greedy_tab(q_sum, q_wt, 1, kj)
+        visits[1, kj] += w
+        if g_bb:
+            greedy_gii[1, kj] += w
+        a_bb = (u_act_bb[h] < 0.5) if u_eps_bb[h] < e else g_bb
+        if not a_bb:
+            r_sb = stack + steal_gain
+            r_bb = stack - steal_gain
+        elif u_win[h] < eq[i, j]:
+            r_sb = 2.0 * stack
+            r_bb = 0.0
+        else:
+            r_sb = 0.0
+            r_bb = 2.0 * stack
+        q_sum[0, ki, 1] += w * r_sb
+        q_wt[0, ki, 1] += w
+        ab = 1 if a_bb else 0
+        q_sum[1, kj, ab] += w * r_bb
+        q_wt[1, kj, ab] += w
+
+
+def _greedy_tab_py(q_sum: np.ndarray, q_wt: np.ndarray, pos: int, k: int) -> bool:
+    if q_wt[pos, k, 1] == 0.0:
+        return True
+    if q_wt[pos, k, 0] == 0.0:
+        return False
+    return bool(q_sum[pos, k, 1] / q_wt[pos, k, 1] > q_sum[pos, k, 0] / q_wt[pos, k, 0])
+
+
+def mc_tabular_py(q_sum: np.ndarray, q_wt: np.ndarray, greedy_gii: np.ndarray,
+                  visits: np.ndarray, cls: np.ndarray, eq: np.ndarray, nonconf: np.ndarray,
+                  sb: np.ndarray, bbk: np.ndarray, u_eps_sb: np.ndarray, u_act_sb: np.ndarray,
+                  u_eps_bb: np.ndarray, u_act_bb: np.ndarray, u_win: np.ndarray,
+                  eps: np.ndarray, wts: np.ndarray, stack: float, fold_loss: float,
+                  steal_gain: float) -> None:
+    """Plain-Python twin of :func:`mc_tabular_kernel`."""
+    for h in range(len(sb)):
+        i = int(sb[h])
+        j = int(nonconf[i, bbk[h]])
+        ki, kj = int(cls[i]), int(cls[j])
+        w = float(wts[h])
+        g_sb = _greedy_tab_py(q_sum, q_wt, 0, ki)
+        visits[0, ki] += w
+        greedy_gii[0, ki] += w if g_sb else 0.0
+        a_sb = bool(u_act_sb[h] < 0.5) if u_eps_sb[h] < eps[h] else g_sb
+        if not a_sb:
+            q_sum[0, ki, 0] += w * (stack - fold_loss)
+            q_wt[0, ki, 0] += w
+            continue
+        g_bb = _greedy_tab_py(q_sum, q_wt, 1, kj)
+        visits[1, kj] += w
+        greedy_gii[1, kj] += w if g_bb else 0.0
+        a_bb = bool(u_act_bb[h] < 0.5) if u_eps_bb[h] < eps[h] else g_bb
+        if not a_bb:
+            r_sb, r_bb = stack + steal_gain, stack - steal_gain
+        elif u_win[h] < eq[i, j]:
+            r_sb, r_bb = 2.0 * stack, 0.0
+        else:
+            r_sb, r_bb = 0.0, 2.0 * stack
+        q_sum[0, ki, 1] += w * r_sb
+        q_wt[0, ki, 1] += w
+        ab = 1 if a_bb else 0
+        q_sum[1, kj, ab] += w * r_bb
+        q_wt[1, kj, ab] += w
+
+
+# ---------------------------------------------------------------- payoff products
+@njit(cache=True)
+def payoff_products_kernel(D, masks, s, c, stack, steal_gain, Ac, sA):  # pragma: no cover
+    """``Ac = A @ c`` and ``sA = A.T @ s`` for ``A = (S D - g V) / 1225`` in one pass over
+    ``D`` (``V`` comes from the card masks), single-threaded."""
+    n = D.shape[0]
+    for i in range(n):
+        Ac[i] = 0.0
+        sA[i] = 0.0
+    for i in range(n):
+        mi = masks[i]
+        si = s[i]
+        acc = 0.0
+        for j in range(n):
+            if (mi & masks[j]) != 0:
+                continue
+            a = stack * D[i, j] - steal_gain
+            acc += a * c[j]
+            sA[j] += si * a
+        Ac[i] = acc / 1225.0
+    for j in range(n):
+        sA[j] /= 1225.0
+
+
+def payoff_products_py(D: np.ndarray, masks: np.ndarray, s: np.ndarray, c: np.ndarray,
+                       stack: float, steal_gain: float, Ac: np.ndarray, sA: np.ndarray) -> None:
+    """Plain-Python twin of :func:`payoff_products_kernel` (one row at a time)."""
+    n = D.shape[0]
+    for i in range(n):
+        valid = (masks & masks[i]) == 0
+        a = np.where(valid, stack * D[i] - steal_gain, 0.0)
+        Ac[i] = float(sum(float(x) for x in a * c)) / 1225.0
+    for j in range(n):
+        valid = (masks & masks[j]) == 0
+        a = np.where(valid, stack * D[:, j] - steal_gain, 0.0)
+        sA[j] = float(sum(float(x) for x in a * s)) / 1225.0
