@@ -1,0 +1,52 @@
+"""Heads-up no-limit Texas hold'em: an exact rules engine, its numba array twin and PHH I/O.
+
+* :mod:`pokerlab.holdem.engine` -- the Python object API (:class:`HoldemConfig`,
+  :class:`HoldemState`); read its module docstring for the stable API and the seat
+  convention (player 0 = big blind, player 1 = button = small blind, as in PHH/PokerKit).
+* :mod:`pokerlab.holdem.engine_kernels` -- the same rules on a flat ``int64`` array,
+  stepped by numba kernels (random playouts without Python objects).
+* :mod:`pokerlab.holdem.phh` -- hands to and from PHH through ``pokerkit.HandHistory``.
+* :mod:`pokerlab.holdem.agents` -- the seeded random agents (shared by tests, CLI, bench).
+"""
+
+from __future__ import annotations
+
+from pokerlab.holdem.engine import (
+    BIG_BLIND,
+    BOARD_COUNTS,
+    BUTTON,
+    FLOP,
+    PREFLOP,
+    RIVER,
+    SMALL_BLIND,
+    STREET_NAMES,
+    TURN,
+    UNKNOWN,
+    Action,
+    ActionKind,
+    HoldemConfig,
+    HoldemState,
+    IllegalActionError,
+    LegalActions,
+    Phase,
+)
+
+__all__ = [
+    "BIG_BLIND",
+    "BOARD_COUNTS",
+    "BUTTON",
+    "FLOP",
+    "PREFLOP",
+    "RIVER",
+    "SMALL_BLIND",
+    "STREET_NAMES",
+    "TURN",
+    "UNKNOWN",
+    "Action",
+    "ActionKind",
+    "HoldemConfig",
+    "HoldemState",
+    "IllegalActionError",
+    "LegalActions",
+    "Phase",
+]
