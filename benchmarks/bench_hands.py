@@ -1,0 +1,182 @@
+"""Hand histories: import speed against PokerKit's PHH parser, and statistics over 1M hands.
+
+1. Import of the 10,000 Pluribus hands (the shipped ``tests/data/hands/pluribus.phhs.xz``)
+   into a fresh DuckDB file: read + parse + check/replay + store, hands per second, against
+   PokerKit's own parser (``pokerkit.HandHistory.loads``, parse only, no replay, no
+   storage) on the same hands in the same run.  Also from the 10,000 one-hand ``.phh``
+   files when the folder is there (``--pluribus-dir``), and PokerKit's full replay of the
+   actions (``iterating HandHistory`` states) for reference.
+   Both wall-clock and CPU (process) time are reported: the shared machine is loaded, and
+   CPU time is what the code costs.  The first import in a process also loads the numba
+   kernel from its cache; it is reported separately ("cold").
+2. Statistics over one million stored hands: the Pluribus hands replicated 100 times in
+   SQL, then ``player_stats`` for every player (one SQL query) timed.
+
+DuckDB runs with ``--threads`` threads (default 2).
+
+Usage: python benchmarks/bench_hands.py [--million] [--json] [--pluribus-dir DIR]
+       python benchmarks/bench_hands.py --build-sample DIR   (rebuild the .phhs.xz)
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import lzma
+import re
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+SAMPLE = ROOT / "tests" / "data" / "hands" / "pluribus.phhs.xz"
+DEFAULT_DIR = Path("/work/shared/data/hands/pluribus")
+
+
+def build_sample(src: Path, out: Path = SAMPLE) -> int:
+    """Concatenate the one-hand .phh files (natural order) into one .phhs.xz."""
+
+    def nk(p: Path) -> list[Any]:
+        return [int(t) if t.isdigit() else t for t in re.split(r"(\d+)", str(p.relative_to(src)))]
+
+    files = sorted(src.rglob("*.phh"), key=nk)
+    parts = []
+    for i, f in enumerate(files):
+        txt = f.read_text().rstrip("\n")
+        parts.append(f"[{i + 1}]\n{txt}\n_source = '{f.relative_to(src)}'\n")
+    data = "\n".join(parts).encode()
+    from pokerlab.io import atomic_write_bytes
+
+    atomic_write_bytes(out, lzma.compress(data, preset=9 | lzma.PRESET_EXTREME))
+    return len(files)
+
+
+def _timed(fn: Any) -> tuple[Any, float, float]:
+    t0, c0 = time.perf_counter(), time.process_time()
+    out = fn()
+    return out, time.perf_counter() - t0, time.process_time() - c0
+
+
+def import_ours(paths: list[Path], threads: int) -> dict[str, Any]:
+    from pokerlab.hands.db import HandDB
+
+    with tempfile.TemporaryDirectory() as tmp:
+        db = HandDB(path=Path(tmp) / "h.duckdb", threads=threads)
+        rep, wall, cpu = _timed(lambda: db.import_paths(paths))
+        db.close()
+    assert rep.rejected == 0, rep.rejections[:3]
+    return {"hands": rep.read, "wall_s": wall, "cpu_s": cpu,
+            "hands_per_s_wall": rep.read / wall, "hands_per_s_cpu": rep.read / cpu}
+
+
+def pokerkit_parse(texts: list[str]) -> dict[str, Any]:
+    from pokerkit.notation import HandHistory
+
+    _, wall, cpu = _timed(lambda: [HandHistory.loads(t) for t in texts])
+    return {"hands": len(texts), "wall_s": wall, "cpu_s": cpu,
+            "hands_per_s_wall": len(texts) / wall, "hands_per_s_cpu": len(texts) / cpu}
+
+
+def pokerkit_parse_files(folder: Path) -> dict[str, Any]:
+    from pokerkit.notation import HandHistory
+
+    from pokerlab.hands.phh import expand_paths
+
+    files = expand_paths([folder])
+
+    def run() -> None:
+        for f in files:
+            with open(f, "rb") as fh:
+                HandHistory.load(fh)
+
+    _, wall, cpu = _timed(run)
+    return {"hands": len(files), "wall_s": wall, "cpu_s": cpu,
+            "hands_per_s_wall": len(files) / wall, "hands_per_s_cpu": len(files) / cpu}
+
+
+def pokerkit_replay(texts: list[str]) -> dict[str, Any]:
+    from pokerkit.notation import HandHistory
+
+    def run() -> None:
+        for t in texts:
+            for _ in HandHistory.loads(t):
+                pass
+
+    _, wall, cpu = _timed(run)
+    return {"hands": len(texts), "wall_s": wall, "cpu_s": cpu,
+            "hands_per_s_wall": len(texts) / wall, "hands_per_s_cpu": len(texts) / cpu}
+
+
+def stats_million(threads: int, copies: int) -> dict[str, Any]:
+    from pokerlab.hands.db import HandDB
+    from pokerlab.hands.stats import player_stats
+
+    with tempfile.TemporaryDirectory() as tmp:
+        db = HandDB(path=Path(tmp) / "m.duckdb", threads=threads)
+        db.import_paths([SAMPLE])
+        t0 = time.perf_counter()
+        for table in ("hands", "hand_players", "actions"):
+            cols = [r[0] for r in db.query(f"DESCRIBE {table}")]
+            sel = ", ".join(
+                "hand_id || '-' || k AS hand_id" if c == "hand_id"
+                else "seq + k * 100000 AS seq" if c == "seq" else c
+                for c in cols
+            )
+            db.query(f"INSERT INTO {table} SELECT {sel} FROM {table}, range(1, {copies}) t(k)")
+        build = time.perf_counter() - t0
+        n = db.count("hands")
+        stats, wall, cpu = _timed(lambda: player_stats(db))
+        stats2, wall2, _ = _timed(lambda: player_stats(db))
+        db.close()
+    plur = next(s for s in stats if s.player == "Pluribus")
+    return {"hands": n, "players": len(stats), "build_s": build, "stats_wall_s": wall,
+            "stats_cpu_s": cpu, "stats_wall_s_second_run": wall2,
+            "pluribus_vpip": plur.vpip, "pluribus_hands": plur.hands}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--json", action="store_true")
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--pluribus-dir", type=Path, default=DEFAULT_DIR)
+    ap.add_argument("--copies", type=int, default=100, help="replicas for the stats test")
+    ap.add_argument("--no-million", action="store_true", help="skip the 1M-hand stats test")
+    ap.add_argument("--build-sample", type=Path, default=None, metavar="DIR")
+    args = ap.parse_args()
+    if args.build_sample is not None:
+        n = build_sample(args.build_sample)
+        print(f"wrote {SAMPLE} from {n} hands")
+        return
+
+    text = lzma.decompress(SAMPLE.read_bytes()).decode()
+    texts = [p.split("\n", 1)[1] for p in text.split("\n[")]
+    res: dict[str, Any] = {"threads": args.threads}
+    res["ours_cold"] = import_ours([SAMPLE], args.threads)
+    res["ours_phhs_xz"] = import_ours([SAMPLE], args.threads)
+    res["pokerkit_parse"] = pokerkit_parse(texts)
+    res["pokerkit_replay_2000"] = pokerkit_replay(texts[:2000])
+    if args.pluribus_dir.is_dir():
+        res["ours_phh_files"] = import_ours([args.pluribus_dir], args.threads)
+        res["pokerkit_parse_files"] = pokerkit_parse_files(args.pluribus_dir)
+    for k, peer in (("ours_phhs_xz", "pokerkit_parse"), ("ours_phh_files", "pokerkit_parse_files")):
+        if k in res:
+            for unit in ("wall", "cpu"):
+                res[f"ratio_{k}_vs_{peer}_{unit}"] = (
+                    res[k][f"hands_per_s_{unit}"] / res[peer][f"hands_per_s_{unit}"]
+                )
+    if not args.no_million:
+        res["stats_million"] = stats_million(args.threads, args.copies)
+    if args.json:
+        print(json.dumps(res))
+        return
+    for k, v in res.items():
+        if isinstance(v, dict):
+            print(f"{k}: " + ", ".join(
+                f"{a}={b:.3f}" if isinstance(b, float) else f"{a}={b}" for a, b in v.items()))
+        else:
+            print(f"{k}: {v:.3f}" if isinstance(v, float) else f"{k}: {v}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,75 @@
+"""The in-memory form of one hand history, as read from PHH or PokerStars text.
+
+:class:`RawHand` holds the PHH fields pokerlab uses (names as in the PHH standard,
+https://github.com/uoftcprg/phh-std).  Amounts are integers in the history's chip unit.
+Nothing here checks legality: :mod:`pokerlab.hands.replay` does that.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+from dataclasses import dataclass
+
+
+@dataclass(slots=True, kw_only=True)
+class RawHand:
+    """One hand history: the PHH fields, plus where it came from (``source``, ``position``)."""
+
+    variant: str
+    antes: list[int]
+    blinds_or_straddles: list[int]
+    min_bet: int | None
+    starting_stacks: list[int]
+    actions: list[str]
+    players: list[str] | None = None
+    finishing_stacks: list[float] | None = None
+    """May hold fractions: a split pot with an odd chip leaves half chips."""
+    winnings: list[float] | None = None
+    hand: str | None = None
+    table: str | None = None
+    venue: str | None = None
+    played_at: dt.datetime | None = None
+    source: str = ""
+    position: int = 0
+    """Index of the hand in its source (0-based: the n-th hand of a ``.phhs`` file)."""
+
+    def key(self) -> str:
+        """The hand's identity: a hash of the game facts (not of the text's formatting).
+
+        Two copies of one hand (e.g. in a ``.phh`` file and inside a ``.phhs`` file, or
+        re-imported) get the same key; ``source``/``position`` are not part of it.
+        """
+        text = repr(
+            (
+                self.variant,
+                self.antes,
+                self.blinds_or_straddles,
+                self.min_bet,
+                self.starting_stacks,
+                self.actions,
+                self.players,
+                self.finishing_stacks,
+                self.hand,
+                self.table,
+                self.venue,
+                None if self.played_at is None else self.played_at.isoformat(),
+            )
+        )
+        return hashlib.sha256(text.encode("utf-8")).hexdigest()[:32]
+
+    def where(self) -> str:
+        return f"{self.source} (hand #{self.position + 1})" if self.source else f"hand #{self.position + 1}"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Rejection:
+    """A hand that could not be imported: where it is and why."""
+
+    source: str
+    position: int
+    """0-based index of the hand in its source."""
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.source} (hand #{self.position + 1}): {self.message}"
