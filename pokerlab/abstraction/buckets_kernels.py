@@ -1,0 +1,362 @@
+"""Numba kernels of the card abstraction (see :mod:`pokerlab.abstraction.buckets`).
+
+Features are computed per canonical board (suit isomorphism), so every final board is
+evaluated once per isomorphism class:
+
+* :func:`river_pass` -- for each canonical 5-card board, the showdown equity (EHS) of every
+  combo against a uniform random opponent (one O(n log n) weighted showdown).
+* :func:`turn_pass` -- for each canonical 4-card board, mean equity, mean squared equity
+  and the histogram of river equity over the 46/48 river cards.
+* :func:`flop_pass` -- for each canonical flop, the same over all turn+river runouts, with
+  the histogram of *turn* EHS (the next street's strength) over the turn cards.
+
+Each writes its results at the hand's canonical street index and adds the board's orbit
+size to the index's weight (the number of raw deals the class stands for).  Boards are
+processed in parallel; two different canonical boards never share a hand index, so the
+writes do not race.
+
+K-means with the earth mover's distance on 1-D histograms: EMD between histograms over
+the same ordered bins is the L1 distance between their cumulative sums, so points and
+centres are kept as CDF vectors.  The plain-Python twins are in
+:mod:`pokerlab.abstraction.buckets` (``*_py``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from pokerlab.abstraction.indexer_kernels import SCRATCH, index_into
+from pokerlab.cards.evaluator_kernels import combos_on_board_kernel
+
+
+@njit(cache=True)
+def uniform_showdown(strengths, combos, count, order, eq):  # type: ignore[no-untyped-def]
+    """Equity of every combo vs a uniform random disjoint combo, given the strengths of
+    all combos on a final board (0 = blocked); -1 where blocked.
+
+    Counting sort over the 7462 strengths plus inclusion-exclusion over the two cards of
+    each combo (the uniform-weight special case of
+    :func:`pokerlab.cards.equity_kernels.showdown_vs_range`, in integers; ``count`` is a
+    scratch array of 7464 int64, ``order`` one of n int64).
+    """
+    n = strengths.shape[0]
+    for v in range(count.shape[0]):
+        count[v] = 0
+    total = 0
+    total_card = np.zeros(52, dtype=np.int64)
+    for i in range(n):
+        v = strengths[i]
+        if v > 0:
+            count[v + 1] += 1
+            total += 1
+            total_card[combos[i, 0]] += 1
+            total_card[combos[i, 1]] += 1
+    for v in range(1, count.shape[0]):
+        count[v] += count[v - 1]
+    m = 0
+    for i in range(n):
+        v = strengths[i]
+        if v > 0:
+            order[count[v]] = i
+            count[v] += 1
+            m += 1
+        else:
+            eq[i] = -1.0
+    below = 0
+    below_card = np.zeros(52, dtype=np.int64)
+    group_card = np.zeros(52, dtype=np.int64)
+    pos = 0
+    while pos < m:
+        s = strengths[order[pos]]
+        end = pos
+        while end < m and strengths[order[end]] == s:
+            end += 1
+        group = end - pos
+        for q in range(pos, end):
+            i = order[q]
+            group_card[combos[i, 0]] += 1
+            group_card[combos[i, 1]] += 1
+        for q in range(pos, end):
+            i = order[q]
+            a = combos[i, 0]
+            b = combos[i, 1]
+            win = below - below_card[a] - below_card[b]
+            tie = group - group_card[a] - group_card[b] + 1
+            tot = total - total_card[a] - total_card[b] + 1
+            eq[i] = (win + 0.5 * tie) / tot if tot > 0 else -1.0
+        for q in range(pos, end):
+            i = order[q]
+            below_card[combos[i, 0]] += 1
+            below_card[combos[i, 1]] += 1
+            group_card[combos[i, 0]] -= 1
+            group_card[combos[i, 1]] -= 1
+        below += group
+        pos = end
+
+
+@njit(cache=True)
+def equity_on_board(ET, combos, board5, strengths, count, order, eq):  # type: ignore[no-untyped-def]
+    """Equity of every combo vs a uniform random hand on a 5-card board (-1 where blocked)."""
+    combos_on_board_kernel(ET, combos, board5, 5, strengths)
+    uniform_showdown(strengths, combos, count, order, eq)
+
+
+@njit(cache=True, inline="always")
+def hist_bin(x, nbins):  # type: ignore[no-untyped-def]
+    b = int(x * nbins)
+    return nbins - 1 if b >= nbins else (0 if b < 0 else b)
+
+
+@njit(cache=True, parallel=True)
+def river_pass(ET, IT, boards, board_w, combos, ehs, weight):  # type: ignore[no-untyped-def]
+    nb = boards.shape[0]
+    nc = combos.shape[0]
+    for b in prange(nb):
+        strengths = np.empty(nc, dtype=np.int32)
+        count = np.zeros(7464, dtype=np.int64)
+        order = np.zeros(nc, dtype=np.int64)
+        eq = np.empty(nc, dtype=np.float64)
+        hand = np.empty(7, dtype=np.int64)
+        scratch = np.empty(SCRATCH, dtype=np.int64)
+        board5 = boards[b]
+        equity_on_board(ET, combos, board5, strengths, count, order, eq)
+        for k in range(5):
+            hand[2 + k] = board5[k]
+        for i in range(nc):
+            if eq[i] < 0:
+                continue
+            hand[0] = combos[i, 0]
+            hand[1] = combos[i, 1]
+            idx = index_into(IT, hand, scratch)
+            ehs[idx] = eq[i]
+            weight[idx] += board_w[b]
+
+
+@njit(cache=True, parallel=True)
+def turn_pass(ET, IT, boards, board_w, combos, nbins, ehs, ehs2, hist, weight):  # type: ignore[no-untyped-def]
+    """``hist`` is (N, nbins) uint8 counts of river equity, or (0, nbins) to skip it."""
+    nb = boards.shape[0]
+    nc = combos.shape[0]
+    want_hist = hist.shape[0] > 0
+    for b in prange(nb):
+        strengths = np.empty(nc, dtype=np.int32)
+        count = np.zeros(7464, dtype=np.int64)
+        order = np.zeros(nc, dtype=np.int64)
+        eq = np.empty(nc, dtype=np.float64)
+        s1 = np.zeros(nc, dtype=np.float64)
+        s2 = np.zeros(nc, dtype=np.float64)
+        cnt = np.zeros(nc, dtype=np.int64)
+        h = np.zeros((nc, nbins), dtype=np.uint8)
+        hand = np.empty(6, dtype=np.int64)
+        board5 = np.empty(5, dtype=np.int64)
+        scratch = np.empty(SCRATCH, dtype=np.int64)
+        used = 0
+        for k in range(4):
+            board5[k] = boards[b, k]
+            used |= 1 << boards[b, k]
+        for r in range(52):
+            if (used >> r) & 1:
+                continue
+            board5[4] = r
+            equity_on_board(ET, combos, board5, strengths, count, order, eq)
+            for i in range(nc):
+                e = eq[i]
+                if e < 0:
+                    continue
+                s1[i] += e
+                s2[i] += e * e
+                cnt[i] += 1
+                if want_hist:
+                    h[i, hist_bin(e, nbins)] += 1
+        for k in range(4):
+            hand[2 + k] = boards[b, k]
+        for i in range(nc):
+            if cnt[i] == 0:
+                continue
+            hand[0] = combos[i, 0]
+            hand[1] = combos[i, 1]
+            idx = index_into(IT, hand, scratch)
+            ehs[idx] = s1[i] / cnt[i]
+            ehs2[idx] = s2[i] / cnt[i]
+            weight[idx] += board_w[b]
+            if want_hist:
+                for q in range(nbins):
+                    hist[idx, q] = h[i, q]
+
+
+@njit(cache=True, parallel=True)
+def flop_pass(ET, IT, boards, board_w, combos, nbins, ehs, ehs2, hist, weight):  # type: ignore[no-untyped-def]
+    """Flop features; ``hist`` (N, nbins) uint8 counts of the *turn* EHS over turn cards."""
+    nb = boards.shape[0]
+    nc = combos.shape[0]
+    want_hist = hist.shape[0] > 0
+    for b in prange(nb):
+        strengths = np.empty(nc, dtype=np.int32)
+        count = np.zeros(7464, dtype=np.int64)
+        order = np.zeros(nc, dtype=np.int64)
+        eq = np.empty(nc, dtype=np.float64)
+        s1 = np.zeros(nc, dtype=np.float64)
+        s2 = np.zeros(nc, dtype=np.float64)
+        cnt = np.zeros(nc, dtype=np.int64)
+        tsum = np.zeros((52, nc), dtype=np.float64)
+        tcnt = np.zeros((52, nc), dtype=np.int64)
+        hand = np.empty(5, dtype=np.int64)
+        board5 = np.empty(5, dtype=np.int64)
+        scratch = np.empty(SCRATCH, dtype=np.int64)
+        used = 0
+        for k in range(3):
+            board5[k] = boards[b, k]
+            used |= 1 << boards[b, k]
+        for t in range(52):
+            if (used >> t) & 1:
+                continue
+            for r in range(t + 1, 52):
+                if (used >> r) & 1:
+                    continue
+                board5[3] = t
+                board5[4] = r
+                equity_on_board(ET, combos, board5, strengths, count, order, eq)
+                for i in range(nc):
+                    e = eq[i]
+                    if e < 0:
+                        continue
+                    s1[i] += e
+                    s2[i] += e * e
+                    cnt[i] += 1
+                    tsum[t, i] += e
+                    tcnt[t, i] += 1
+                    tsum[r, i] += e
+                    tcnt[r, i] += 1
+        for k in range(3):
+            hand[2 + k] = boards[b, k]
+        for i in range(nc):
+            if cnt[i] == 0:
+                continue
+            hand[0] = combos[i, 0]
+            hand[1] = combos[i, 1]
+            idx = index_into(IT, hand, scratch)
+            ehs[idx] = s1[i] / cnt[i]
+            ehs2[idx] = s2[i] / cnt[i]
+            weight[idx] += board_w[b]
+            if want_hist:
+                for q in range(nbins):
+                    hist[idx, q] = 0
+                for t in range(52):
+                    if tcnt[t, i] > 0:
+                        hist[idx, hist_bin(tsum[t, i] / tcnt[t, i], nbins)] += 1
+
+
+@njit(cache=True, parallel=True)
+def index_all(IT, cards, out):  # type: ignore[no-untyped-def]
+    """Indices of many hands (rows of ``cards``)."""
+    n = cards.shape[0]
+    nchunks = 64
+    step = (n + nchunks - 1) // nchunks
+    for ch in prange(nchunks):
+        scratch = np.empty(SCRATCH, dtype=np.int64)
+        for i in range(ch * step, min(n, (ch + 1) * step)):
+            out[i] = index_into(IT, cards[i], scratch)
+
+
+# ------------------------------------------------------------------ k-means (EMD)
+@njit(cache=True, inline="always")
+def emd_cdf(x, c):  # type: ignore[no-untyped-def]
+    d = 0.0
+    for q in range(x.shape[0]):
+        d += abs(x[q] - c[q])
+    return d
+
+
+@njit(cache=True, parallel=True)
+def assign_emd(cdfs_u8, norm, centers, out, dist):  # type: ignore[no-untyped-def]
+    """Nearest centre (EMD) of every histogram given as uint8 counts (rows), total ``norm``."""
+    n = cdfs_u8.shape[0]
+    nb = cdfs_u8.shape[1]
+    k = centers.shape[0]
+    nchunks = 64
+    step = (n + nchunks - 1) // nchunks
+    for ch in prange(nchunks):
+        x = np.empty(nb, dtype=np.float32)
+        for i in range(ch * step, min(n, (ch + 1) * step)):
+            acc = 0.0
+            for q in range(nb):
+                acc += cdfs_u8[i, q]
+                x[q] = acc / norm[i] if norm[i] > 0 else 0.0
+            best = 0
+            bd = 1e30
+            for j in range(k):
+                d = 0.0
+                for q in range(nb):
+                    d += abs(x[q] - centers[j, q])
+                if d < bd:
+                    bd = d
+                    best = j
+            out[i] = best
+            dist[i] = bd
+
+
+@njit(cache=True)
+def kmeans_emd(cdfs, k, iters, seed):  # type: ignore[no-untyped-def]
+    """K-means (k-means++ seeding, Lloyd iterations) of CDF rows under L1 = 1-D EMD.
+
+    Returns ``(centres (k, nb), labels, inertia)``.  Centres are the mean CDF of their
+    members (a CDF again).  Deterministic for a seed.
+    """
+    np.random.seed(seed)
+    n, nb = cdfs.shape
+    k = min(k, n)
+    centers = np.zeros((k, nb), dtype=np.float32)
+    d2 = np.empty(n, dtype=np.float64)
+    first = np.random.randint(0, n)
+    centers[0] = cdfs[first]
+    for i in range(n):
+        d2[i] = emd_cdf(cdfs[i], centers[0]) ** 2
+    for j in range(1, k):
+        tot = d2.sum()
+        if tot <= 0:
+            centers[j] = cdfs[np.random.randint(0, n)]
+        else:
+            u = np.random.random() * tot
+            acc = 0.0
+            pick = n - 1
+            for i in range(n):
+                acc += d2[i]
+                if acc >= u:
+                    pick = i
+                    break
+            centers[j] = cdfs[pick]
+        for i in range(n):
+            d = emd_cdf(cdfs[i], centers[j]) ** 2
+            if d < d2[i]:
+                d2[i] = d
+    labels = np.zeros(n, dtype=np.int64)
+    inertia = 0.0
+    for _ in range(iters):
+        changed = 0
+        inertia = 0.0
+        for i in range(n):
+            best = 0
+            bd = 1e30
+            for j in range(k):
+                d = emd_cdf(cdfs[i], centers[j])
+                if d < bd:
+                    bd = d
+                    best = j
+            if labels[i] != best:
+                changed += 1
+                labels[i] = best
+            inertia += bd
+        sums = np.zeros((k, nb), dtype=np.float64)
+        counts = np.zeros(k, dtype=np.int64)
+        for i in range(n):
+            counts[labels[i]] += 1
+            for q in range(nb):
+                sums[labels[i], q] += cdfs[i, q]
+        for j in range(k):
+            if counts[j] > 0:
+                for q in range(nb):
+                    centers[j, q] = sums[j, q] / counts[j]
+        if changed == 0:
+            break
+    return centers, labels, inertia
