@@ -1,0 +1,64 @@
+"""Card/bet views of pokerlab's own games for :mod:`pokerlab.deepcfr.encoding`."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pokerlab.deepcfr.encoding import PokerEncoder, View, register_encoder
+
+
+def _kuhn_like_view(state: Any, player: int) -> View:
+    n = state._game.num_cards
+    cards = [[(13 - n + state.cards[player]) * 4]] if len(state.cards) > player else [[]]
+    actions: list[tuple[int, float, float]] = []
+    pot = 2.0
+    for a in state.history:
+        added = 1.0 if a == 1 else 0.0
+        actions.append((0, added, pot))
+        pot += added
+    return cards, actions
+
+
+def _leduc_card(c: int) -> int:
+    return (9 + c // 2) * 4 + c % 2
+
+
+def _leduc_view(state: Any, player: int) -> View:
+    hole = [_leduc_card(state.private[player])] if len(state.private) > player else []
+    board = [_leduc_card(state.public)] if state.public >= 0 else []
+    actions: list[tuple[int, float, float]] = []
+    contrib = [1.0, 1.0]
+    for rnd, seq in enumerate(state.seqs):
+        size = 2.0 if rnd == 0 else 4.0
+        to_act = 0
+        for a in seq:
+            pot = contrib[0] + contrib[1]
+            other = 1 - to_act
+            if a == 1:
+                added = contrib[other] - contrib[to_act]
+            elif a == 2:
+                added = contrib[other] - contrib[to_act] + size
+            else:
+                added = 0.0
+            contrib[to_act] += added
+            actions.append((rnd, added, pot))
+            to_act = other
+    return [hole, board], actions
+
+
+def _flop_holdem_encoder(game: Any) -> PokerEncoder:
+    from pokerlab.games.flop_holdem import deepcfr_view
+
+    return PokerEncoder(card_groups=(2, 3), rounds=2, positions=game.max_actions_per_round,
+                        num_actions=3, view=deepcfr_view, suit_symmetric=True)
+
+
+_KUHN = PokerEncoder(card_groups=(1,), rounds=1, positions=3, num_actions=2,
+                     view=_kuhn_like_view)
+_LEDUC = PokerEncoder(card_groups=(1, 1), rounds=2, positions=4, num_actions=3,
+                      view=_leduc_view)
+
+register_encoder("kuhn", lambda game: _KUHN)
+register_encoder("eight_card", lambda game: _KUHN)
+register_encoder("leduc", lambda game: _LEDUC)
+register_encoder("flop_holdem", _flop_holdem_encoder)
