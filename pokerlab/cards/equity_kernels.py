@@ -61,11 +61,22 @@ def _leaf(nf, offs, fl, hole_keys, hole_bits, key, bits, nplayers, win, tie, eq)
 @njit(cache=True)
 def _enum_outer(tables, a, k, nd, dk, db, base_key, base_bits, hole_keys, hole_bits, nplayers,
                 win, tie, eq):  # type: ignore[no-untyped-def]
-    """Leaves under outermost index ``a``; level l of 5 is used iff ``l >= 5 - k``."""
+    """Leaves under outermost index ``a``; level l of 5 is used iff ``l >= 5 - k``.
+
+    Heads-up leaves count into local scalars (no array traffic per leaf); more players go
+    through :func:`_leaf`.
+    """
     nf = tables[3]
     offs = tables[2][tables[4][7] :]
     fl = tables[5]
     n = 0
+    w0 = 0
+    w1 = 0
+    t = 0
+    hk0 = hole_keys[0]
+    hk1 = hole_keys[1]
+    hb0 = hole_bits[0]
+    hb1 = hole_bits[1]
     ia = nd
     if k >= 1:
         ia = np.int64(a)
@@ -88,10 +99,31 @@ def _enum_outer(tables, a, k, nd, dk, db, base_key, base_bits, hole_keys, hole_b
                 bd = bc | db[id_]
                 e_lo = id_ + 1 if k >= 5 else nd
                 e_hi = nd if k >= 5 else nd + 1
-                for ie in range(e_lo, e_hi):
-                    _leaf(nf, offs, fl, hole_keys, hole_bits, kd + dk[ie], bd | db[ie], nplayers,
-                          win, tie, eq)
-                    n += 1
+                if nplayers == 2:
+                    for ie in range(e_lo, e_hi):
+                        ke = kd + dk[ie]
+                        be = bd | db[ie]
+                        s0 = strength_from(nf, offs, fl, ke + hk0, be | hb0)
+                        s1 = strength_from(nf, offs, fl, ke + hk1, be | hb1)
+                        if s0 > s1:
+                            w0 += 1
+                        elif s1 > s0:
+                            w1 += 1
+                        else:
+                            t += 1
+                    n += e_hi - e_lo
+                else:
+                    for ie in range(e_lo, e_hi):
+                        _leaf(nf, offs, fl, hole_keys, hole_bits, kd + dk[ie], bd | db[ie],
+                              nplayers, win, tie, eq)
+                        n += 1
+    if nplayers == 2:
+        win[0] += w0
+        win[1] += w1
+        tie[0] += t
+        tie[1] += t
+        eq[0] += w0 + 0.5 * t
+        eq[1] += w1 + 0.5 * t
     return n
 
 

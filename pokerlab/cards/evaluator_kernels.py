@@ -94,20 +94,21 @@ def strength_nb(tables, cards, n):  # type: ignore[no-untyped-def]
 
 @njit(cache=True)
 def _batch_rows(tables, hands, out, lo, hi):  # type: ignore[no-untyped-def]
+    # Only the packed keys are summed; the suit bits are gathered in the rare flush case
+    # (about 3% of random 7-card hands), which measured ~35% faster than branch-free here.
     n = hands.shape[1]
     key_t = tables[0]
-    bit_t = tables[1]
     nf = tables[3]
     offs = tables[2][tables[4][n] :]
-    fl = tables[5]
     for h in range(lo, hi):
         key = 0
-        bits = 0
         for i in range(n):
-            c = hands[h, i]
-            key += key_t[c]
-            bits |= bit_t[c]
-        out[h] = strength_from(nf, offs, fl, key, bits)
+            key += key_t[hands[h, i]]
+        if ((key & 0xFFFF) + FLUSH_TEST) & FLUSH_MASK:
+            out[h] = flush_or_zero(tables, key, hands[h], n)
+        else:
+            r = key >> 16
+            out[h] = nf[offs[r >> ROW_SHIFT] + (r & ROW_MASK)]
 
 
 @njit(cache=True, parallel=True)
