@@ -168,53 +168,27 @@ def enumerate_boards(tables, holes, board, nboard, deck):  # type: ignore[no-unt
 
 
 @njit(cache=True)
-def _matchup(tables, c0, c1, c2, c3, deck_all):  # type: ignore[no-untyped-def]
+def _matchup(tables, c0, c1, c2, c3):  # type: ignore[no-untyped-def]
     """Wins of hand (c0, c1), wins of hand (c2, c3), ties, over all 5-card boards."""
     key_t = tables[0]
     bit_t = tables[1]
-    nf = tables[3]
-    offs = tables[2][tables[4][7] :]
-    fl = tables[5]
     used = (1 << c0) | (1 << c1) | (1 << c2) | (1 << c3)
-    dk = np.empty(48, dtype=np.int64)
-    db = np.empty(48, dtype=np.int64)
+    dk = np.zeros(49, dtype=np.int64)
+    db = np.zeros(49, dtype=np.int64)
     n = 0
     for c in range(52):
         if not (used >> c) & 1:
             dk[n] = key_t[c]
             db[n] = bit_t[c]
             n += 1
-    k0 = key_t[c0] + key_t[c1]
-    b0 = bit_t[c0] | bit_t[c1]
-    k1 = key_t[c2] + key_t[c3]
-    b1 = bit_t[c2] | bit_t[c3]
-    w0 = 0
-    w1 = 0
-    t = 0
+    hole_keys = np.array([key_t[c0] + key_t[c1], key_t[c2] + key_t[c3]], dtype=np.int64)
+    hole_bits = np.array([bit_t[c0] | bit_t[c1], bit_t[c2] | bit_t[c3]], dtype=np.int64)
+    win = np.zeros(2, dtype=np.int64)
+    tie = np.zeros(2, dtype=np.int64)
+    eq = np.zeros(2, dtype=np.float64)
     for a in range(48):
-        ka = dk[a]
-        ba = db[a]
-        for b in range(a + 1, 48):
-            kb = ka + dk[b]
-            bb = ba | db[b]
-            for c in range(b + 1, 48):
-                kc = kb + dk[c]
-                bc = bb | db[c]
-                for d in range(c + 1, 48):
-                    kd = kc + dk[d]
-                    bd = bc | db[d]
-                    for e in range(d + 1, 48):
-                        ke = kd + dk[e]
-                        be = bd | db[e]
-                        s0 = strength_from(nf, offs, fl, ke + k0, be | b0)
-                        s1 = strength_from(nf, offs, fl, ke + k1, be | b1)
-                        if s0 > s1:
-                            w0 += 1
-                        elif s1 > s0:
-                            w1 += 1
-                        else:
-                            t += 1
-    return w0, w1, t
+        _enum_outer(tables, a, 5, 48, dk, db, 0, 0, hole_keys, hole_bits, 2, win, tie, eq)
+    return win[0], win[1], tie[0]
 
 
 @njit(cache=True, parallel=True)
@@ -223,7 +197,7 @@ def matchup_counts(tables, pairs, combos, out):  # type: ignore[no-untyped-def]
     for r in prange(pairs.shape[0]):
         i = pairs[r, 0]
         j = pairs[r, 1]
-        w0, w1, t = _matchup(tables, combos[i, 0], combos[i, 1], combos[j, 0], combos[j, 1], 0)
+        w0, w1, t = _matchup(tables, combos[i, 0], combos[i, 1], combos[j, 0], combos[j, 1])
         out[r, 0] = w0
         out[r, 1] = w1
         out[r, 2] = t
