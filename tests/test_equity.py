@@ -138,3 +138,7 @@ def test_preflop_matrix():
     # preflop range vs range uses the matrix: AA vs KK
     res = range_equity(parse_range("AA"), parse_range("KK"))
     assert res.equity[0] == pytest.approx(0.82, abs=0.01)
+    # one-hot ranges reproduce direct enumeration, win and tie included
+    res = range_equity(one_hot(H("AsKs")), one_hot(H("QhQd")))
+    assert (res.win[0], res.win[1], res.tie[0]) == pytest.approx((0.46018, 0.53589, 0.00393), abs=5e-6)
+    assert res.equity[0] == pytest.approx(0.46214, abs=5e-6)

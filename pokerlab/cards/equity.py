@@ -14,7 +14,6 @@
 from __future__ import annotations
 
 import hashlib
-import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -185,20 +184,35 @@ def load_matchups(path: str | Path = MATCHUPS_FILE) -> np.ndarray:
 
 
 @lru_cache(maxsize=1)
-def preflop_equity_matrix() -> np.ndarray:
-    """``eq[i, j]``: exact all-in preflop equity of combo ``i`` against combo ``j`` (pot
-    share, ties count half).  Conflicting pairs (a shared card) are ``nan``."""
+def preflop_win_tie_matrices() -> tuple[np.ndarray, np.ndarray]:
+    """``(win, tie)``: probability that combo ``i`` beats / ties combo ``j`` all-in preflop
+    over all 1,712,304 boards (exact).  Conflicting pairs are ``nan``."""
     counts = load_matchups() if MATCHUPS_FILE.exists() else build_matchup_counts()
     _, cls, flip = canonical_matchups()
     i, j = np.triu_indices(NUM_COMBOS, 1)
     ok = (COMBO_MASKS[i] & COMBO_MASKS[j]) == 0
     i, j = i[ok], j[ok]
-    c = counts[cls].astype(np.float64)
-    eq_rep = (c[:, 0] + 0.5 * c[:, 2]) / BOARDS_PER_MATCHUP  # equity of the representative's i
-    eq_ij = np.where(flip, 1.0 - eq_rep, eq_rep)
-    m = np.full((NUM_COMBOS, NUM_COMBOS), np.nan)
-    m[i, j] = eq_ij
-    m[j, i] = 1.0 - eq_ij
+    c = counts[cls].astype(np.float64) / BOARDS_PER_MATCHUP
+    # (wins of the representative's i, of its j, ties); flip when a plays the j side
+    w_ij = np.where(flip, c[:, 1], c[:, 0])
+    w_ji = np.where(flip, c[:, 0], c[:, 1])
+    win = np.full((NUM_COMBOS, NUM_COMBOS), np.nan)
+    tie = np.full((NUM_COMBOS, NUM_COMBOS), np.nan)
+    win[i, j] = w_ij
+    win[j, i] = w_ji
+    tie[i, j] = c[:, 2]
+    tie[j, i] = c[:, 2]
+    win.setflags(write=False)
+    tie.setflags(write=False)
+    return win, tie
+
+
+@lru_cache(maxsize=1)
+def preflop_equity_matrix() -> np.ndarray:
+    """``eq[i, j]``: exact all-in preflop equity of combo ``i`` against combo ``j`` (pot
+    share, ties count half).  Conflicting pairs (a shared card) are ``nan``."""
+    win, tie = preflop_win_tie_matrices()
+    m = win + 0.5 * tie
     m.setflags(write=False)
     return m
 
@@ -228,16 +242,16 @@ def range_equity(
     w1 = np.where(blocked, 0.0, w1)
     w2 = np.where(blocked, 0.0, w2)
     if len(board) == 0:
-        m = preflop_equity_matrix()
-        valid = ~np.isnan(m)
+        wm, tm = preflop_win_tie_matrices()
+        valid = ~np.isnan(wm)
         joint = np.outer(w1, w2) * valid
         total = joint.sum()
         if total <= 0:
             raise CardError("the two ranges have no non-conflicting combos")
-        eq = float((joint * np.nan_to_num(m)).sum() / total)
-        # win/tie split is not kept in the matrix: report the equity (ties count half).
-        return EquityResult(equity=[eq, 1.0 - eq], win=[math.nan, math.nan],
-                            tie=[math.nan, math.nan], boards=BOARDS_PER_MATCHUP, exact=True)
+        pw = float((joint * np.nan_to_num(wm)).sum() / total)
+        pt = float((joint * np.nan_to_num(tm)).sum() / total)
+        return EquityResult(equity=[pw + pt / 2, 1.0 - pw - pt / 2], win=[pw, 1.0 - pw - pt],
+                            tie=[pt, pt], boards=BOARDS_PER_MATCHUP, exact=True)
     win = tie = total = 0.0
     combos = COMBOS.astype(np.int64)
     ow = np.zeros(NUM_COMBOS)
