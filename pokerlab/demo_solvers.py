@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 
 from rich.console import Console
 
@@ -42,4 +43,29 @@ def solver_steps(console: Console, *, quick: bool) -> list[tuple[str, Callable[[
         ("5. Leduc hold'em by Discounted CFR", leduc),
     ]
     steps.append(("6. Heads-up push/fold Nash at 10 big blinds", pushfold))
+    sample = Path(__file__).resolve().parent.parent / "tests" / "data" / "hands" / "pluribus.phhs.xz"
+    if sample.exists():  # a source checkout ships the 10,000 Pluribus hands
+
+        def pluribus() -> None:
+            import tempfile
+
+            from rich.table import Table
+
+            from pokerlab.hands import HandDB, classify_all, player_stats
+
+            with tempfile.TemporaryDirectory() as tmp:
+                with HandDB(path=Path(tmp) / "demo.duckdb") as db:
+                    rep = db.import_paths([sample])
+                    stats = classify_all(player_stats(db, min_hands=2000))
+            t = Table(title=f"{rep.stored:,} hands of Pluribus vs professionals (6-max, 50/100)")
+            for col in ("player", "hands", "VPIP", "PFR", "3-bet", "AF", "bb/100"):
+                t.add_column(col, justify="right")
+            t.add_column("style", no_wrap=True)
+            for ps in stats[:8]:
+                t.add_row(ps.player, f"{ps.hands:,}", f"{ps.vpip or 0:.1f}", f"{ps.pfr or 0:.1f}",
+                          f"{ps.three_bet or 0:.1f}", f"{ps.af or 0:.2f}",
+                          f"{ps.bb_per_100 or 0:+.1f}", ps.style)
+            console.print(t)
+
+        steps.append(("7. How Pluribus plays next to humans (hand-history analysis)", pluribus))
     return steps
