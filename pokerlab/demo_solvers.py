@@ -38,13 +38,12 @@ def solver_steps(console: Console, *, quick: bool) -> list[tuple[str, Callable[[
         console.print("SB shoving range:")
         console.print(range_grid_text(sol.sb_shove, compact=True), highlight=False)
 
-    steps: list[tuple[str, Callable[[], None]]] = [
-        ("4. Exact Nash of Kuhn poker (LP)", kuhn),
-        ("5. Leduc hold'em by Discounted CFR", leduc),
-    ]
+    steps: list[tuple[str, Callable[[], None]]] = [("4. Exact Nash of Kuhn poker (LP)", kuhn)]
+    if not quick:
+        steps.append(("5. Leduc hold'em by Discounted CFR", leduc))
     steps.append(("6. Heads-up push/fold Nash at 10 big blinds", pushfold))
     sample = Path(__file__).resolve().parent.parent / "tests" / "data" / "hands" / "pluribus.phhs.xz"
-    if sample.exists():  # a source checkout ships the 10,000 Pluribus hands
+    if sample.exists() and not quick:  # a source checkout ships the 10,000 Pluribus hands
 
         def pluribus() -> None:
             import tempfile

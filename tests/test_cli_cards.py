@@ -55,3 +55,11 @@ def test_bench_evaluator_json():
     for k in ("hands", "pokerlab_per_s", "eval7_per_s", "phevaluator_per_s", "ratio_vs_eval7"):
         assert k in d
     assert d["hands"] == 20000 and d["pokerlab_per_s"] > 0
+
+
+def test_demo_quick_runs():
+    r = runner.invoke(app, ["demo", "--quick"])
+    assert r.exit_code == 0, r.output
+    assert "Royal Flush" in r.output and "46.214%" in r.output
+    assert "-0.055555556" in r.output  # Kuhn game value -1/18
+    assert "58.3%" in r.output  # push/fold at 10 bb: SB shoves 58.3%

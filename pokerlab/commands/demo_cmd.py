@@ -6,7 +6,7 @@ import typer
 
 
 def demo(
-    quick: bool = typer.Option(False, "--quick", help="Skip the slower parts."),
+    quick: bool = typer.Option(False, "--quick", help="Skip the Leduc solve and the hand-history import."),
 ) -> None:
     """A tour: rank a hand, exact equity, a range chart, then solve games if built."""
     from rich.console import Console
