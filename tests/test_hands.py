@@ -19,6 +19,7 @@ from pokerlab.errors import ConfigError, HandHistoryError
 from pokerlab.hands import HandDB, HandFilter, RawHand, Rejection, player_stats, replay
 from pokerlab.hands.phh import iter_phh_text, parse_phh_fields
 from pokerlab.hands.pokerstars import iter_pokerstars_text
+from pokerlab.hands.replay import PLAYER_COLUMNS
 from pokerlab.hands.stats import parse_stakes, winnings_curves
 from pokerlab.hands.style import StyleThresholds, classify_all
 
@@ -356,36 +357,7 @@ def test_replay_cbet_and_fold_to_cbet() -> None:
         )
     )
     by = {p[0]: p for p in f.players}
-    col = {
-        c: i
-        for i, c in enumerate(
-            (
-                "seat",
-                "player",
-                "position",
-                "starting_stack",
-                "finishing_stack",
-                "net",
-                "hole",
-                "blind",
-                "ante",
-                "vpip",
-                "pfr",
-                "three_bet_opp",
-                "three_bet",
-                "saw_flop",
-                "saw_turn",
-                "saw_river",
-                "wtsd",
-                "won_sd",
-                "allin",
-                "cbet_opp",
-                "cbet",
-                "fold_cbet_opp",
-                "fold_cbet",
-            )
-        )
-    }
+    col = {c: i for i, c in enumerate(PLAYER_COLUMNS)}
     assert by[2][col["cbet_opp"]] and by[2][col["cbet"]]
     assert by[0][col["fold_cbet_opp"]] and by[0][col["fold_cbet"]]
     assert by[1][col["fold_cbet_opp"]] and not by[1][col["fold_cbet"]]

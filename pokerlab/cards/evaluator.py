@@ -9,7 +9,7 @@ flat arrays, in parallel over both cores.  The slow twin used by the parity test
 For use inside other numba kernels: ``T = eval_tables()`` and
 :func:`pokerlab.cards.evaluator_kernels.strength_nb` ``(T, cards, n)`` (or, in enumeration
 loops, accumulate ``T[0][card]`` sums and ``T[1][card]`` ORs and call
-:func:`~pokerlab.cards.evaluator_kernels.finish`).
+:func:`~pokerlab.cards.evaluator_kernels.strength_from`).
 """
 
 from __future__ import annotations

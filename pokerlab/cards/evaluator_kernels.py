@@ -51,13 +51,6 @@ def strength_from(noflush, offs, flush, key, bits):  # type: ignore[no-untyped-d
 
 
 @njit(cache=True, inline="always")
-def finish(tables, n, key, bits):  # type: ignore[no-untyped-def]
-    """Strength from the accumulated packed key and suit bits of ``n`` cards (convenience;
-    hot loops hoist the tables and call :func:`strength_from`)."""
-    return strength_from(tables[3], tables[2][tables[4][n] :], tables[5], key, bits)
-
-
-@njit(cache=True, inline="always")
 def nonflush(tables, n, k):  # type: ignore[no-untyped-def]
     """Non-flush strength of ``n`` cards whose rank-key sum is ``k``."""
     return np.int32(tables[3][tables[2][tables[4][n] + (k >> ROW_SHIFT)] + (k & ROW_MASK)])

@@ -14,8 +14,6 @@ from itertools import combinations
 
 import numpy as np
 
-from pokerlab.cards.cards import RANKS
-
 HIGH_CARD, PAIR, TWO_PAIR, TRIPS, STRAIGHT, FLUSH, FULL_HOUSE, QUADS, STRAIGHT_FLUSH = range(9)
 CATEGORY_NAMES = (
     "High Card",
@@ -104,11 +102,6 @@ def describe_code(code: Code) -> str:
     if r[0] == 12:
         return "Royal Flush"
     return f"Straight Flush, {_RANK_NAMES[r[0]]}-high"
-
-
-def short_code(code: Code) -> str:
-    """Compact form such as ``"2P KK77 9"``: category initials and ranks."""
-    return CATEGORY_NAMES[code[0]] + " " + "".join(RANKS[x] for x in code[1])
 
 
 def code_of_five(ranks: list[int] | tuple[int, ...], flush: bool) -> Code:
