@@ -25,6 +25,7 @@ from pokerlab.cards.cards import COMBOS, canonical_form
 from pokerlab.cards.equity_kernels import showdown_vs_range
 from pokerlab.cards.evaluator import eval_tables
 from pokerlab.cards.evaluator_kernels import combos_on_board_kernel
+from pokerlab.cards.hand_classes import NUM_STRENGTHS
 
 
 def _rate(fn, n: int, repeat: int = 3) -> float:  # type: ignore[no-untyped-def]
@@ -56,7 +57,7 @@ def main() -> None:
     combos = COMBOS.astype(np.int64)
     boards = np.array([rng.permutation(52)[:5] for _ in range(a.boards)], dtype=np.int64)
     strengths = np.empty(1326, np.int32)
-    count = np.zeros(7464, np.int64)
+    count = np.zeros(NUM_STRENGTHS + 2, np.int64)
     order = np.zeros(1326, np.int64)
     eq = np.empty(1326)
     ones = np.ones(1326)

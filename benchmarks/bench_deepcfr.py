@@ -1,20 +1,33 @@
-"""Deep CFR on Leduc: pokerlab against OpenSpiel's PyTorch Deep CFR, same run, same CPU time.
+"""Deep CFR on Leduc over seeds: pokerlab against OpenSpiel's PyTorch Deep CFR at equal CPU time.
 
-Both run on OpenSpiel's ``leduc_poker`` with one torch thread, for the same budget of
-training time, measured as the process's CPU time (``time.process_time``: on a shared,
-oversubscribed machine wall time mostly measures the neighbours; for these single-threaded
-runs CPU time is the wall time they would take alone); at checkpoints each trains its
-average-strategy network and is measured with OpenSpiel's exact exploitability (checkpoint
-time is not counted).  Prints both curves, the exploitability each reached within the
-budget, and how much sooner pokerlab reached OpenSpiel's final exploitability.  ``--plot`` writes a PNG.
+Protocol (issue 20).  ``--seeds K`` seeds per side; every (side, seed) run trains on
+OpenSpiel's ``leduc_poker`` with one torch thread for ``--budget`` seconds of the process's
+CPU time (``time.process_time``: fair on a shared, oversubscribed machine, where wall time
+mostly measures the neighbours).  At ``--checkpoints M`` equally spaced CPU times each run
+trains its average-strategy network and is measured with OpenSpiel's exact exploitability
+(checkpoint work is not counted in either side's clock).  Reported per checkpoint: mean and
+95% confidence interval (Student t over the seeds) for each side, and for each level the
+mean CPU time to reach it (over the seeds that did).
 
-    .venv/bin/python benchmarks/bench_deepcfr.py --budget 150 --plot docs/deepcfr_leduc.png
+* pokerlab's runs keep their advantage networks (``sdcfr=True``), so the same runs also
+  give the SD-CFR average ("ours_sdcfr") at every checkpoint: SD-CFR vs Deep CFR under the
+  same protocol at no extra training cost.
+* ``--ablation`` adds pokerlab runs with ``warm_start=True`` (the paper's ablation:
+  advantage networks continued from the previous iteration instead of from scratch).
+* Per-iteration speed at OpenSpiel's Leduc settings (64x64 networks / pokerlab width 64,
+  300 traversals, 300 advantage steps and 1,000 policy steps of batch 2,048): both sides run
+  ``--speed-iterations`` iterations plus one policy-network fit; seconds per iteration is
+  the total CPU time over the iterations.
+
+    .venv/bin/python benchmarks/bench_deepcfr.py --seeds 5 --budget 120 --json \\
+        --plot docs/deepcfr_leduc.png --sd-plot docs/deepcfr_sdcfr.png
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import multiprocessing as mp
 import sys
 import time
 from typing import Any
@@ -23,26 +36,67 @@ import numpy as np
 
 Curve = list[dict[str, float]]
 
+# pokerlab's settings for the equal-time comparison (width 64 as OpenSpiel's 64x64; its
+# traversals are cheap (memoised strategies, numpy forward), so it runs more of them).
+OURS_KW: dict[str, Any] = dict(traversals=1000, memory=1_000_000, sgd_steps=300, batch=2048,
+                               policy_sgd_steps=1000, dim=64, lr=1e-3)
+# OpenSpiel's Leduc settings scaled to a CPU budget (the comparison of issue 20).
+OS_KW: dict[str, Any] = dict(policy_network_layers=(64, 64), advantage_network_layers=(64, 64),
+                             num_traversals=300, learning_rate=1e-3, batch_size_advantage=512,
+                             batch_size_strategy=512, memory_capacity=1_000_000,
+                             policy_network_train_steps=1000,
+                             advantage_network_train_steps=200)
+# OpenSpiel's own Leduc settings, for seconds per iteration (both sides).
+SPEED_OURS_KW: dict[str, Any] = dict(traversals=300, memory=1_000_000, sgd_steps=300,
+                                     batch=2048, policy_sgd_steps=1000, dim=64, lr=1e-3)
+SPEED_OS_KW: dict[str, Any] = dict(policy_network_layers=(64, 64),
+                                   advantage_network_layers=(64, 64), num_traversals=300,
+                                   learning_rate=1e-3, batch_size_advantage=2048,
+                                   batch_size_strategy=2048, memory_capacity=1_000_000,
+                                   policy_network_train_steps=1000,
+                                   advantage_network_train_steps=300)
+LEVELS = (1.0, 0.5, 0.3, 0.2, 0.15, 0.1)
 
-def run_ours(budget: float, every: int, seed: int, cfg_kw: dict[str, Any]) -> Curve:
-    from pokerlab.deepcfr import DeepCFRConfig, DeepCFRSolver, load_game
+
+def _checkpoint_times(budget: float, m: int) -> list[float]:
+    return [budget * (j + 1) / m for j in range(m)]
+
+
+def run_ours(budget: float, m: int, seed: int, warm_start: bool = False) -> dict[str, Curve]:
+    import torch
+
+    from pokerlab.deepcfr import DeepCFRConfig, DeepCFRSolver, resolve_game
     from pokerlab.deepcfr.evaluate import exploitability
 
-    game = load_game("leduc_poker")
-    solver = DeepCFRSolver(game=game, config=DeepCFRConfig(game="leduc_poker", seed=seed,
-                                                           iterations=10**6, **cfg_kw))
-    curve = []
+    torch.set_num_threads(1)
+    game = resolve_game("leduc_poker")
+    cfg = DeepCFRConfig(game="leduc_poker", seed=seed, iterations=10**6, sdcfr=True,
+                        warm_start=warm_start, **OURS_KW)
+    solver = DeepCFRSolver(game=game, config=cfg)
+    net_curve: Curve = []
+    sd_curve: Curve = []
+    times = _checkpoint_times(budget, m)
     clock = 0.0
-    while clock < budget:
+    while len(net_curve) < m:
         t0 = time.process_time()
         solver.run_iteration()
         clock += time.process_time() - t0
-        if solver.iteration % every == 0 or clock >= budget:
-            e = exploitability(game, solver.policy())
-            curve.append({"iteration": solver.iteration, "seconds": clock, "exploitability": e})
-            print(f"  ours      it {solver.iteration:4d} {clock:7.1f}s expl {e:.4f}",
-                  file=sys.stderr, flush=True)
-    return curve
+        if clock < times[len(net_curve)]:
+            continue
+        e = exploitability(game, solver.policy())
+        sd = solver.sdcfr_policy()
+        sd.tabulate(game)
+        e_sd = exploitability(game, sd)
+        while len(net_curve) < m and clock >= times[len(net_curve)]:
+            j = len(net_curve)
+            net_curve.append({"checkpoint": times[j], "iteration": solver.iteration,
+                              "seconds": clock, "exploitability": e})
+            sd_curve.append({"checkpoint": times[j], "iteration": solver.iteration,
+                             "seconds": clock, "exploitability": e_sd})
+        name = "ours_warm" if warm_start else "ours"
+        print(f"  {name:9s} seed {seed} it {solver.iteration:4d} {clock:7.1f}s "
+              f"net {e:.4f} sdcfr {e_sd:.4f}", file=sys.stderr, flush=True)
+    return {"net": net_curve, "sdcfr": sd_curve}
 
 
 def _ensure_tree_module() -> None:
@@ -65,67 +119,202 @@ def _ensure_tree_module() -> None:
         sys.modules["tree"] = shim
 
 
-def run_openspiel(budget: float, every: int, seed: int, kw: dict[str, Any]) -> Curve:
+def _openspiel_solver(seed: int, kw: dict[str, Any], iterations: int = 1) -> Any:
     _ensure_tree_module()
     import pyspiel
-    from open_spiel.python import policy as osp
-    from open_spiel.python.algorithms import exploitability as osx
+    import torch
     from open_spiel.python.pytorch import deep_cfr
 
+    torch.set_num_threads(1)
     game = pyspiel.load_game("leduc_poker")
-    solver = deep_cfr.DeepCFRSolver(game, seed=seed, num_iterations=1, **kw)
-    curve = []
+    # OpenSpiel seeds numpy's global RNG and torch itself from ``seed`` (default 42)
+    return game, deep_cfr.DeepCFRSolver(game, num_iterations=iterations, seed=seed, **kw)
+
+
+def _openspiel_iteration(solver: Any) -> None:
+    # one iteration of DeepCFRSolver.solve(), step by step (same calls, same order)
+    for p in range(2):
+        for _ in range(solver._num_traversals):
+            solver._traverse_game_tree(solver._root_node, p)
+        solver._reinitialize_advantage_network(p)
+        solver._learn_advantage_network(p)
+    solver._iteration += 1
+
+
+def run_openspiel(budget: float, m: int, seed: int) -> dict[str, Curve]:
+    from open_spiel.python import policy as osp
+    from open_spiel.python.algorithms import exploitability as osx
+
+    game, solver = _openspiel_solver(seed, OS_KW)
+    curve: Curve = []
+    times = _checkpoint_times(budget, m)
     clock = 0.0
     it = 0
-    while clock < budget:
+    while len(curve) < m:
         t0 = time.process_time()
-        # one iteration of DeepCFRSolver.solve(), step by step (same calls, same order)
-        for p in range(2):
-            for _ in range(solver._num_traversals):
-                solver._traverse_game_tree(solver._root_node, p)
-            solver._reinitialize_advantage_network(p)
-            solver._learn_advantage_network(p)
-        solver._iteration += 1
+        _openspiel_iteration(solver)
         it += 1
         clock += time.process_time() - t0
-        if it % every == 0 or clock >= budget:
-            solver._reinitialize_policy_network()
-            solver._learn_strategy_network()
-            pol = osp.tabular_policy_from_callable(game, solver.action_probabilities)
-            e = float(osx.exploitability(game, pol))
-            curve.append({"iteration": it, "seconds": clock, "exploitability": e})
-            print(f"  openspiel it {it:4d} {clock:7.1f}s expl {e:.4f}", file=sys.stderr,
-                  flush=True)
-    return curve
+        if clock < times[len(curve)]:
+            continue
+        solver._reinitialize_policy_network()
+        solver._learn_strategy_network()
+        pol = osp.tabular_policy_from_callable(game, solver.action_probabilities)
+        e = float(osx.exploitability(game, pol))
+        while len(curve) < m and clock >= times[len(curve)]:
+            curve.append({"checkpoint": times[len(curve)], "iteration": it, "seconds": clock,
+                          "exploitability": e})
+        print(f"  openspiel seed {seed} it {it:4d} {clock:7.1f}s expl {e:.4f}",
+              file=sys.stderr, flush=True)
+    return {"net": curve}
 
 
-def first_time_below(curve: list[dict[str, float]], level: float) -> float | None:
-    for c in curve:
-        if c["exploitability"] <= level:
-            return c["seconds"]
-    return None
+def speed_ours(iterations: int) -> dict[str, float]:
+    import torch
+
+    from pokerlab.deepcfr import DeepCFRConfig, DeepCFRSolver, resolve_game
+
+    torch.set_num_threads(1)
+    game = resolve_game("leduc_poker")
+    solver = DeepCFRSolver(game=game, config=DeepCFRConfig(
+        game="leduc_poker", seed=0, iterations=iterations, **SPEED_OURS_KW))
+    t0 = time.process_time()
+    solver.train()
+    t1 = time.process_time()
+    solver.train_strategy_network()
+    t2 = time.process_time()
+    return {"iterations_seconds": t1 - t0, "policy_seconds": t2 - t1,
+            "seconds_per_iteration": (t2 - t0) / iterations}
 
 
-def plot_leduc(ours: Curve, theirs: Curve, path: str) -> None:
+def speed_openspiel(iterations: int) -> dict[str, float]:
+    _, solver = _openspiel_solver(0, SPEED_OS_KW, iterations)
+    t0 = time.process_time()
+    for _ in range(iterations):
+        _openspiel_iteration(solver)
+    t1 = time.process_time()
+    solver._reinitialize_policy_network()
+    solver._learn_strategy_network()
+    t2 = time.process_time()
+    return {"iterations_seconds": t1 - t0, "policy_seconds": t2 - t1,
+            "seconds_per_iteration": (t2 - t0) / iterations}
+
+
+def fit_study(iterations: list[int], fits: int, seed: int = 0) -> dict[str, Any]:
+    """Root cause of the rising curve: one pokerlab run (seed ``seed``, the issue's
+    settings); at each of ``iterations`` the average-strategy network is fitted ``fits``
+    times (different initialisation/batch seeds) with the original recipe (uniform batches
+    of 512 weighted by t, constant rate, 1,000 steps) and with the new one (merged rows,
+    full batch, cosine rate, same steps); SD-CFR's exact average of the same run is the
+    reference with no fitting at all."""
+    import torch
+
+    from pokerlab.deepcfr import DeepCFRConfig, DeepCFRSolver, resolve_game
+    from pokerlab.deepcfr.evaluate import exploitability
+    from pokerlab.deepcfr.policy import NeuralPolicy
+    from pokerlab.deepcfr.solver import make_net, net_seed, train_network
+
+    torch.set_num_threads(1)
+    game = resolve_game("leduc_poker")
+    # the issue's run: width 32, K=1000, 200 advantage steps of 512, policy 1000 of 512
+    cfg = DeepCFRConfig(game="leduc_poker", seed=seed, iterations=max(iterations),
+                        traversals=1000, memory=1_000_000, sgd_steps=200, batch=512,
+                        policy_sgd_steps=1000, dim=32, sdcfr=True, merge_rows=False,
+                        lr_decay=False)
+    solver = DeepCFRSolver(game=game, config=cfg)
+    rows = []
+    for it in sorted(iterations):
+        solver.train(it)
+        sd = solver.sdcfr_policy()
+        sd.tabulate(game)
+        row: dict[str, Any] = {"iteration": it, "sdcfr": exploitability(game, sd)}
+        data = solver.strategy_memory.arrays()
+        for name, merge in (("original", False), ("new", True)):
+            vals = []
+            for r in range(fits):
+                net = make_net(solver.encoder, cfg.dim, net_seed(seed, 30, it, r))
+                train_network(net, data, kind="strategy", steps=1000, batch=512, lr=1e-3,
+                              grad_clip=1.0, seed=net_seed(seed, 31, it, r),
+                              device=torch.device("cpu"), lr_decay=merge, merge=merge,
+                              current_iteration=it)
+                vals.append(exploitability(game, NeuralPolicy(net=net, encoder=solver.encoder)))
+            row[name] = vals
+        print(f"  fit study it {it}: sdcfr {row['sdcfr']:.4f} original {row['original']} "
+              f"new {row['new']}", file=sys.stderr, flush=True)
+        rows.append(row)
+    return {"rows": rows, "config": cfg.to_json()}
+
+
+def _task(args: tuple[str, int, float, int]) -> tuple[str, int, Any]:
+    kind, seed, budget, m = args
+    if kind == "ours":
+        return kind, seed, run_ours(budget, m, seed)
+    if kind == "ours_warm":
+        return kind, seed, run_ours(budget, m, seed, warm_start=True)
+    if kind == "openspiel":
+        return kind, seed, run_openspiel(budget, m, seed)
+    if kind == "speed_ours":
+        return kind, seed, speed_ours(m)
+    if kind == "speed_openspiel":
+        return kind, seed, speed_openspiel(m)
+    if kind == "fit_study":
+        return kind, seed, fit_study([5, 10, 20], m)
+    raise ValueError(kind)
+
+
+# ------------------------------------------------------------------ statistics
+def mean_ci(values: list[float]) -> tuple[float, float]:
+    """Mean and the half-width of its 95% Student-t confidence interval."""
+    from scipy.stats import t as student
+
+    x = np.asarray(values, dtype=np.float64)
+    if len(x) < 2:
+        return float(x.mean()), float("nan")
+    half = float(student.ppf(0.975, len(x) - 1) * x.std(ddof=1) / np.sqrt(len(x)))
+    return float(x.mean()), half
+
+
+def summarize(curves: list[Curve]) -> dict[str, Any]:
+    """Per checkpoint mean / CI over seeds, and per level the mean time to reach it."""
+    m = min(len(c) for c in curves)
+    rows = []
+    for j in range(m):
+        vals = [c[j]["exploitability"] for c in curves]
+        mean, ci = mean_ci(vals)
+        rows.append({"checkpoint_seconds": curves[0][j]["checkpoint"], "mean": mean,
+                     "ci95": ci, "values": vals,
+                     "iterations_mean": float(np.mean([c[j]["iteration"] for c in curves]))})
+    levels = {}
+    for lv in LEVELS:
+        reach = [next((p["seconds"] for p in c if p["exploitability"] <= lv), None)
+                 for c in curves]
+        got = [r for r in reach if r is not None]
+        levels[str(lv)] = {"seeds_reached": len(got), "seeds": len(curves),
+                           "mean_seconds": float(np.mean(got)) if got else None}
+    return {"checkpoints": rows, "levels": levels}
+
+
+# ------------------------------------------------------------------ plots
+def plot_bands(series: dict[str, dict[str, Any]], path: str, title: str) -> None:
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, ax = plt.subplots(1, 2, figsize=(10, 4))
-    for curve, name in ((ours, "pokerlab Deep CFR"), (theirs, "OpenSpiel Deep CFR")):
-        it = np.array([c["iteration"] for c in curve])
-        sec = np.array([c["seconds"] for c in curve])
-        ex = np.array([1000 * c["exploitability"] for c in curve])
-        ax[0].plot(it, ex, marker="o", label=name)
-        ax[1].plot(sec, ex, marker="o", label=name)
-    for a, xl in zip(ax, ("iterations", "training CPU seconds (1 thread)"), strict=True):
-        a.set_xlabel(xl)
-        a.set_ylabel("exploitability (mbb/hand)")
-        a.set_yscale("log")
-        a.grid(True, which="both", alpha=0.3)
-        a.legend()
-    fig.suptitle("Deep CFR on Leduc hold'em, same CPU time")
+    fig, ax = plt.subplots(figsize=(6.5, 4.2))
+    for name, summ in series.items():
+        rows = summ["checkpoints"]
+        x = np.array([r["checkpoint_seconds"] for r in rows])
+        y = 1000 * np.array([r["mean"] for r in rows])
+        h = 1000 * np.nan_to_num(np.array([r["ci95"] for r in rows]))
+        ax.plot(x, y, marker="o", label=name)
+        ax.fill_between(x, np.maximum(y - h, 1e-3), y + h, alpha=0.2)
+    ax.set_xlabel("training CPU seconds (1 thread)")
+    ax.set_ylabel("exploitability (mbb/hand), mean and 95% CI")
+    ax.set_yscale("log")
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend()
+    ax.set_title(title, fontsize=10)
     fig.tight_layout()
     fig.savefig(path, dpi=110)
 
@@ -144,9 +333,8 @@ def plot_fhp(files: list[str], path: str) -> list[dict[str, float]]:
         for r in rows:
             if r.get("exploitability_mbb") is not None:
                 it = int(r.get("iteration", r.get("iterations", 0)))
-                pts[it] = {"iteration": it,
-                                            "cpu_seconds": r["cpu_seconds"],
-                                            "mbb": r["exploitability_mbb"]}
+                pts[it] = {"iteration": it, "cpu_seconds": r["cpu_seconds"],
+                           "mbb": r["exploitability_mbb"]}
     curve = [pts[k] for k in sorted(pts)]
     fig, ax = plt.subplots(1, 2, figsize=(10, 4))
     for a, key, xl in ((ax[0], "iteration", "iterations"),
@@ -166,16 +354,50 @@ def plot_fhp(files: list[str], path: str) -> list[dict[str, float]]:
     return curve
 
 
+def _plots(out: dict[str, Any], args: argparse.Namespace) -> None:
+    k = out["seeds"]
+    if args.plot and "ours" in out and "openspiel" in out:
+        plot_bands({"pokerlab Deep CFR": out["ours"], "OpenSpiel Deep CFR": out["openspiel"]},
+                   args.plot, f"Deep CFR on Leduc, equal CPU time, {k} seeds per side")
+    if args.sd_plot and "ours" in out:
+        plot_bands({"pokerlab Deep CFR (strategy net)": out["ours"],
+                    "pokerlab SD-CFR (same runs)": out["ours_sdcfr"]},
+                   args.sd_plot, f"SD-CFR vs Deep CFR on Leduc, {k} seeds")
+    if args.ablation_plot and "ours_warm" in out and "ours" in out:
+        plot_bands({"from scratch (paper)": out["ours"],
+                    "warm start": out["ours_warm"],
+                    "from scratch, SD-CFR": out["ours_sdcfr"],
+                    "warm start, SD-CFR": out["ours_warm_sdcfr"]},
+                   args.ablation_plot, f"Advantage nets from scratch vs warm-started, "
+                   f"Leduc, {k} seeds")
+
+
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--budget", type=float, default=240.0,
-                    help="training CPU seconds per side")
-    ap.add_argument("--every", type=int, default=5, help="evaluate every N iterations")
-    ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--plot", default=None, help="write the curves to this PNG")
+    ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    ap.add_argument("--seeds", type=int, default=5, help="seeds per side")
+    ap.add_argument("--budget", type=float, default=120.0,
+                    help="training CPU seconds per run")
+    ap.add_argument("--first-seed", type=int, default=0,
+                    help="seeds are first-seed .. first-seed+seeds-1")
+    ap.add_argument("--checkpoints", type=int, default=6,
+                    help="equally spaced evaluation points")
+    ap.add_argument("--jobs", type=int, default=1, help="runs in parallel processes")
+    ap.add_argument("--ablation", action="store_true", help="also warm-started runs")
+    ap.add_argument("--fit-study", type=int, default=0,
+                    help="policy-net fits per checkpoint of the root-cause study (0: skip)")
+    ap.add_argument("--speed-iterations", type=int, default=5,
+                    help="iterations of each side at OpenSpiel's settings (0: skip)")
+    ap.add_argument("--plot", default=None, help="ours vs OpenSpiel, with CI bands")
+    ap.add_argument("--sd-plot", default=None, help="SD-CFR vs Deep CFR, with CI bands")
+    ap.add_argument("--ablation-plot", default=None, help="from scratch vs warm start")
     ap.add_argument("--json", action="store_true", help="print one JSON object")
     ap.add_argument("--from-json", default=None,
                     help="re-plot a previous --json output instead of running")
+    ap.add_argument("--only", default=None,
+                    help="comma-separated subset of ours,openspiel,ours_warm to run")
+    ap.add_argument("--raw", default=None, help="also save the raw per-run results here")
+    ap.add_argument("--from-raw", default=None,
+                    help="summarise saved raw results (same other options) instead of running")
     ap.add_argument("--fhp-plot", default=None, help="plot the FHP curve of --fhp-files")
     ap.add_argument("--fhp-files", nargs="*", default=[],
                     help="deepcfr train --json outputs / checkpoint state.json files")
@@ -184,47 +406,86 @@ def main() -> None:
         print(json.dumps({"fhp_curve": plot_fhp(args.fhp_files, args.fhp_plot)}))
         return
     if args.from_json:
-        prev = json.loads(open(args.from_json).read())
-        if args.plot:
-            plot_leduc(prev["ours_curve"], prev["openspiel_curve"], args.plot)
+        _plots(json.loads(open(args.from_json).read()), args)
         return
-    import torch
-
-    torch.set_num_threads(1)
-    # Traversals are cheap for us (memoised strategies, numpy forward), SGD is not: more
-    # traversals per iteration and a width-32 network (14,499 parameters for Leduc)
-    ours_kw = dict(traversals=1000, memory=1_000_000, sgd_steps=200, batch=512,
-                   policy_sgd_steps=1000, dim=32, lr=1e-3)
-    # OpenSpiel's Leduc settings scaled to a CPU budget (its defaults train 1 step per iteration)
-    os_kw = dict(policy_network_layers=(64, 64), advantage_network_layers=(64, 64),
-                 num_traversals=300, learning_rate=1e-3, batch_size_advantage=512,
-                 batch_size_strategy=512, memory_capacity=1_000_000,
-                 policy_network_train_steps=1000, advantage_network_train_steps=200)
-    theirs = run_openspiel(args.budget, args.every, args.seed, os_kw)
-    ours = run_ours(args.budget, args.every, args.seed, ours_kw)
-    e_ours, e_theirs = ours[-1]["exploitability"], theirs[-1]["exploitability"]
-    t_theirs = theirs[-1]["seconds"]
-    t_ours = first_time_below(ours, e_theirs)
-    out = {
-        "game": "leduc_poker", "budget_seconds": args.budget,
-        "ours_final_exploitability": e_ours, "openspiel_final_exploitability": e_theirs,
-        "ours_final_mbb": 1000 * e_ours, "openspiel_final_mbb": 1000 * e_theirs,
-        "exploitability_ratio_openspiel_over_ours": e_theirs / e_ours,
-        "ours_seconds_to_openspiel_final": t_ours,
-        "speedup_to_openspiel_final": (t_theirs / t_ours) if t_ours else None,
-        "ours_iterations": ours[-1]["iteration"], "openspiel_iterations": theirs[-1]["iteration"],
-        "ours_curve": ours, "openspiel_curve": theirs, "ours_config": ours_kw,
-        "openspiel_config": {k: list(v) if isinstance(v, tuple) else v
-                             for k, v in os_kw.items()},
-    }
-    if args.plot:
-        plot_leduc(ours, theirs, args.plot)
+    tasks: list[tuple[str, int, float, int]] = []
+    if args.speed_iterations > 0:
+        tasks += [("speed_ours", 0, 0.0, args.speed_iterations),
+                  ("speed_openspiel", 0, 0.0, args.speed_iterations)]
+    if args.fit_study > 0:
+        tasks.append(("fit_study", 0, 0.0, args.fit_study))
+    kinds = ["ours", "openspiel"] + (["ours_warm"] if args.ablation else [])
+    if args.only:
+        kinds = [k for k in kinds if k in args.only.split(",")]
+    seed_list = range(args.first_seed, args.first_seed + args.seeds)
+    tasks += [(k, s, args.budget, args.checkpoints) for s in seed_list for k in kinds]
+    if args.from_raw:
+        results = [tuple(r) for r in json.loads(open(args.from_raw).read())]
+    elif args.jobs > 1:
+        with mp.get_context("spawn").Pool(args.jobs) as pool:
+            results = pool.map(_task, tasks, chunksize=1)
+    else:
+        results = [_task(t) for t in tasks]
+    if args.raw:
+        with open(args.raw, "w") as fh:
+            json.dump(results, fh)
+    runs: dict[str, dict[int, Any]] = {}
+    for kind, seed, res in results:
+        runs.setdefault(kind, {})[int(seed)] = res
+    out: dict[str, Any] = {"game": "leduc_poker", "budget_seconds": args.budget,
+                           "seeds": len(runs.get("ours", {})), "checkpoints": args.checkpoints,
+                           "ours_config": OURS_KW,
+                           "openspiel_config": {k: list(v) if isinstance(v, tuple) else v
+                                                for k, v in OS_KW.items()}}
+    seeds = sorted(runs.get("ours", {}))
+    if not any(k in runs for k in ("ours", "openspiel", "ours_warm")):  # speed figures only
+        for side in ("ours", "openspiel"):
+            if f"speed_{side}" in runs:
+                out[f"{side}_seconds_per_iteration"] = runs[f"speed_{side}"][0][
+                    "seconds_per_iteration"]
+                out[f"speed_{side}"] = runs[f"speed_{side}"][0]
+        print(json.dumps(out))
+        return
+    if "ours" in runs:
+        out["ours"] = summarize([runs["ours"][s]["net"] for s in seeds])
+        out["ours_sdcfr"] = summarize([runs["ours"][s]["sdcfr"] for s in seeds])
+    if "openspiel" in runs:
+        out["openspiel"] = summarize([runs["openspiel"][s]["net"] for s in sorted(runs["openspiel"])])
+    if "ours_warm" in runs:
+        warm = sorted(runs["ours_warm"])
+        out["ours_warm"] = summarize([runs["ours_warm"][s]["net"] for s in warm])
+        out["ours_warm_sdcfr"] = summarize([runs["ours_warm"][s]["sdcfr"] for s in warm])
+    for name in ("ours", "openspiel", "ours_sdcfr"):
+        if name in out:
+            last = out[name]["checkpoints"][-1]
+            out[f"{name}_final_mean"] = last["mean"]
+            out[f"{name}_final_ci95"] = last["ci95"]
+    if "speed_ours" in runs and "speed_openspiel" in runs:
+        so, sos = runs["speed_ours"][0], runs["speed_openspiel"][0]
+        out["speed_iterations"] = args.speed_iterations
+        out["speed_ours"], out["speed_openspiel"] = so, sos
+        out["speed_settings"] = {"ours": SPEED_OURS_KW, "openspiel": {
+            k: list(v) if isinstance(v, tuple) else v for k, v in SPEED_OS_KW.items()}}
+        out["ours_seconds_per_iteration"] = so["seconds_per_iteration"]
+        out["openspiel_seconds_per_iteration"] = sos["seconds_per_iteration"]
+    if "fit_study" in runs:
+        out["fit_study"] = runs["fit_study"][0]
+    out["runs"] = {k: {str(s): v for s, v in d.items()} for k, d in runs.items()
+                   if not k.startswith(("speed", "fit"))}
+    _plots(out, args)
     if args.json:
         print(json.dumps(out))
     else:
-        for k, v in out.items():
-            if not k.endswith("_curve"):
-                print(f"{k}: {v}")
+        for name in ("ours", "ours_sdcfr", "openspiel", "ours_warm", "ours_warm_sdcfr"):
+            if name not in out:
+                continue
+            print(name)
+            for r in out[name]["checkpoints"]:
+                print(f"  {r['checkpoint_seconds']:7.1f}s  {1000 * r['mean']:8.1f} "
+                      f"+- {1000 * r['ci95']:6.1f} mbb  (it {r['iterations_mean']:.1f})")
+        for k in ("ours_seconds_per_iteration", "openspiel_seconds_per_iteration"):
+            if k in out:
+                print(f"{k}: {out[k]:.2f}")
 
 
 if __name__ == "__main__":

@@ -1,20 +1,22 @@
 """The ``pokerlab`` command: one typer app, one sub-command group per area.
 
-Each area lives in :mod:`pokerlab.commands` as a module exposing ``app`` (a typer app) and
-``NAME``/``HELP``; modules are registered here.  Heavy imports happen inside the commands,
-so ``pokerlab --help`` stays fast.
+Each area lives in :mod:`pokerlab.commands` as a ``<area>_cmd`` module listed in
+``_GROUPS``; a module defines ``GROUPS = [(name, typer_app, help)]`` (sub-command groups)
+and/or ``COMMANDS = [fn, ...]`` (top-level commands).  Every registered command is wrapped
+by :func:`pokerlab.commands._common.friendly`: a ``PokerlabError`` or ``OSError`` becomes
+one line ``error: ...`` and exit status 2.  Heavy imports happen inside the commands, so
+``pokerlab --help`` stays fast.
 """
 
 from __future__ import annotations
 
-import functools
 import importlib
 import sys
-from collections.abc import Callable
-from typing import Any
 
 import typer
 
+from pokerlab.commands._common import error_message
+from pokerlab.commands._common import friendly as _friendly
 from pokerlab.errors import PokerlabError
 
 app = typer.Typer(
@@ -31,32 +33,25 @@ _GROUPS = [
     "pokerlab.commands.demo_cmd",
     "pokerlab.commands.cards_cmd",
     "pokerlab.commands.solve_cmd",
+    "pokerlab.commands.policy_cmd",
+    "pokerlab.commands.game_cmd",
     "pokerlab.commands.pushfold_cmd",
     "pokerlab.commands.ttt_cmd",
     "pokerlab.commands.holdem_cmd",
     "pokerlab.commands.abstraction_cmd",
     "pokerlab.commands.hands_cmd",
     "pokerlab.commands.deepcfr_cmd",
+    "pokerlab.commands.play_cmd",
+    "pokerlab.commands.match_cmd",
+    "pokerlab.commands.blueprint_cmd",
+    "pokerlab.commands.exploit_cmd",
+    "pokerlab.commands.lbr_cmd",
 ]
-
-
-def _friendly(fn: Callable[..., Any]) -> Callable[..., Any]:
-    """Turn bad-input errors into one clear line on stderr and exit status 2."""
-
-    @functools.wraps(fn)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        try:
-            return fn(*args, **kwargs)
-        except PokerlabError as exc:
-            typer.echo(f"error: {exc}", err=True)
-            raise typer.Exit(2) from None
-
-    return wrapper
 
 
 def _wrap_app(sub: typer.Typer) -> None:
     for cmd in sub.registered_commands:
-        if cmd.callback is not None and not getattr(cmd.callback, "__wrapped__", None):
+        if cmd.callback is not None:
             cmd.callback = _friendly(cmd.callback)
     for group in sub.registered_groups:
         if group.typer_instance is not None:
@@ -84,8 +79,8 @@ _register()
 def main() -> None:
     try:
         app()
-    except PokerlabError as exc:  # raised outside a command body (e.g. in a callback)
-        print(f"error: {exc}", file=sys.stderr)
+    except (PokerlabError, OSError) as exc:  # raised outside a command body (a callback)
+        print(f"error: {error_message(exc)}", file=sys.stderr)
         sys.exit(2)
 
 

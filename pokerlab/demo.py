@@ -23,13 +23,13 @@ def _step(console: Console, title: str, fn: Callable[[], None]) -> None:
 def run_demo(console: Console, *, quick: bool = False) -> None:
     from pokerlab.cards import parse_cards
     from pokerlab.cards.equity import hand_equity
-    from pokerlab.cards.evaluator import evaluate
+    from pokerlab.cards.evaluator import NUM_STRENGTHS, evaluate
     from pokerlab.cards.ranges import parse_range, range_grid_text, range_to_string
 
     def hands() -> None:
         for text in ("AsKsQsJsTs", "KsKd7h7c9d2s3c", "5c4d3h2sAc9h9d"):
             s, cat, desc = evaluate(text)
-            console.print(f"{text:>16}  ->  {desc}  [dim](strength {s}/7462, {cat})[/dim]")
+            console.print(f"{text:>16}  ->  {desc}  [dim](strength {s}/{NUM_STRENGTHS}, {cat})[/dim]")
 
     def equity() -> None:
         t = Table(title="Exact preflop all-in equity (all 1,712,304 boards)")

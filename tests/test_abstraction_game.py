@@ -3,26 +3,20 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from pokerlab.abstraction.action_map import CALL, FOLD, RAISE0, ActionMap, BetSetAbstraction
 from pokerlab.abstraction.bets import parse_bet_set, preset
 from pokerlab.abstraction.buckets import load_or_build
 from pokerlab.abstraction.buckets import preset as bucket_preset
-from pokerlab.abstraction.game import (
-    CALL,
-    FOLD,
-    RAISE0,
-    AbstractGame,
-    AbstractGameConfig,
-    abstract_actions,
-    tree_size,
-)
-from pokerlab.errors import BetSizeError
+from pokerlab.abstraction.tree_count import tree_size
+from pokerlab.games.hunl import HUNLGame
 from pokerlab.games.protocol import CHANCE, TERMINAL, Game, State
-from pokerlab.holdem.engine import HoldemConfig, HoldemState, Phase
+from pokerlab.holdem.engine import HoldemConfig, HoldemState, IllegalActionError, Phase
 
 
-def _game(bets: str = "default", stacks: float = 100) -> AbstractGame:
-    return AbstractGame(config=AbstractGameConfig(holdem=HoldemConfig.from_bb(stacks),
-                                                  bets=parse_bet_set(bets)))
+def _game(bets: str = "default", stacks: float = 100, translation: str = "pseudo_harmonic"
+          ) -> HUNLGame:
+    return HUNLGame(HoldemConfig.from_bb(stacks),
+                    BetSetAbstraction(bets=parse_bet_set(bets), translation=translation))
 
 
 def test_protocol_and_random_hands() -> None:
@@ -67,8 +61,10 @@ def test_preflop_actions_and_amounts() -> None:
     assert s.engine.bets == [100, 250]
     # big blind faces 250: 2.5x -> 625, 4x -> 1000
     assert [s.raise_amount(a) for a in (2, 3)] == [625, 1000]
-    with pytest.raises(BetSizeError):
+    with pytest.raises(IllegalActionError, match="action 9"):
         s.raise_amount(9)
+    with pytest.raises(IllegalActionError, match="action 9"):
+        s.apply_action(9)
 
 
 def test_translation_in_game() -> None:
@@ -78,7 +74,8 @@ def test_translation_in_game() -> None:
         s.apply_action(c)
     # 250 is on the tree (2.5x): probability 1
     assert s.translate(250) == [(2, 1.0)]
-    assert s.translate(10000, method="nearest") == [(4, 1.0)]
+    assert _game("2.5x, 4x, a; 33%, 75%, a", translation="nearest").action_map.translate(
+        s.engine, 10000) == [(4, 1.0)]
     probs = s.translate(300)
     assert [a for a, _ in probs] == [2, 3] and abs(sum(p for _, p in probs) - 1) < 1e-12
     # pot 150, to call 50: x = (300-100)/200 = 1, A = 150/200, B = 300/200
@@ -92,12 +89,11 @@ def _naive(st: HoldemState, bets, out: list[int]) -> None:  # type: ignore[no-un
     if st.phase == Phase.TERMINAL:
         out[8 if st.folded >= 0 else 9] += 1
         return
-    acts = abstract_actions(st, bets)
+    amap = ActionMap(bets)
+    acts = amap.abstract_actions(st)
     out[st.street] += 1
     out[4 + st.street] += len(acts)
-    from pokerlab.abstraction.game import _raise_options
-
-    opts = dict(_raise_options(st, bets))
+    opts = dict(amap.raise_options(st))
     for a in acts:
         c = st.clone()
         if a == FOLD:
@@ -138,11 +134,12 @@ def test_tree_size_tiny_by_hand() -> None:
 
 def test_information_state_with_buckets(tmp_path) -> None:  # type: ignore[no-untyped-def]
     ab, _ = load_or_build(bucket_preset("test"), root=tmp_path)
-    g = AbstractGame(config=AbstractGameConfig(holdem=HoldemConfig.from_bb(50),
-                                               bets=preset("tiny")), cards=ab)
+    g = HUNLGame(HoldemConfig.from_bb(50), BetSetAbstraction(bets=preset("tiny")), ab)
     s = g.new_initial_state()
     for c in (51, 50, 3, 7):  # AsAh for player 0, 2s3s for player 1
         s.apply_action(c)
     k1 = s.information_state_string(1)
     k0 = s.information_state_string(0)
     assert k0 != k1 and k0.startswith("[P0][b") and "As" not in k0
+    # the preflop bucket of AsAh is its lossless class; the board is left out under buckets
+    assert k0 == f"[P0][b{ab.bucket(0, [51, 50])}][][]"

@@ -142,3 +142,62 @@ def test_preflop_matrix():
     res = range_equity(one_hot(H("AsKs")), one_hot(H("QhQd")))
     assert (res.win[0], res.win[1], res.tie[0]) == pytest.approx((0.46018, 0.53589, 0.00393), abs=5e-6)
     assert res.equity[0] == pytest.approx(0.46214, abs=5e-6)
+
+
+# ------------------------------------------------- the one blocker-aware range sweep
+def test_showdown_and_fold_sweep_twins_bitwise():
+    from pokerlab.cards.equity_kernels import fold_sweep, order_by_strength, showdown_sweep
+    from pokerlab.cards.equity_reference import (
+        fold_sweep_py,
+        order_by_strength_py,
+        showdown_sweep_py,
+    )
+    from pokerlab.cards.hand_classes import NUM_STRENGTHS
+
+    rng = np.random.default_rng(5)
+    combos = COMBOS.astype(np.int64)
+    for _ in range(3):
+        board = rng.permutation(52)[:5].tolist()
+        s = strengths_on_board(board).astype(np.int64)
+        w = rng.random(1326) * (rng.random(1326) < 0.5)
+        order = np.zeros(1326, dtype=np.int64)
+        m = order_by_strength(s, np.zeros(NUM_STRENGTHS + 2, dtype=np.int64), order)
+        assert np.array_equal(order[:m], order_by_strength_py(s)) and m == int((s > 0).sum())
+        out = [np.zeros(1326) for _ in range(3)]
+        showdown_sweep(order, m, s, combos, w, *out)
+        twin = showdown_sweep_py(order[:m], s, combos, w)
+        for a, b in zip(out, twin, strict=True):
+            assert np.array_equal(a, b)  # same sums in the same order
+        ref = showdown_vs_range_reference(s, w, combos)
+        live = s > 0
+        for a, b in zip(out, ref, strict=True):
+            assert np.allclose(a[live], b[live], rtol=0, atol=1e-9)
+        f = np.zeros(1326)
+        fold_sweep(combos, w, f)
+        assert np.array_equal(f, fold_sweep_py(combos, w))
+        disjoint = np.array([w[[j for j in range(1326) if not set(combos[j]) & set(combos[i])]]
+                             .sum() for i in range(0, 1326, 97)])
+        assert np.allclose(f[::97], disjoint, rtol=0, atol=1e-9)
+
+
+def test_sweep_users_share_one_kernel():
+    """The card abstraction's uniform showdown is the sweep with unit weights (exact)."""
+    import inspect
+
+    from pokerlab.abstraction import buckets_kernels as bk
+    from pokerlab.cards.hand_classes import NUM_STRENGTHS
+    from pokerlab.evaluation import fhp_br
+
+    board = H("3c8d8hQsAc")
+    s = strengths_on_board(board).astype(np.int32)
+    combos = COMBOS.astype(np.int64)
+    eq = np.empty(1326)
+    bk.uniform_showdown(s, combos, np.zeros(NUM_STRENGTHS + 2, np.int64),
+                        np.zeros(1326, np.int64), eq)
+    win, tie, tot = showdown_vs_range_reference(s, np.ones(1326), combos)
+    live = s > 0
+    assert np.array_equal(eq[live], (win[live] + 0.5 * tie[live]) / tot[live])
+    assert np.all(eq[~live] == -1.0)
+    for mod in (bk, fhp_br):
+        src = inspect.getsource(mod)
+        assert "showdown_sweep" in src and "per_card[c1" not in src

@@ -174,3 +174,25 @@ def test_isomorphic_br_equals_full_br_for_symmetric_policy() -> None:
     full = best_response_values(g, pol, isomorphism=False)
     assert iso.flops_evaluated == 6 and full.flops_evaluated == 56
     assert iso.values == pytest.approx(full.values, rel=1e-12)
+
+
+def test_evaluation_by_capability_not_by_name() -> None:
+    import inspect
+
+    import pokerlab.evaluation.fhp_br as fhp_br
+    from pokerlab.evaluation import exact_exploitability
+    from pokerlab.games.protocol import PublicBettingGame
+
+    g = FlopHoldem(ranks=(11, 12))
+    assert isinstance(g, PublicBettingGame)
+    assert not isinstance(load_game("kuhn"), PublicBettingGame)
+    # the range best response is chosen for the capability (same value as fhp_br directly)
+    assert exact_exploitability(g, UniformRandomPolicy()) == pytest.approx(
+        3.0322751322751316, rel=1e-12)
+    # games without it take the compiled-tree path
+    assert exact_exploitability(load_game("kuhn"), UniformRandomPolicy()) == pytest.approx(
+        0.4583333333333333, rel=1e-12)
+    src = inspect.getsource(fhp_br)
+    assert "games.flop_holdem" not in src and "FlopHoldem" not in src
+    with pytest.raises(ConfigError, match="public-betting capability"):
+        best_response_values(load_game("leduc"), UniformRandomPolicy())

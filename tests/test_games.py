@@ -175,3 +175,46 @@ def test_size_estimate_and_limits() -> None:
         build_public_tree(load_game("leduc"), max_nodes=100)
     with pytest.raises(GameTooLargeError, match="too large for exact array compilation"):
         compile_game(load_game("leduc"), max_nodes=100)
+
+
+def _extent(state, full_chance: bool):  # type: ignore[no-untyped-def]
+    """(min return, max return, most player actions, zero-sum everywhere) below ``state``."""
+    if state.is_terminal():
+        r = state.returns()
+        return min(r), max(r), 0, abs(sum(r)) < 1e-9
+    if state.is_chance_node():
+        outcomes = [a for a, _ in state.chance_outcomes()]
+        acts, step = (outcomes if full_chance else outcomes[len(outcomes) // 2:][:1]), 0
+    else:
+        acts, step = state.legal_actions(), 1
+    lo, hi, length, zero = float("inf"), float("-inf"), 0, True
+    for a in acts:
+        a_lo, a_hi, a_len, a_zero = _extent(state.child(a), full_chance)
+        lo, hi, length = min(lo, a_lo), max(hi, a_hi), max(length, a_len + step)
+        zero = zero and a_zero
+    return lo, hi, length, zero
+
+
+@pytest.mark.parametrize("name,full", [("kuhn", True), ("eight_card", True), ("leduc", True),
+                                       ("flop_holdem", False), ("tictactoe", True)])
+def test_game_info_matches_the_tree(name: str, full: bool) -> None:
+    from pokerlab.games.protocol import GameInfo, big_blind_of, game_info
+
+    game = load_game(name)
+    info = game.info()
+    assert isinstance(info, GameInfo) and game_info(game) == info
+    assert info.num_players == game.num_players == 2  # a property in every game
+    assert info.num_distinct_actions == game.num_distinct_actions()
+    lo, hi, length, zero = _extent(game.new_initial_state(), full)
+    assert (lo, hi, length, zero) == (info.min_utility, info.max_utility,
+                                      info.max_game_length, info.zero_sum)
+    assert big_blind_of(game) == (2.0 if name == "flop_holdem" else 1.0)
+    assert info.to_json()["big_blind"] == info.big_blind
+
+
+def test_pushfold_game_info() -> None:
+    from pokerlab.pushfold.game import PushFoldConfig, PushFoldGame
+
+    info = PushFoldGame(config=PushFoldConfig(stack=10.0)).info()
+    assert (info.num_players, info.num_distinct_actions, info.max_game_length) == (2, 2, 2)
+    assert (info.min_utility, info.max_utility, info.big_blind) == (-10.0, 10.0, 1.0)

@@ -17,7 +17,7 @@ import pytest
 
 from pokerlab.errors import ConfigError, HandHistoryError
 from pokerlab.hands import HandDB, HandFilter, RawHand, Rejection, player_stats, replay
-from pokerlab.hands.phh import iter_phh_text, parse_phh_fields
+from pokerlab.hands.phh import expand_paths, iter_phh_text, parse_phh_fields
 from pokerlab.hands.pokerstars import iter_pokerstars_text
 from pokerlab.hands.replay import PLAYER_COLUMNS
 from pokerlab.hands.stats import parse_stakes, winnings_curves
@@ -273,19 +273,21 @@ def test_bad_hands_are_reported_and_skipped(tmp_path: Path) -> None:
 
 def test_missing_file_is_an_error(tmp_path: Path) -> None:
     db = HandDB(path=tmp_path / "h.duckdb")
+    rep = db.import_paths([tmp_path / "nope.phh"])  # reported, not raised
+    assert rep.read == 0 and not rep.ok and "nope.phh" in rep.problems[0]
     with pytest.raises(HandHistoryError, match="nope"):
-        db.import_paths([tmp_path / "nope.phh"])
+        expand_paths([tmp_path / "nope.phh"])
     import duckdb
 
     con = duckdb.connect(str(tmp_path / "old.duckdb"))
     con.execute("CREATE TABLE meta (key VARCHAR PRIMARY KEY, value VARCHAR)").fetchall()
     con.execute("INSERT INTO meta VALUES ('schema_version', '1')").fetchall()
     con.close()
-    with pytest.raises(HandHistoryError, match="schema version 2 .found 1"):
+    with pytest.raises(HandHistoryError, match="schema version 3 .found 1"):
         HandDB(path=tmp_path / "old.duckdb")
     (tmp_path / "x.csv").write_text("a,b\n")
-    with pytest.raises(HandHistoryError, match="x.csv"):
-        db.import_paths([tmp_path / "x.csv"])
+    rep = db.import_paths([tmp_path / "x.csv"])
+    assert "x.csv" in rep.problems[0] and "unknown hand-history file type" in rep.problems[0]
     db.close()
 
 
@@ -538,7 +540,7 @@ def test_cli(tmp_path: Path, pluribus_texts: list[str]) -> None:
     phhs.write_text("".join(f"[{i + 1}]\n{t}\n" for i, t in enumerate(pluribus_texts[:200])))
     runner = CliRunner()
     r = runner.invoke(app, ["hands", "import", str(phhs), str(BAD), "--db", db, "--json"])
-    assert r.exit_code == 0, r.output
+    assert r.exit_code == 3, r.output  # some hands rejected
     out = json.loads(r.stdout)
     assert (out["read"], out["stored"], out["rejected"]) == (208, 202, 6)
     assert out["rejections"][0]["position"] == 1

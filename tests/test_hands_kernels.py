@@ -193,3 +193,81 @@ def test_reference_error_for_tampered_pokerkit_hand() -> None:
     raw, final = _random_hand(rng)
     with pytest.raises(HandHistoryError, match="more than the starting stacks"):
         replay(replace(raw, finishing_stacks=[x + 1.0 for x in final]))
+
+
+def test_parity_generated_online_hands() -> None:
+    """Decimal amounts, rake, walks, shows after folds, both heads-up blind orders."""
+    from pokerlab.hands.generate import random_hands, to_phh_decimal, to_pokerstars
+    from pokerlab.hands.pokerstars import iter_pokerstars_text
+
+    gens = random_hands(80, seed=31)
+    raws = [h for h in iter_phh_text(to_phh_decimal(gens, seed=31)) if isinstance(h, RawHand)]
+    stars = [g for g in gens if not g.options["swapped"]]
+    raws += [h for h in iter_pokerstars_text(to_pokerstars(stars)) if isinstance(h, RawHand)]
+    assert len(raws) == len(gens) + len(stars)
+    assert any(h.rake for h in raws) and any(h.winnings for h in raws)
+    assert _assert_parity(raws) == 0
+
+
+def _kernel_tokens(actions: list[str]) -> list[tuple[int, ...] | None]:
+    """The numba tokenizer's result per action: a token, () for skip, None: left to Python."""
+    from pokerlab.hands import replay_kernels as KK
+
+    joined = "\n".join(actions)
+    assert joined.isascii()
+    buf = np.frombuffer(joined.encode("ascii"), dtype=np.uint8)
+    lens = np.array([len(a) for a in actions], dtype=np.int64)
+    ends = np.cumsum(lens + 1) - 1
+    tok, status = KK.tokenize_actions(buf, ends - lens, ends, KK._RANK_OF, KK._SUIT_OF)
+    out: list[tuple[int, ...] | None] = []
+    for k in range(len(actions)):
+        if status[k] == KK.TOK_SKIP:
+            out.append(())
+        elif status[k] == KK.TOK_PYTHON:
+            out.append(None)
+        else:
+            out.append(tuple(int(x) for x in tok[k]))
+    return out
+
+
+def test_numba_tokenizer_equals_python_twin() -> None:
+    from pokerlab.hands.generate import random_hands
+
+    text = lzma.decompress((DATA / "pluribus.phhs.xz").read_bytes()).decode()
+    actions = sorted({a for h in iter_phh_text(text) if isinstance(h, RawHand) for a in h.actions})
+    actions += [a for g in random_hands(40, seed=9) for a in g.actions]
+    odd = [
+        "", "   ", "# only a comment", "p1 cc # comment", "p1  cbr   250", "\tp2 f\t",
+        "p0 f", "p10 cc", "p01 f", "p f", "px f", "p1", "p1 xx", "p1 cbr", "p1 cbr 1_000",
+        "p1 cbr +5", "p1 cbr -5", "p1 cbr 007", "p1 cbr 2.5", "p1 cbr 99999999999999999999",
+        "p1 sm", "p1 sm -", "p1 sm ????", "p1 sm AsKd", "p1 sm As??", "p1 sm AsK", "p1 sm XxYy",
+        "p1 sm AsKd extra", "d db AsKdQh", "d db As", "d db AsKd", "d db ??KdQh", "d db AsKdQh9c",
+        "d dh p1 AsKd", "d dh p1 ????", "d dh p0 AsKd", "d dh q1 AsKd", "d dh p1 AsK",
+        "d dh p1 As1d", "d dh p1a AsKd", "d", "d db", "d xx AsKd", "d dh p1 AsKd x",
+        "p1 f\x1c", "p1\x0bf", "p1 f x y z", "P1 f", "p1 F", "p99999999999 f", "p999999 f",
+        "d dh p99999999999 AsKd",
+    ]
+    actions += odd
+    got = _kernel_tokens(actions)
+    left_to_python = 0
+    for a, g in zip(actions, got, strict=True):
+        want = tokenize(a)
+        if g is None:
+            left_to_python += 1
+            continue
+        assert g == want, a
+    assert left_to_python <= len(odd)
+    # the batch driver gives every hand's tokens as the cached Python tokenizer would
+    from pokerlab.hands.fastimport import _tokenize_batch
+
+    lists = [actions[:7], [], actions[7:20], odd]
+    toks, off, boards = _tokenize_batch(lists)
+    flat = [tokenize(a) for lst in lists for a in lst]
+    assert [tuple(int(x) for x in r) for r in toks] == [t for t in flat if t]
+    assert off.tolist()[0] == 0 and len(off) == 5
+    # non-ASCII text (a comment): the whole batch goes through the Python twin
+    toks, off, boards = _tokenize_batch([["p1 cc # caf\u00e9", "d db AsKdQh", "p2 f"]])
+    assert [tuple(int(x) for x in r) for r in toks] == [
+        tokenize("p1 cc"), tokenize("d db AsKdQh"), tokenize("p2 f")
+    ]
+    assert boards == ["AsKdQh"] and off.tolist() == [0, 3]

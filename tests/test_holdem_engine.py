@@ -11,7 +11,7 @@ from pokerlab.cards.cards import parse_cards
 from pokerlab.cards.evaluator import eval_tables
 from pokerlab.errors import CardError, ConfigError
 from pokerlab.games import load_game
-from pokerlab.games.holdem import CHECK_CALL, FOLD, raise_action
+from pokerlab.games.hunl import CHECK_CALL, FOLD, raise_action
 from pokerlab.holdem import engine_kernels as K
 from pokerlab.holdem.agents import (
     DEFAULT_WEIGHTS,
@@ -349,8 +349,9 @@ def test_hunl_random_games_zero_sum() -> None:
         assert ret[0] + ret[1] == 0.0
         total += ret[0]
     assert total != 0.0
-    with pytest.raises(ConfigError):
-        load_game("hunl", stack=100)
+    with pytest.raises(ConfigError, match="stackz"):
+        load_game("hunl", stackz=100)
+    assert load_game("hunl", stack=100).config == HoldemConfig.from_bb(100)
 
 
 def test_action_objects() -> None:

@@ -84,3 +84,32 @@ def test_play_shows_values_and_finishes() -> None:
     assert "You win!" not in res.output  # the shipped agent never loses
     res = runner.invoke(app, ["ttt", "play"], input="q\n")
     assert res.exit_code == 0 and "bye" in res.output
+
+
+def test_tutorial_preset_settings_and_override(tmp_path: Path) -> None:
+    from pokerlab.selfplay.players import EpsilonGreedyPlayer, RandomPlayer
+    from pokerlab.selfplay.train import TrainConfig
+
+    t = TrainConfig.preset("tutorial")
+    assert (t.gamma, t.epochs, t.val_fraction, t.batch_size, t.dropout, t.lr, t.weight_decay,
+            t.epsilons, t.epsilon_per_player_move) == (0.95, 5, 0.2, 64, 0.5, 1e-4, 1e-5,
+                                                       (0.5, 0.5, 0.1), True)
+    assert TrainConfig.preset("tutorial", epochs=2).epochs == 2
+    assert TrainConfig.preset("default") == TrainConfig()
+    eg = EpsilonGreedyPlayer(inner=RandomPlayer(), epsilons=(0.5, 0.5, 0.1),
+                             per_player_move=True)
+    assert [eg.move_index(p) for p in range(7)] == [0, 0, 1, 1, 2, 2, 3]
+    run = tmp_path / "tut"
+    res = runner.invoke(app, ["ttt", "train", "--preset", "tutorial", "--out", str(run),
+                              "--levels", "2", "--games", "100", "--epochs", "1",
+                              "--eval-games", "20", "--width", "8", "--json"])
+    assert res.exit_code == 0, res.output
+    out = json.loads(res.stdout)
+    assert out["preset"] == "tutorial" and out["levels"] == 2
+    cfg = json.loads((run / "config.json").read_text())
+    assert (cfg["gamma"], cfg["lr"], cfg["epochs"], cfg["epsilon_per_player_move"]) == (
+        0.95, 1e-4, 1, True)
+    bad = runner.invoke(app, ["ttt", "train", "--preset", "paper", "--out", str(tmp_path / "x")])
+    assert bad.exit_code == 2 and "'paper'" in bad.output
+    bad = runner.invoke(app, ["ttt", "train", "--seed", "-1", "--out", str(tmp_path / "x")])
+    assert bad.exit_code == 2 and "--seed" in bad.output

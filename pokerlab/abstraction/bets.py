@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from pokerlab.errors import BetSizeError
@@ -274,6 +273,3 @@ def resolve_raises(street: StreetBets, *, pot: int, current_bet: int, to_call: i
             out[amt] = k
     return sorted(((k, a) for a, k in out.items()), key=lambda t: t[1])
 
-
-def sizes_text(sizes: Sequence[BetSize]) -> str:
-    return ", ".join(s.text() for s in sizes)

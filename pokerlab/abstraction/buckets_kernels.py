@@ -27,7 +27,9 @@ import numpy as np
 from numba import njit, prange
 
 from pokerlab.abstraction.indexer_kernels import SCRATCH, index_into
+from pokerlab.cards.equity_kernels import order_by_strength, showdown_sweep
 from pokerlab.cards.evaluator_kernels import combos_on_board_kernel
+from pokerlab.cards.hand_classes import NUM_STRENGTHS
 
 
 @njit(cache=True)
@@ -35,64 +37,24 @@ def uniform_showdown(strengths, combos, count, order, eq):  # type: ignore[no-un
     """Equity of every combo vs a uniform random disjoint combo, given the strengths of
     all combos on a final board (0 = blocked); -1 where blocked.
 
-    Counting sort over the 7462 strengths plus inclusion-exclusion over the two cards of
-    each combo (the uniform-weight special case of
-    :func:`pokerlab.cards.equity_kernels.showdown_vs_range`, in integers; ``count`` is a
-    scratch array of 7464 int64, ``order`` one of n int64).
+    The uniform-weight case of the one blocker-aware sweep
+    (:func:`pokerlab.cards.equity_kernels.showdown_sweep` after the counting sort
+    :func:`~pokerlab.cards.equity_kernels.order_by_strength`); ``count`` is int64 scratch
+    of ``NUM_STRENGTHS + 2``, ``order`` one of n int64.  Unit weights keep every sum an
+    exact integer, so the result equals the integer computation bit for bit.
     """
     n = strengths.shape[0]
-    for v in range(count.shape[0]):
-        count[v] = 0
-    total = 0
-    total_card = np.zeros(52, dtype=np.int64)
+    m = order_by_strength(strengths, count, order)
+    ones = np.ones(n)
+    win = np.empty(n)
+    tie = np.empty(n)
+    tot = np.empty(n)
+    showdown_sweep(order, m, strengths, combos, ones, win, tie, tot)
     for i in range(n):
-        v = strengths[i]
-        if v > 0:
-            count[v + 1] += 1
-            total += 1
-            total_card[combos[i, 0]] += 1
-            total_card[combos[i, 1]] += 1
-    for v in range(1, count.shape[0]):
-        count[v] += count[v - 1]
-    m = 0
-    for i in range(n):
-        v = strengths[i]
-        if v > 0:
-            order[count[v]] = i
-            count[v] += 1
-            m += 1
-        else:
-            eq[i] = -1.0
-    below = 0
-    below_card = np.zeros(52, dtype=np.int64)
-    group_card = np.zeros(52, dtype=np.int64)
-    pos = 0
-    while pos < m:
-        s = strengths[order[pos]]
-        end = pos
-        while end < m and strengths[order[end]] == s:
-            end += 1
-        group = end - pos
-        for q in range(pos, end):
-            i = order[q]
-            group_card[combos[i, 0]] += 1
-            group_card[combos[i, 1]] += 1
-        for q in range(pos, end):
-            i = order[q]
-            a = combos[i, 0]
-            b = combos[i, 1]
-            win = below - below_card[a] - below_card[b]
-            tie = group - group_card[a] - group_card[b] + 1
-            tot = total - total_card[a] - total_card[b] + 1
-            eq[i] = (win + 0.5 * tie) / tot if tot > 0 else -1.0
-        for q in range(pos, end):
-            i = order[q]
-            below_card[combos[i, 0]] += 1
-            below_card[combos[i, 1]] += 1
-            group_card[combos[i, 0]] -= 1
-            group_card[combos[i, 1]] -= 1
-        below += group
-        pos = end
+        eq[i] = -1.0
+    for q in range(m):
+        i = order[q]
+        eq[i] = (win[i] + 0.5 * tie[i]) / tot[i] if tot[i] > 0 else -1.0
 
 
 @njit(cache=True)
@@ -114,7 +76,7 @@ def river_pass(ET, IT, boards, board_w, combos, ehs, weight):  # type: ignore[no
     nc = combos.shape[0]
     for b in prange(nb):
         strengths = np.empty(nc, dtype=np.int32)
-        count = np.zeros(7464, dtype=np.int64)
+        count = np.zeros(NUM_STRENGTHS + 2, dtype=np.int64)
         order = np.zeros(nc, dtype=np.int64)
         eq = np.empty(nc, dtype=np.float64)
         hand = np.empty(7, dtype=np.int64)
@@ -141,7 +103,7 @@ def turn_pass(ET, IT, boards, board_w, combos, nbins, ehs, ehs2, hist, weight): 
     want_hist = hist.shape[0] > 0
     for b in prange(nb):
         strengths = np.empty(nc, dtype=np.int32)
-        count = np.zeros(7464, dtype=np.int64)
+        count = np.zeros(NUM_STRENGTHS + 2, dtype=np.int64)
         order = np.zeros(nc, dtype=np.int64)
         eq = np.empty(nc, dtype=np.float64)
         s1 = np.zeros(nc, dtype=np.float64)
@@ -193,7 +155,7 @@ def flop_pass(ET, IT, boards, board_w, combos, nbins, ehs, ehs2, hist, weight): 
     want_hist = hist.shape[0] > 0
     for b in prange(nb):
         strengths = np.empty(nc, dtype=np.int32)
-        count = np.zeros(7464, dtype=np.int64)
+        count = np.zeros(NUM_STRENGTHS + 2, dtype=np.int64)
         order = np.zeros(nc, dtype=np.int64)
         eq = np.empty(nc, dtype=np.float64)
         s1 = np.zeros(nc, dtype=np.float64)

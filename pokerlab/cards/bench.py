@@ -25,6 +25,14 @@ def run_evaluator_benchmark(*, hands: int = 2_000_000, peer_hands: int = 300_000
                             seed: int = 0) -> dict[str, object]:
     """Rates in hands/s; peers evaluate the first ``peer_hands`` of the same hands from Python
     one call per hand (their normal use); ratios are against eval7."""
+    from pokerlab.errors import ConfigError
+
+    if hands <= 0:
+        raise ConfigError(f"--hands must be positive, got {hands}")
+    if not 0 < peer_hands <= hands:
+        raise ConfigError(f"--peer-hands must be in 1..{hands} (--hands), got {peer_hands}")
+    if seed < 0:
+        raise ConfigError(f"--seed must be >= 0, got {seed}")
     rng = np.random.default_rng(seed)
     deck = np.argsort(rng.random((hands, 52)), axis=1)[:, :7].astype(np.int8)
     evaluate_batch(deck[:100])

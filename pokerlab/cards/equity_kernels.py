@@ -4,8 +4,12 @@
   incremental partial sums per loop level (see :mod:`pokerlab.cards.evaluator_kernels`).
 * :func:`matchup_counts` -- wins/ties of many heads-up preflop matchups (the 1326 x 1326
   equity matrix), parallel over matchups.
-* :func:`showdown_vs_range` -- O(n log n) weighted showdown of every combo against a range
-  on one final board, with exact card removal by inclusion-exclusion over cards.
+* :func:`showdown_sweep` / :func:`fold_sweep` -- the one blocker-aware sweep over a range
+  (showdown: weaker / equal / all disjoint weight per combo after a counting sort by
+  strength, :func:`order_by_strength`; fold: disjoint weight per combo), with exact card
+  removal by inclusion-exclusion over cards.  Used by equity (:func:`showdown_vs_range`),
+  the card abstraction (:mod:`pokerlab.abstraction.buckets_kernels`) and the FHP best
+  response (:mod:`pokerlab.evaluation.fhp_br`).
 * :func:`monte_carlo` -- seeded sampling for multiway pots and ranges.
 
 The plain-Python twins live in :mod:`pokerlab.cards.equity_reference`.
@@ -17,6 +21,7 @@ import numpy as np
 from numba import njit, prange
 
 from pokerlab.cards.evaluator_kernels import strength_from
+from pokerlab.cards.hand_classes import NUM_STRENGTHS
 
 
 @njit(cache=True)
@@ -66,9 +71,9 @@ def _enum_outer(tables, a, k, nd, dk, db, base_key, base_bits, hole_keys, hole_b
     Heads-up leaves count into local scalars (no array traffic per leaf); more players go
     through :func:`_leaf`.
     """
-    nf = tables[3]
-    offs = tables[2][tables[4][7] :]
-    fl = tables[5]
+    nf = tables.noflush
+    offs = tables.offs[tables.obase[7] :]
+    fl = tables.flush
     n = 0
     w0 = 0
     w1 = 0
@@ -138,8 +143,8 @@ def enumerate_boards(tables, holes, board, nboard, deck):  # type: ignore[no-unt
     nplayers = holes.shape[0]
     k = 5 - nboard
     nd = deck.shape[0]
-    key_t = tables[0]
-    bit_t = tables[1]
+    key_t = tables.key
+    bit_t = tables.bit
     hole_keys = np.zeros(nplayers, dtype=np.int64)
     hole_bits = np.zeros(nplayers, dtype=np.int64)
     for p in range(nplayers):
@@ -170,8 +175,8 @@ def enumerate_boards(tables, holes, board, nboard, deck):  # type: ignore[no-unt
 @njit(cache=True)
 def _matchup(tables, c0, c1, c2, c3):  # type: ignore[no-untyped-def]
     """Wins of hand (c0, c1), wins of hand (c2, c3), ties, over all 5-card boards."""
-    key_t = tables[0]
-    bit_t = tables[1]
+    key_t = tables.key
+    bit_t = tables.bit
     used = (1 << c0) | (1 << c1) | (1 << c2) | (1 << c3)
     dk = np.zeros(49, dtype=np.int64)
     db = np.zeros(49, dtype=np.int64)
@@ -203,38 +208,59 @@ def matchup_counts(tables, pairs, combos, out):  # type: ignore[no-untyped-def]
         out[r, 2] = t
 
 
+# ------------------------------------------------- the one blocker-aware range sweep
 @njit(cache=True)
-def showdown_vs_range(strengths, weights, combos, out_win, out_tie, out_total):  # type: ignore[no-untyped-def]
-    """Weighted showdown of every combo against a range on one final board.
-
-    ``strengths[i]`` (0 = blocked by the board), ``weights[j]`` the opponent range.  For each
-    combo ``i`` with ``strengths[i] > 0``: ``out_win[i] = sum of weights[j]`` over combos ``j``
-    disjoint from ``i`` with lower strength; ``out_tie[i]`` the same with equal strength;
-    ``out_total[i]`` over all disjoint unblocked ``j``.  Inclusion-exclusion over the two
-    cards of ``i`` makes this O(n log n) instead of O(n^2).
-    """
+def order_by_strength(strengths, count, order):  # type: ignore[no-untyped-def]
+    """Counting sort: ``order[:m]`` <- the combos with ``strengths > 0`` by ascending
+    strength (stable); returns ``m``.  ``count`` is int64 scratch of at least
+    ``NUM_STRENGTHS + 2`` entries (strengths are 1..NUM_STRENGTHS, 0 = blocked)."""
     n = strengths.shape[0]
-    order = np.argsort(strengths, kind="mergesort")
+    for v in range(count.shape[0]):
+        count[v] = 0
+    for i in range(n):
+        v = strengths[i]
+        if v > 0:
+            count[v + 1] += 1
+    for v in range(1, count.shape[0]):
+        count[v] += count[v - 1]
+    m = 0
+    for i in range(n):
+        v = strengths[i]
+        if v > 0:
+            order[count[v]] = i
+            count[v] += 1
+            m += 1
+    return m
+
+
+@njit(cache=True)
+def showdown_sweep(order, m, strengths, combos, weights, out_win, out_tie,
+                   out_total):  # type: ignore[no-untyped-def]
+    """The one blocker-aware showdown sweep over a range on one final board.
+
+    ``order[:m]``: the unblocked combos by ascending strength.  For each of them, over
+    the combos ``j`` in ``order[:m]`` that share no card with it: ``out_win`` the weight
+    of weaker ones, ``out_tie`` of equally strong ones, ``out_total`` of all.  One pass
+    with inclusion-exclusion over the two cards of each combo (per-card running sums):
+    O(m) after the sort.  Other entries of the outputs are left untouched.
+    """
     below = 0.0
     below_card = np.zeros(52, dtype=np.float64)
     total = 0.0
     total_card = np.zeros(52, dtype=np.float64)
-    for i in range(n):
-        if strengths[i] > 0:
-            w = weights[i]
-            total += w
-            total_card[combos[i, 0]] += w
-            total_card[combos[i, 1]] += w
+    for q in range(m):
+        i = order[q]
+        w = weights[i]
+        total += w
+        total_card[combos[i, 0]] += w
+        total_card[combos[i, 1]] += w
     group_card = np.zeros(52, dtype=np.float64)
     pos = 0
-    while pos < n:
+    while pos < m:
         s = strengths[order[pos]]
         end = pos
-        while end < n and strengths[order[end]] == s:
+        while end < m and strengths[order[end]] == s:
             end += 1
-        if s == 0:
-            pos = end
-            continue
         group = 0.0
         for q in range(pos, end):
             i = order[q]
@@ -259,6 +285,39 @@ def showdown_vs_range(strengths, weights, combos, out_win, out_tie, out_total): 
             group_card[combos[i, 0]] -= w
             group_card[combos[i, 1]] -= w
         pos = end
+
+
+@njit(cache=True)
+def fold_sweep(combos, weights, out):  # type: ignore[no-untyped-def]
+    """``out[i]`` <- weight of the combos sharing no card with combo ``i`` (what a fold
+    against the range pays, per own hand): total minus the two per-card sums plus the
+    combo's own weight (inclusion-exclusion), for every combo."""
+    n = combos.shape[0]
+    per_card = np.zeros(52, dtype=np.float64)
+    total = 0.0
+    for i in range(n):
+        w = weights[i]
+        total += w
+        per_card[combos[i, 0]] += w
+        per_card[combos[i, 1]] += w
+    for i in range(n):
+        out[i] = total - per_card[combos[i, 0]] - per_card[combos[i, 1]] + weights[i]
+
+
+@njit(cache=True)
+def showdown_vs_range(strengths, weights, combos, out_win, out_tie, out_total):  # type: ignore[no-untyped-def]
+    """Weighted showdown of every combo against a range on one final board.
+
+    ``strengths[i]`` (0 = blocked by the board), ``weights[j]`` the opponent range.  For each
+    combo ``i`` with ``strengths[i] > 0``: ``out_win[i] = sum of weights[j]`` over combos ``j``
+    disjoint from ``i`` with lower strength; ``out_tie[i]`` the same with equal strength;
+    ``out_total[i]`` over all disjoint unblocked ``j`` (:func:`showdown_sweep`).
+    """
+    n = strengths.shape[0]
+    order = np.empty(n, dtype=np.int64)
+    count = np.empty(NUM_STRENGTHS + 2, dtype=np.int64)
+    m = order_by_strength(strengths, count, order)
+    showdown_sweep(order, m, strengths, combos, weights, out_win, out_tie, out_total)
 
 
 @njit(cache=True)
@@ -288,9 +347,9 @@ def monte_carlo(tables, cum_weights, combos, board, nboard, dead_mask, samples, 
     conflict (after 1000 rejections) is skipped.
     """
     np.random.seed(seed)
-    nf = tables[3]
-    offs = tables[2][tables[4][7] :]
-    fl = tables[5]
+    nf = tables.noflush
+    offs = tables.offs[tables.obase[7] :]
+    fl = tables.flush
     nplayers = cum_weights.shape[0]
     win = np.zeros(nplayers, dtype=np.int64)
     tie = np.zeros(nplayers, dtype=np.int64)
@@ -340,8 +399,8 @@ def monte_carlo(tables, cum_weights, combos, board, nboard, dead_mask, samples, 
             key = 0
             bits = 0
             for i in range(7):
-                key += tables[0][cards[i]]
-                bits |= tables[1][cards[i]]
+                key += tables.key[cards[i]]
+                bits |= tables.bit[cards[i]]
             s = strength_from(nf, offs, fl, key, bits)
             strengths[p] = s
             if s > best:

@@ -6,10 +6,11 @@ batch paths (:func:`evaluate_batch`, :func:`strengths_on_board`) run numba kerne
 flat arrays, in parallel over both cores.  The slow twin used by the parity tests is
 :mod:`pokerlab.cards.evaluator_reference`.
 
-For use inside other numba kernels: ``T = eval_tables()`` and
-:func:`pokerlab.cards.evaluator_kernels.strength_nb` ``(T, cards, n)`` (or, in enumeration
-loops, accumulate ``T[0][card]`` sums and ``T[1][card]`` ORs and call
-:func:`~pokerlab.cards.evaluator_kernels.strength_from`).
+For use inside other numba kernels: ``T = eval_tables()`` (an :class:`EvalTables` named
+tuple) and :func:`pokerlab.cards.evaluator_kernels.strength_nb` ``(T, cards, n)`` (or, in
+enumeration loops, accumulate ``T.key[card]`` sums and ``T.bit[card]`` ORs and call
+:func:`~pokerlab.cards.evaluator_kernels.strength_from` with ``T.noflush``,
+``T.offs[T.obase[n]:]`` and ``T.flush``).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import hashlib
 from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -39,6 +40,7 @@ from pokerlab.cards.hand_classes import (
     FLUSH,
     FULL_HOUSE,
     HIGH_CARD,
+    NUM_STRENGTHS,
     PAIR,
     QUADS,
     STRAIGHT,
@@ -57,7 +59,24 @@ RANK_KEYS = np.array(
     [0, 1, 5, 22, 98, 453, 2031, 8698, 22854, 83661, 262349, 636345, 1479181], dtype=np.int64
 )
 
-EvalTables = tuple[Any, Any, Any, Any, Any, Any]
+class EvalTables(NamedTuple):
+    """The evaluator's lookup tables (see :mod:`pokerlab.cards.evaluator_kernels`).
+
+    A named tuple, so numba kernels read ``tables.key`` etc. (positional indexing still
+    works for old callers)."""
+
+    key: np.ndarray
+    """int64 [52]: ``rank_key << 16 | 1 << (4 * suit)`` per card (summed over a hand)."""
+    bit: np.ndarray
+    """int64 [52]: ``1 << (16 * suit + rank)`` per card (OR-ed over a hand)."""
+    offs: np.ndarray
+    """int64: row displacements of the non-flush tables, all hand sizes concatenated."""
+    noflush: np.ndarray
+    """uint16: the compressed non-flush strength table (all hand sizes)."""
+    obase: np.ndarray
+    """int64 [8]: ``obase[n]`` = where the row displacements of ``n``-card hands start."""
+    flush: np.ndarray
+    """uint16 [8192]: strength of the flush suit's 13-bit rank mask."""
 
 
 def _nonflush_code(counts: list[int]) -> Code:
@@ -145,12 +164,12 @@ def build_tables() -> EvalTables:
         top = straight_top(set(ranks))
         code: Code = (STRAIGHT_FLUSH, (top,)) if top >= 0 else (FLUSH, tuple(ranks[:5]))
         flush[mask] = STRENGTH_OF_CODE[code]
-    return (key, bit, offs_all, table, obase, flush)
+    return EvalTables(key=key, bit=bit, offs=offs_all, noflush=table, obase=obase, flush=flush)
 
 
 def save_tables(path: Path, tables: EvalTables) -> None:
     """Write tables as a checksummed npz (atomic)."""
-    arrays = dict(zip(_TABLE_NAMES, tables, strict=True))
+    arrays: dict[str, Any] = dict(zip(_TABLE_NAMES, tables, strict=True))
     digest = _digest(tables)
     with atomic_path(path) as tmp, open(tmp, "wb") as fh:
         np.savez_compressed(fh, sha256=np.array(digest), **arrays)
@@ -169,15 +188,15 @@ def eval_tables() -> EvalTables:
     """The evaluator's lookup tables: loaded from the shipped file (checksummed), or rebuilt."""
     try:
         with np.load(TABLES_FILE, allow_pickle=False) as z:
-            tables = tuple(np.array(z[n]) for n in _TABLE_NAMES)
-            ok = str(z["sha256"]) == _digest(tables)  # type: ignore[arg-type]
+            tables = EvalTables(*(np.array(z[n]) for n in _TABLE_NAMES))
+            ok = str(z["sha256"]) == _digest(tables)
     except (OSError, KeyError, ValueError):
         ok = False
     if not ok:
         tables = build_tables()
     for a in tables:
         a.setflags(write=False)
-    return tables  # type: ignore[return-value]
+    return tables
 
 
 def _as_cards(cards: Sequence[int] | str) -> np.ndarray:
@@ -195,8 +214,8 @@ def strength(cards: Sequence[int] | str) -> int:
 
 def category(s: int) -> int:
     """Category index (0 = high card .. 8 = straight flush) of a strength."""
-    if not 1 <= s <= 7462:
-        raise ValueError(f"strength {s} out of range 1..7462")
+    if not 1 <= s <= NUM_STRENGTHS:
+        raise ValueError(f"strength {s} out of range 1..{NUM_STRENGTHS}")
     return int(CATEGORY_OF_STRENGTH[s])
 
 
@@ -206,8 +225,8 @@ def category_name(s: int) -> str:
 
 def describe(s: int) -> str:
     """Readable description, e.g. ``"Two Pair, Kings and Sevens"``."""
-    if not 1 <= s <= 7462:
-        raise ValueError(f"strength {s} out of range 1..7462")
+    if not 1 <= s <= NUM_STRENGTHS:
+        raise ValueError(f"strength {s} out of range 1..{NUM_STRENGTHS}")
     return describe_code(CODES[s - 1])
 
 

@@ -19,14 +19,17 @@ a displacement ``offs[row]`` such that ``noflush[offs[row] + col]`` never collid
 7-card table shrinks from 7.8 M entries to 89 k (178 kB, cache resident), which is what
 makes random-access batch evaluation fast.
 
-The tables tuple is ``(key, bit, offs, noflush, obase, flush)`` where ``obase[n]`` is where
-the row offsets for ``n``-card hands start; see :mod:`pokerlab.cards.evaluator`.
+The tables are the named tuple :class:`pokerlab.cards.evaluator.EvalTables` ``(key, bit,
+offs, noflush, obase, flush)`` where ``obase[n]`` is where the row offsets for ``n``-card
+hands start; kernels read them by name (``tables.key``), never by position.
 """
 
 from __future__ import annotations
 
 import numpy as np
 from numba import njit, prange
+
+from pokerlab.cards.hand_classes import NUM_STRENGTHS
 
 FLUSH_TEST = 0x3333
 FLUSH_MASK = 0x8888
@@ -38,7 +41,7 @@ ROW_MASK = (1 << ROW_SHIFT) - 1
 def strength_from(noflush, offs, flush, key, bits):  # type: ignore[no-untyped-def]
     """Strength from a packed key sum and suit bits, with the tables already unpacked.
 
-    ``offs`` is the row-offset slice for the hand size: ``tables[2][tables[4][n]:]``.  Hot
+    ``offs`` is the row-offset slice for the hand size: ``tables.offs[tables.obase[n]:]``.  Hot
     loops hoist these three arrays out of the loop and call this.
     """
     # Branch-free: both lookups are cheap (the flush table is 16 kB), a select picks one.
@@ -53,7 +56,7 @@ def strength_from(noflush, offs, flush, key, bits):  # type: ignore[no-untyped-d
 @njit(cache=True, inline="always")
 def nonflush(tables, n, k):  # type: ignore[no-untyped-def]
     """Non-flush strength of ``n`` cards whose rank-key sum is ``k``."""
-    return np.int32(tables[3][tables[2][tables[4][n] + (k >> ROW_SHIFT)] + (k & ROW_MASK)])
+    return np.int32(tables.noflush[tables.offs[tables.obase[n] + (k >> ROW_SHIFT)] + (k & ROW_MASK)])
 
 
 @njit(cache=True, inline="always")
@@ -70,7 +73,7 @@ def flush_or_zero(tables, key, cards, n):  # type: ignore[no-untyped-def]
         c = cards[i]
         if (c & 3) == s:
             mask |= 1 << (c >> 2)
-    return np.int32(tables[5][mask])
+    return np.int32(tables.flush[mask])
 
 
 @njit(cache=True)
@@ -78,7 +81,7 @@ def strength_nb(tables, cards, n):  # type: ignore[no-untyped-def]
     """Strength (1..7462, higher is better) of the first ``n`` cards of ``cards`` (5..7)."""
     key = 0
     for i in range(n):
-        key += tables[0][cards[i]]
+        key += tables.key[cards[i]]
     f = flush_or_zero(tables, key, cards, n)
     if f:
         return f
@@ -90,9 +93,9 @@ def _batch_rows(tables, hands, out, lo, hi):  # type: ignore[no-untyped-def]
     # Only the packed keys are summed; the suit bits are gathered in the rare flush case
     # (about 3% of random 7-card hands), which measured ~35% faster than branch-free here.
     n = hands.shape[1]
-    key_t = tables[0]
-    nf = tables[3]
-    offs = tables[2][tables[4][n] :]
+    key_t = tables.key
+    nf = tables.noflush
+    offs = tables.offs[tables.obase[n] :]
     for h in range(lo, hi):
         key = 0
         for i in range(n):
@@ -124,11 +127,11 @@ def strength_batch_serial(tables, hands, out):  # type: ignore[no-untyped-def]
 @njit(cache=True)
 def combos_on_board_kernel(tables, combos, board, nboard, out):  # type: ignore[no-untyped-def]
     """Strength of every combo (rows of ``combos``) with the board; 0 where blocked."""
-    key_t = tables[0]
-    bit_t = tables[1]
-    nf = tables[3]
-    offs = tables[2][tables[4][nboard + 2] :]
-    fl = tables[5]
+    key_t = tables.key
+    bit_t = tables.bit
+    nf = tables.noflush
+    offs = tables.offs[tables.obase[nboard + 2] :]
+    fl = tables.flush
     key = 0
     bits = 0
     used = 0
@@ -151,12 +154,12 @@ def combos_on_board_kernel(tables, combos, board, nboard, out):  # type: ignore[
 def category_counts_5(tables, cat_of_strength):  # type: ignore[no-untyped-def]
     """Histogram of categories and of strengths over all C(52,5) five-card hands."""
     cats = np.zeros(9, dtype=np.int64)
-    seen = np.zeros(7463, dtype=np.int64)
-    k0 = tables[0]
-    b0 = tables[1]
-    nf = tables[3]
-    offs = tables[2][tables[4][5] :]
-    fl = tables[5]
+    seen = np.zeros(NUM_STRENGTHS + 1, dtype=np.int64)  # index = strength 1..7462
+    k0 = tables.key
+    b0 = tables.bit
+    nf = tables.noflush
+    offs = tables.offs[tables.obase[5] :]
+    fl = tables.flush
     for a in range(52):
         for b in range(a + 1, 52):
             for c in range(b + 1, 52):
@@ -172,11 +175,11 @@ def category_counts_5(tables, cat_of_strength):  # type: ignore[no-untyped-def]
 
 @njit(cache=True)
 def _counts7_from(tables, cat_of_strength, a, out):  # type: ignore[no-untyped-def]
-    k0 = tables[0]
-    b0 = tables[1]
-    nf = tables[3]
-    offs = tables[2][tables[4][7] :]
-    fl = tables[5]
+    k0 = tables.key
+    b0 = tables.bit
+    nf = tables.noflush
+    offs = tables.offs[tables.obase[7] :]
+    fl = tables.flush
     for b in range(a + 1, 52):
         kb = k0[a] + k0[b]
         bb = b0[a] | b0[b]

@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -273,6 +274,55 @@ def range_grid_text(weights: np.ndarray, *, values: np.ndarray | None = None,
     return "\n".join(lines)
 
 
+def _grid_of(weights: np.ndarray | None, values: np.ndarray | None) -> np.ndarray:
+    if values is None:
+        if weights is None:
+            raise RangeError("plot_range_grid needs weights or values")
+        return class_frequencies(weights)
+    return np.asarray(values, dtype=np.float64).reshape(13, 13)
+
+
+def _draw_grid(ax: Any, grid: np.ndarray, *, title: str, labels: Sequence[str] | None,
+               vmax: float, cmap: str) -> None:
+    ax.imshow(np.clip(grid / vmax, 0, 1), cmap=cmap, vmin=0, vmax=1)
+    for i in range(13):
+        for j in range(13):
+            k = i * 13 + j
+            name = CLASS_NAMES[k]
+            sub = labels[k] if labels is not None else (f"{grid[i, j] * 100:.0f}%" if grid[i, j] > 0 else "")
+            dark = grid[i, j] / vmax > 0.6
+            ax.text(j, i - 0.15, name, ha="center", va="center", fontsize=8,
+                    color="white" if dark else "black", fontweight="bold")
+            if sub:
+                ax.text(j, i + 0.25, sub, ha="center", va="center", fontsize=6.5,
+                        color="white" if dark else "black")
+    ax.set_xticks([])
+    ax.set_yticks([])
+    for t in range(14):
+        ax.axhline(t - 0.5, color="grey", lw=0.4)
+        ax.axvline(t - 0.5, color="grey", lw=0.4)
+    if title:
+        ax.set_title(title)
+
+
+def _save_figure(fig: Any, p: Path, dpi: int = 110) -> None:
+    import matplotlib.pyplot as plt
+
+    from pokerlab.io import atomic_path
+
+    fig.tight_layout()
+    with atomic_path(p) as tmp:
+        fig.savefig(tmp, format=p.suffix[1:].lower(), dpi=dpi)
+    plt.close(fig)
+
+
+def _check_picture_path(path: str | Path) -> Path:
+    p = Path(path)
+    if p.suffix.lower() not in (".png", ".svg"):
+        raise RangeError(f"chart file must end in .png or .svg, got {p.name!r}")
+    return p
+
+
 def plot_range_grid(
     weights: np.ndarray | None,
     path: str | Path,
@@ -293,39 +343,35 @@ def plot_range_grid(
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from pokerlab.io import atomic_path
-
-    p = Path(path)
-    if p.suffix.lower() not in (".png", ".svg"):
-        raise RangeError(f"chart file must end in .png or .svg, got {p.name!r}")
-    if values is None:
-        if weights is None:
-            raise RangeError("plot_range_grid needs weights or values")
-        grid = class_frequencies(weights)
-    else:
-        grid = np.asarray(values, dtype=np.float64).reshape(13, 13)
+    p = _check_picture_path(path)
+    grid = _grid_of(weights, values)
     fig, ax = plt.subplots(figsize=(7.5, 7.5))
-    ax.imshow(np.clip(grid / vmax, 0, 1), cmap=cmap, vmin=0, vmax=1)
-    for i in range(13):
-        for j in range(13):
-            k = i * 13 + j
-            name = CLASS_NAMES[k]
-            sub = labels[k] if labels is not None else (f"{grid[i, j] * 100:.0f}%" if grid[i, j] > 0 else "")
-            dark = grid[i, j] / vmax > 0.6
-            ax.text(j, i - 0.15, name, ha="center", va="center", fontsize=8,
-                    color="white" if dark else "black", fontweight="bold")
-            if sub:
-                ax.text(j, i + 0.25, sub, ha="center", va="center", fontsize=6.5,
-                        color="white" if dark else "black")
-    ax.set_xticks([])
-    ax.set_yticks([])
-    for t in range(14):
-        ax.axhline(t - 0.5, color="grey", lw=0.4)
-        ax.axvline(t - 0.5, color="grey", lw=0.4)
-    if title:
-        ax.set_title(title)
-    fig.tight_layout()
-    with atomic_path(p) as tmp:
-        fig.savefig(tmp, format=p.suffix[1:].lower(), dpi=110)
-    plt.close(fig)
+    _draw_grid(ax, grid, title=title, labels=labels, vmax=vmax, cmap=cmap)
+    _save_figure(fig, p)
+    return p
+
+
+def plot_range_grids(panels: Sequence[tuple[np.ndarray, str, str]], path: str | Path, *,
+                     ncols: int = 2, suptitle: str = "") -> Path:
+    """Several 13x13 charts side by side in one picture: ``panels`` = (weights (1326,),
+    title, colour map) each, filled row by row, ``ncols`` per row."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    p = _check_picture_path(path)
+    if not panels:
+        raise RangeError("plot_range_grids needs at least one panel")
+    nrows = -(-len(panels) // ncols)
+    fig, axes = plt.subplots(nrows, ncols, figsize=(7.0 * ncols, 7.0 * nrows), squeeze=False)
+    for k, ax in enumerate(axes.flat):
+        if k >= len(panels):
+            ax.axis("off")
+            continue
+        w, title, cmap = panels[k]
+        _draw_grid(ax, _grid_of(w, None), title=title, labels=None, vmax=1.0, cmap=cmap)
+    if suptitle:
+        fig.suptitle(suptitle)
+    _save_figure(fig, p, dpi=80)
     return p

@@ -1,1 +1,6 @@
-"""CLI sub-commands, one module per area (each exposes a typer ``app``)."""
+"""CLI sub-commands, one ``<area>_cmd`` module per area.
+
+Each module defines ``GROUPS = [(name, typer_app, help)]`` and/or ``COMMANDS = [fn, ...]``
+and is listed in ``pokerlab.cli._GROUPS``; shared options, the error path, the progress bar
+and the JSON emitter are in :mod:`pokerlab.commands._common`.
+"""

@@ -8,17 +8,13 @@ from typing import Any
 
 import typer
 
+from pokerlab.commands._common import fail as _fail  # the one error path
 from pokerlab.errors import ConfigError, PokerlabError
 
 app = typer.Typer(no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False)
 
 GROUPS = [("abstraction", app,
            "Card abstraction (lossless indexer, EHS / potential-aware buckets) and bet sets.")]
-
-
-def _fail(exc: PokerlabError) -> typer.Exit:
-    typer.echo(f"error: {exc}", err=True)
-    return typer.Exit(2)
 
 
 def _parse_ints(text: str, what: str) -> tuple[int, ...]:
@@ -117,7 +113,8 @@ def _build(preset_name: str, buckets: str | None, seed: int | None, force: bool,
 def tree(
     bets: str = typer.Option("default", help="Bet set text (e.g. 'preflop: 2.5x, 4x, a; "
                                              "postflop: 33%, 75%, a, cap 3') or a preset name."),
-    stacks: float = typer.Option(100.0, help="Stacks in big blinds (both players)."),
+    stacks: float = typer.Option(100.0, "--stack", "--stacks",
+                                 help="Stacks in big blinds (both players)."),
     buckets: str = typer.Option("169,200,200,200", help="Buckets per street."),
     bytes_per_value: int = typer.Option(4, help="Bytes per regret / strategy value."),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object on stdout."),
@@ -125,11 +122,11 @@ def tree(
     """Size of the abstract betting tree: sequences per street, infosets, memory."""
     try:
         from pokerlab.abstraction.bets import parse_bet_set
-        from pokerlab.abstraction.game import tree_size
+        from pokerlab.abstraction.tree_count import tree_size
         from pokerlab.holdem.engine import HoldemConfig
 
         if stacks <= 1:
-            raise ConfigError(f"--stacks must exceed 1 big blind, got {stacks}")
+            raise ConfigError(f"--stack must exceed 1 big blind, got {stacks}")
         if bytes_per_value not in (1, 2, 4, 8):
             raise ConfigError(f"--bytes-per-value must be 1, 2, 4 or 8, got {bytes_per_value}")
         bs = parse_bet_set(bets)

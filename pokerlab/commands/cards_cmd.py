@@ -2,28 +2,40 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import typer
 
-from pokerlab.errors import CardError
+from pokerlab.commands._common import (
+    check_image_path,
+    check_seed,
+    emit_json,
+    json_option,
+    png_option,
+    seed_option,
+)
+from pokerlab.errors import CardError, ConfigError
 
 bench_app = typer.Typer(help="Speed benchmarks against peer libraries (same run, ratios).",
                         no_args_is_help=True)
 
 
 def _is_hand(text: str) -> bool:
-    t = text.strip()
-    return len(t) == 4 and t[1].lower() in "cdhs" and t[3].lower() in "cdhs"
+    """Two exact cards (``AsKs``, ``10hJs``, ``As Ks``) rather than a range."""
+    from pokerlab.cards import parse_cards
+
+    try:
+        return len(parse_cards(text)) == 2
+    except CardError:
+        return False
 
 
 def equity(
     players: list[str] = typer.Argument(..., help="Two or more hands (AsKs) or ranges (\"TT+,AKs\")."),
     board: str = typer.Option("", "--board", "-b", help="Board cards, e.g. 'Ah7d2c'."),
-    mc: int = typer.Option(0, "--mc", help="Use Monte Carlo with this many samples."),
-    seed: int = typer.Option(0, "--seed", help="Seed for Monte Carlo."),
-    as_json: bool = typer.Option(False, "--json", help="Print one JSON object."),
+    mc: int = typer.Option(0, "--mc", help="Use Monte Carlo with this many samples (0: exact)."),
+    seed: int = seed_option("Seed for Monte Carlo (>= 0)."),
+    as_json: bool = json_option(),
 ) -> None:
     """Showdown equity of hands or ranges: exact enumeration, or Monte Carlo with --mc."""
     from pokerlab.cards import parse_board, parse_cards
@@ -37,6 +49,9 @@ def equity(
 
     if len(players) < 2:
         raise CardError("equity needs at least two hands or ranges")
+    if mc < 0:
+        raise ConfigError(f"--mc must be 0 (exact) or a positive number of samples, got {mc}")
+    check_seed(seed)
     b = parse_board(board) if board else []
     all_hands = all(_is_hand(p) for p in players)
     if mc > 0:
@@ -51,7 +66,7 @@ def equity(
         ranges = [one_hot(parse_cards(p)) if _is_hand(p) else parse_range(p, dead=b) for p in players]
         res = monte_carlo_equity(ranges, b, samples=200_000, seed=seed)
     if as_json:
-        typer.echo(json.dumps(res.to_json()))
+        emit_json(res.to_json())
         return
     from rich.console import Console
     from rich.table import Table
@@ -75,8 +90,8 @@ def equity(
 def range_(
     notation: str = typer.Argument(..., help="Range in standard notation, e.g. 'TT+,AKs,KQo:0.5'."),
     board: str = typer.Option("", "--board", "-b", help="Dead cards (board) removing combos."),
-    png: Path | None = typer.Option(None, "--png", help="Write the 13x13 chart to this PNG/SVG file."),
-    as_json: bool = typer.Option(False, "--json", help="Print one JSON object."),
+    png: Path | None = png_option("Write the 13x13 chart here (.png or .svg by suffix)."),
+    as_json: bool = json_option(),
 ) -> None:
     """Parse a range, print its 13x13 grid and combo count, optionally draw the chart."""
     from pokerlab.cards import parse_board
@@ -88,6 +103,8 @@ def range_(
         range_to_string,
     )
 
+    if png is not None:
+        check_image_path(png)
     b = parse_board(board) if board else []
     w = parse_range(notation, dead=b)
     if png is not None:
@@ -95,7 +112,7 @@ def range_(
     info = {"range": range_to_string(w), "combos": float(w.sum()), "fraction": combo_fraction(w),
             "png": str(png) if png else None}
     if as_json:
-        typer.echo(json.dumps(info))
+        emit_json(info)
         return
     import shutil
 
@@ -110,16 +127,16 @@ range_.__name__ = "range"
 
 def eval_(
     cards: str = typer.Argument(..., help="5 to 7 cards, e.g. 'AsKsQhJdTc9c2d'."),
-    as_json: bool = typer.Option(False, "--json"),
+    as_json: bool = json_option(),
 ) -> None:
     """Rank a 5-7 card hand: strength (1..7462), category and description."""
-    from pokerlab.cards.evaluator import evaluate
+    from pokerlab.cards.evaluator import NUM_STRENGTHS, evaluate
 
     s, cat, desc = evaluate(cards)
     if as_json:
-        typer.echo(json.dumps({"strength": s, "category": cat, "description": desc}))
+        emit_json({"strength": s, "category": cat, "description": desc})
     else:
-        typer.echo(f"{desc}  (category {cat}, strength {s} of 7462)")
+        typer.echo(f"{desc}  (category {cat}, strength {s} of {NUM_STRENGTHS})")
 
 
 eval_.__name__ = "eval"
@@ -129,15 +146,15 @@ eval_.__name__ = "eval"
 def bench_evaluator(
     hands: int = typer.Option(2_000_000, "--hands", help="Random 7-card hands for the batch path."),
     peer_hands: int = typer.Option(300_000, "--peer-hands", help="Hands for per-hand peers."),
-    seed: int = typer.Option(0, "--seed"),
-    as_json: bool = typer.Option(False, "--json"),
+    seed: int = seed_option(),
+    as_json: bool = json_option(),
 ) -> None:
     """7-card evaluation rate: pokerlab's batch path vs eval7 / phevaluator / treys, same hands."""
     from pokerlab.cards.bench import run_evaluator_benchmark
 
     res = run_evaluator_benchmark(hands=hands, peer_hands=peer_hands, seed=seed)
     if as_json:
-        typer.echo(json.dumps(res))
+        emit_json(res)
         return
     for k, v in res.items():
         typer.echo(f"{k:>28}: {v:,.3f}" if isinstance(v, float) else f"{k:>28}: {v}")

@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import datetime as dt
-import json
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import typer
 
-from pokerlab.errors import PokerlabError
+from pokerlab.commands._common import emit_json, progress
 
 if TYPE_CHECKING:
     from pokerlab.hands.stats import HandFilter
@@ -23,11 +22,6 @@ GROUPS = [
 ]
 
 _DB_HELP = "Hand database file (default: hands.duckdb in the user data directory)."
-
-
-def _fail(exc: Exception) -> typer.Exit:
-    typer.echo(f"error: {exc}", err=True)
-    return typer.Exit(2)
 
 
 def _date(text: str | None, what: str) -> dt.datetime | None:
@@ -80,59 +74,59 @@ def _thresholds(
     )
 
 
+EXIT_REJECTED = 3
+"""Exit status of ``hands import`` when any hand was rejected, a path was missing or held
+no recognisable hand, or nothing was imported (2 stays for bad options / unreadable db)."""
+
+
 @app.command("import")
 def import_cmd(
     paths: list[Path] = typer.Argument(
-        ..., help="Files (.phh, .phhs, PokerStars .txt; may be .xz/.gz/.bz2) or folders."
+        ...,
+        help="Files (.phh, .phhs, PokerStars .txt, ACPC .log; may be .xz/.gz/.bz2) or folders.",
     ),
     db: Path | None = typer.Option(None, "--db", help=_DB_HELP),
-    batch_size: int = typer.Option(20_000, "--batch-size", min=1, help="Hands per bulk insert."),
+    batch_size: int = typer.Option(4_000, "--batch-size", min=1, help="Hands per bulk insert."),
     show_rejected: int = typer.Option(20, "--show-rejected", min=0, help="Rejected hands to list."),
+    group: str | None = typer.Option(
+        None, "--group", help="Label the imported hands (compare sets with stats --per-game --group)."
+    ),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object."),
 ) -> None:
-    """Import hand histories; a hand already stored is not stored again, bad hands are skipped."""
+    """Import hand histories; a hand already stored is not stored again, bad hands are skipped.
+
+    Exit status: 0 when at least one hand was imported (or already present) and nothing
+    was rejected or missing; 3 when some or all hands were rejected, a path is missing or a
+    file holds no recognisable hand (the other paths are still imported); 2 for bad options.
+    """
     from pokerlab.hands.db import HandDB
-    from pokerlab.hands.phh import expand_paths
 
-    try:
-        files = expand_paths(paths)
-        with HandDB(path=db) as hdb:
-            if as_json:
-                rep = hdb.import_paths(files, batch_size=batch_size)
-            else:
-                from rich.console import Console
-                from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
-
-                with Progress(
-                    SpinnerColumn(),
-                    TextColumn("{task.description}"),
-                    TimeElapsedColumn(),
-                    console=Console(stderr=True),
-                    transient=True,
-                ) as prog:
-                    task = prog.add_task(f"importing {len(files)} file(s)", total=None)
-
-                    def tick(n: int) -> None:
-                        prog.update(task, description=f"importing: {n} hands read")
-
-                    rep = hdb.import_paths(files, batch_size=batch_size, progress=tick)
-            out = rep.to_json(max_rejections=show_rejected)
-            out["db"] = str(hdb.path)
-            out["files"] = len(files)
-    except PokerlabError as exc:
-        raise _fail(exc) from None
+    with HandDB(path=db) as hdb:
+        with progress("importing", enabled=not as_json, unit="hands") as tick:
+            rep = hdb.import_paths(
+                paths, batch_size=batch_size, progress=lambda n: tick(n), group=group
+            )
+        out = rep.to_json(max_rejections=show_rejected)
+        out["db"] = str(hdb.path)
+        out["exit_code"] = 0 if rep.ok else EXIT_REJECTED
     if as_json:
-        typer.echo(json.dumps(out))
-        return
-    typer.echo(
-        f"{out['files']} file(s), {rep.read} hands read: {rep.stored} stored, "
-        f"{rep.duplicates} already present, {rep.rejected} rejected "
-        f"({out['hands_per_second']} hands/s) -> {out['db']}"
-    )
-    for r in rep.rejections[:show_rejected]:
-        typer.echo(f"  rejected: {r}")
-    if rep.rejected > show_rejected:
-        typer.echo(f"  ... and {rep.rejected - show_rejected} more")
+        emit_json(out)
+    else:
+        typer.echo(
+            f"{rep.read} hands read: {rep.stored} stored, "
+            f"{rep.duplicates} already present, {rep.rejected} rejected "
+            f"({out['hands_per_second']} hands/s) -> {out['db']}"
+        )
+        for prob in rep.problems:
+            typer.echo(f"  problem: {prob}", err=True)
+        for r in rep.rejections[:show_rejected]:
+            typer.echo(f"  rejected: {r}")
+        if rep.rejected > show_rejected:
+            typer.echo(f"  ... and {rep.rejected - show_rejected} more")
+        if rep.read == 0 and not rep.problems:
+            typer.echo("  no hands found", err=True)
+    if not rep.ok:
+        raise typer.Exit(EXIT_REJECTED)
 
 
 @app.command("stats")
@@ -152,7 +146,13 @@ def stats_cmd(
     ),
     until: str | None = typer.Option(None, "--until", help="Only hands played before this date."),
     group: str | None = typer.Option(
-        None, "--group", help="Pool the selected players into one row with this name."
+        None,
+        "--group",
+        help="Pool the selected players into one row with this name; with --per-game: "
+        "only the hands imported with this --group label.",
+    ),
+    per_game: bool = typer.Option(
+        False, "--per-game", help="Per-game (table-level) statistics instead of per player."
     ),
     min_hands: int = typer.Option(
         1, "--min-hands", min=1, help="Leave out players with fewer hands."
@@ -173,23 +173,35 @@ def stats_cmd(
     ),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object."),
 ) -> None:
-    """Per-player statistics (VPIP, PFR, 3-bet, AF, AFq, WTSD, W$SD, ..., bb/100) and style."""
+    """Per-player statistics (VPIP, PFR, 3-bet, AF, AFq, WTSD, W$SD, ..., bb/100) and style.
+
+    With ``--per-game``: the table-level statistics (entered-hand, all-in and showdown
+    shares, raise relative to the pot, bets per street), thesis's and pokerlab's
+    definitions side by side (docs/hands.md).
+    """
     from pokerlab.hands.db import HandDB
-    from pokerlab.hands.stats import player_stats
+    from pokerlab.hands.stats import game_stats, player_stats
     from pokerlab.hands.style import classify_all
 
-    try:
+    if per_game:
         filt = _filter(players, table_size, stakes, since, until)
-        thr = _thresholds(vpip_loose, aggression, af_aggressive, afq_aggressive)
         with HandDB(path=db, read_only=True) as hdb:
-            stats = classify_all(
-                player_stats(hdb, filt=filt, group=group, min_hands=min_hands),
-                thr,
-                table_size=table_size,
-            )
-            n = int(hdb.query("SELECT count(*) FROM hands")[0][0])
-    except PokerlabError as exc:
-        raise _fail(exc) from None
+            gs = game_stats(hdb, filt=filt, group=group)
+        if as_json:
+            emit_json(gs)
+        else:
+            _print_game_stats(gs)
+        return
+
+    filt = _filter(players, table_size, stakes, since, until)
+    thr = _thresholds(vpip_loose, aggression, af_aggressive, afq_aggressive)
+    with HandDB(path=db, read_only=True) as hdb:
+        stats = classify_all(
+            player_stats(hdb, filt=filt, group=group, min_hands=min_hands),
+            thr,
+            table_size=table_size,
+        )
+        n = int(hdb.query("SELECT count(*) FROM hands")[0][0])
     keys = (
         "player",
         "hands",
@@ -220,9 +232,10 @@ def stats_cmd(
                     "net_bb": d["net_bb"],
                     "table_size": d["table_size"],
                     "counts": d["counts"],
+                    "net_currency": d["net_currency"],
                 }
             )
-        typer.echo(json.dumps({"hands_in_db": n, "players": rows}))
+        emit_json({"hands_in_db": n, "players": rows})
         return
     from rich.console import Console
     from rich.table import Table
@@ -299,26 +312,72 @@ def report_cmd(
     aggression: str = typer.Option("af", "--aggression", help="af or afq."),
     af_aggressive: float = typer.Option(2.0, "--af-aggressive"),
     afq_aggressive: float = typer.Option(50.0, "--afq-aggressive"),
+    compare: list[str] | None = typer.Option(
+        None, "--compare", help="Compare these import groups (repeat or comma-separate): the "
+        "thesis's human/agent panels, per-game table, styles (pokerlab.hands.compare)."
+    ),
+    human: list[str] | None = typer.Option(
+        None, "--human", help="With --compare: the human groups (default: names containing "
+        "human/pluribus/people)."
+    ),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object."),
 ) -> None:
     """Write an HTML page with the statistics, style scatter, bets per street and winnings."""
     from pokerlab.hands.db import HandDB
     from pokerlab.hands.report import ReportConfig, write_report
 
-    try:
-        cfg = ReportConfig(
-            filter=_filter(players, table_size, stakes, since, until),
-            thresholds=_thresholds(vpip_loose, aggression, af_aggressive, afq_aggressive),
-            min_hands=min_hands,
-            max_players=max_players,
-        )
+    if compare:
+        from pokerlab.hands.compare import write_compare_report
+
+        groups = [g.strip() for item in compare for g in item.split(",") if g.strip()]
+        hum = None if not human else [g.strip() for it in human for g in it.split(",") if g.strip()]
+        th = _thresholds(vpip_loose, aggression, af_aggressive, afq_aggressive)
         with HandDB(path=db, read_only=True) as hdb:
-            summary = write_report(hdb, out, config=cfg)
-    except PokerlabError as exc:
-        raise _fail(exc) from None
+            csum = write_compare_report(hdb, groups, out, human=hum, thresholds=th)
+        if as_json:
+            emit_json(csum)
+        else:
+            for g in csum["groups"]:
+                typer.echo(f"{g['group']} ({g['kind']}): {g['hands']} hands, style {g['style']}")
+            typer.echo(f"comparison report: {csum['html']}")
+        return
+
+    cfg = ReportConfig(
+        filter=_filter(players, table_size, stakes, since, until),
+        thresholds=_thresholds(vpip_loose, aggression, af_aggressive, afq_aggressive),
+        min_hands=min_hands,
+        max_players=max_players,
+    )
+    with HandDB(path=db, read_only=True) as hdb:
+        summary = write_report(hdb, out, config=cfg)
     if as_json:
-        typer.echo(json.dumps(summary))
+        emit_json(summary)
     else:
         typer.echo(
             f"report for {summary['players']} players / {summary['hands']} hands: {summary['html']}"
+        )
+
+
+def _print_game_stats(gs: dict[str, object]) -> None:
+    def f(v: object) -> str:
+        return "-" if v is None else f"{v:.4g}" if isinstance(v, float) else str(v)
+
+    typer.echo(f"group {gs['group'] or '(all)'}: {gs['hands']} hands")
+    for key in ("entered_share", "allin_share", "showdown_share", "raise_pot_ratio"):
+        v = gs[key]
+        if isinstance(v, dict):
+            typer.echo(f"  {key}: pokerlab {f(v['pokerlab'])}, thesis {f(v['thesis'])}")
+        else:
+            typer.echo(f"  {key}: {f(v)}")
+    bets = gs["bet_per_street_bb"]
+    assert isinstance(bets, dict)
+    for defn in ("pokerlab", "thesis"):
+        typer.echo(
+            f"  bet per street (bb, {defn}): "
+            + ", ".join(f"{k} {f(v)}" for k, v in bets[defn].items())
+        )
+    cur = gs.get("bet_per_street_currency")
+    if isinstance(cur, dict):
+        typer.echo(
+            f"  bet per street ({gs['currency']}): " + ", ".join(f"{k} {f(v)}" for k, v in cur.items())
         )

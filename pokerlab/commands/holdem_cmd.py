@@ -7,16 +7,12 @@ import sys
 
 import typer
 
+from pokerlab.commands._common import fail as _fail  # the one error path
 from pokerlab.errors import ConfigError, PokerlabError
 
 app = typer.Typer(no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False)
 
 GROUPS = [("holdem", app, "Heads-up no-limit hold'em engine: deal a hand, self-play to PHH.")]
-
-
-def _fail(exc: PokerlabError) -> typer.Exit:
-    typer.echo(f"error: {exc}", err=True)
-    return typer.Exit(2)
 
 
 def _game_config(stacks: str, sb: int, bb: int, ante: int):  # type: ignore[no-untyped-def]
@@ -52,8 +48,8 @@ WEIGHTS_HELP = "Random agent weights: fold, check/call, min-raise, all-in, unifo
 
 @app.command()
 def deal(
-    seed: int = typer.Option(1, help="Seed of cards and actions."),
-    stacks: str = typer.Option("200", help=STACKS_HELP),
+    seed: int = typer.Option(0, help="Seed of cards and actions."),
+    stacks: str = typer.Option("200", "--stack", "--stacks", help=STACKS_HELP),
     small_blind: int = typer.Option(50, "--sb", help="Small blind in chips."),
     big_blind: int = typer.Option(100, "--bb", help="Big blind in chips."),
     ante: int = typer.Option(0, help="Ante in chips."),
@@ -96,7 +92,7 @@ def deal(
 def selfplay(
     hands: int = typer.Option(1000, help="Number of hands."),
     seed: int = typer.Option(0, help="Seed of cards and actions."),
-    stacks: str = typer.Option("200", help=STACKS_HELP),
+    stacks: str = typer.Option("200", "--stack", "--stacks", help=STACKS_HELP),
     small_blind: int = typer.Option(50, "--sb", help="Small blind in chips."),
     big_blind: int = typer.Option(100, "--bb", help="Big blind in chips."),
     ante: int = typer.Option(0, help="Ante in chips."),

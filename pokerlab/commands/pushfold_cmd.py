@@ -2,84 +2,61 @@
 
 from __future__ import annotations
 
-import json
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import typer
 
-from pokerlab.errors import PokerlabError
+from pokerlab.commands._common import (
+    algo_option,
+    check_image_path,
+    check_output_path,
+    check_seed,
+    emit_json,
+    json_option,
+    learning_rate_option,
+    out_option,
+    png_option,
+    progress,
+    seed_option,
+    stack_option,
+)
 
 app = typer.Typer(no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False)
-
-
-def _fail(exc: PokerlabError) -> typer.Exit:
-    typer.echo(f"error: {exc}", err=True)
-    return typer.Exit(2)
-
-
-@contextmanager
-def _progress(label: str, enabled: bool) -> Iterator[Callable[[int, int], None] | None]:
-    if not enabled:
-        yield None
-        return
-    from rich.console import Console
-    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
-
-    prog = Progress(TextColumn(f"[bold]{label}"), BarColumn(),
-                    TextColumn("{task.completed:.0f}/{task.total:.0f}"), TimeElapsedColumn(),
-                    console=Console(stderr=True), transient=False)
-    task = prog.add_task(label, total=1)
-    prog.start()
-
-    def update(done: int, total: int) -> None:
-        prog.update(task, completed=done, total=total)
-
-    try:
-        yield update
-    finally:
-        prog.stop()
 
 
 def _side_path(path: Path, tag: str) -> Path:
     return path.with_name(f"{path.stem}_{tag}{path.suffix}")
 
 
-def _check_image(path: Path) -> None:
-    from pokerlab.errors import ConfigError
-
-    if path.suffix.lower() not in (".png", ".svg"):
-        raise ConfigError(f"chart file must end in .png or .svg, got {path.name!r}")
-
-
 @app.command("solve")
 def solve_cmd(
-    stack: float = typer.Option(10.0, "--stack", help="Effective stack in bb (incl. blind, ante)."),
+    stack: float = stack_option(10.0, "Effective stack in bb (incl. blind, ante)."),
     ante: float = typer.Option(0.0, "--ante", help="Ante per player in bb."),
-    method: str = typer.Option("lp", "--method", help="lp (exact, default) or cfr+."),
-    iterations: int = typer.Option(20_000, "--iterations", help="CFR+ iterations."),
-    png: Path | None = typer.Option(
-        None, "--png", help="Write the SB range chart here and BB's to NAME_bb (.png/.svg)."),
-    as_json: bool = typer.Option(False, "--json", help="Print one JSON object on stdout."),
+    algo: str = algo_option("lp", "lp (exact, default) or cfr+."),
+    iterations: int | None = typer.Option(
+        None, "--iterations", help="CFR+ iterations [20000] (not for lp)."),
+    png: Path | None = png_option(
+        "Write the SB range chart here and BB's to NAME_bb (.png/.svg)."),
+    as_json: bool = json_option(),
 ) -> None:
     """Solve push/fold exactly at one stack: ranges, value and exploitability."""
-    try:
-        from pokerlab.pushfold.game import PushFoldConfig
-        from pokerlab.pushfold.solver import solve
+    from pokerlab.errors import ConfigError
+    from pokerlab.pushfold.game import PushFoldConfig
+    from pokerlab.pushfold.solver import solve
 
-        if png is not None:
-            _check_image(png)
-        cfg = PushFoldConfig(stack=stack, ante=ante)
-        sol = solve(cfg, method=method, iterations=iterations)
-        out = sol.to_json()
-        if png is not None:
-            _write_range_pngs(sol, png)
-    except PokerlabError as exc:
-        raise _fail(exc) from None
+    if png is not None:
+        check_image_path(png)
+        check_image_path(_side_path(png, "bb"))
+    if algo == "lp" and iterations is not None:
+        raise ConfigError("--iterations does nothing for --algo lp (it solves exactly); drop it")
+    cfg = PushFoldConfig(stack=stack, ante=ante)
+    sol = solve(cfg, method=algo, iterations=20_000 if iterations is None else iterations)
+    out = sol.to_json()
+    if png is not None:
+        _write_range_pngs(sol, png)
     if as_json:
-        typer.echo(json.dumps(out))
+        emit_json(out)
         return
     _print_solution(sol, out)
 
@@ -94,7 +71,7 @@ def _write_range_pngs(sol: Any, png: Path) -> None:
     plot_range_grid(sol.bb_call, _side_path(png, "bb"),
                     title=f"BB calls {sol.bb_call_fraction:.1%} at {st}", cmap="Blues")
     atomic_write_json(png.with_name(png.name + ".json"),
-                      {"config": sol.config.to_json(), "method": sol.method,
+                      {"config": sol.config.to_json(), "algo": sol.method,
                        "iterations": sol.iterations, "summary": sol.to_json()})
 
 
@@ -105,7 +82,7 @@ def _print_solution(sol: Any, out: dict[str, Any]) -> None:
 
     con = Console()
     con.print(f"[bold]push/fold at {out['stack']:g} bb (ante {out['ante']:g})[/bold]  "
-              f"method {sol.method}, {out['seconds'] * 1000:.1f} ms")
+              f"algo {sol.method}, {out['seconds'] * 1000:.1f} ms")
     con.print(f"SB shoves {out['sb_shove_fraction']:.2%} of combos, BB calls "
               f"{out['bb_call_fraction']:.2%}; SB value {out['sb_value_bb']:+.5f} bb/hand; "
               f"exploitability {out['exploitability_bb']:.2e} bb")
@@ -126,27 +103,24 @@ def chart_cmd(
     min_stack: float = typer.Option(1.0, "--min-stack", help="Smallest stack of the sweep (bb)."),
     step: float = typer.Option(0.1, "--step", help="Stack step of the sweep (bb)."),
     ante: float = typer.Option(0.0, "--ante", help="Ante per player in bb."),
-    png: Path | None = typer.Option(
-        None, "--png", help="Write the SB chart here and BB's to NAME_bb (.png/.svg)."),
-    as_json: bool = typer.Option(False, "--json", help="Print one JSON object on stdout."),
+    png: Path | None = png_option("Write the SB chart here and BB's to NAME_bb (.png/.svg)."),
+    as_json: bool = json_option(),
 ) -> None:
     """The classic push/fold chart: the largest stack at which each hand shoves / calls."""
-    try:
-        from pokerlab.pushfold.solver import pushfold_chart
+    from pokerlab.pushfold.solver import pushfold_chart
 
-        if png is not None:
-            _check_image(png)
-        with _progress("sweep", not as_json) as prog:
-            chart = pushfold_chart(max_stack=max_stack, min_stack=min_stack, step=step,
-                                   ante=ante, progress=prog)
-        if png is not None:
-            _write_chart_pngs(chart, png, ante)
-    except PokerlabError as exc:
-        raise _fail(exc) from None
+    if png is not None:
+        check_image_path(png)
+        check_image_path(_side_path(png, "bb"))
+    with progress("sweep", enabled=not as_json, total=1) as update:
+        chart = pushfold_chart(max_stack=max_stack, min_stack=min_stack, step=step,
+                               ante=ante, progress=update)
+    if png is not None:
+        _write_chart_pngs(chart, png, ante)
     if as_json:
         out = chart.to_json()
         out.update({"min_stack": min_stack, "ante": ante})
-        typer.echo(json.dumps(out))
+        emit_json(out)
         return
     from rich.console import Console
 
@@ -173,46 +147,70 @@ def _write_chart_pngs(chart: Any, png: Path, ante: float) -> None:
 
 @app.command("learn")
 def learn_cmd(
-    stack: float = typer.Option(10.0, "--stack", help="Effective stack in bb."),
+    stack: float = stack_option(10.0, "Effective stack in bb."),
     hands: int = typer.Option(1_000_000, "--hands", help="Hands of self-play."),
     features: str = typer.Option("tutorial", "--features", help="tutorial (linear) or rich."),
     ante: float = typer.Option(0.0, "--ante", help="Ante per player in bb."),
-    learning_rate: float = typer.Option(0.0005, "--learning-rate", help="SGD step (tutorial)."),
+    learning_rate: float = learning_rate_option(0.0005, "SGD step (tutorial)."),
     epsilon_start: float = typer.Option(0.5, "--epsilon-start", help="Initial exploration."),
     epsilon_end: float | None = typer.Option(
         None, "--epsilon-end", help="Final exploration, linear decay [0.02 tutorial, 0 rich]."),
-    seed: int = typer.Option(0, "--seed", help="Random seed."),
-    save: Path | None = typer.Option(
-        None, "--save", help="Write the learned policy (.npz) and its config (.json)."),
-    as_json: bool = typer.Option(False, "--json", help="Print one JSON object on stdout."),
+    seed: int = seed_option(),
+    out: Path | None = out_option("Write the learned policy (.npz) and its config (.json)."),
+    png: Path | None = png_option(
+        "Picture of the learned SB and BB ranges next to the Nash ranges (.png/.svg)."),
+    as_json: bool = json_option(),
 ) -> None:
     """Monte Carlo RL (the tutorial's linear model, or a tabular one) vs the exact answer."""
-    try:
-        from pokerlab.pushfold.learn import LearnConfig, learn
+    from pokerlab.pushfold.game import PushFoldConfig
+    from pokerlab.pushfold.learn import LearnConfig, learn
+    from pokerlab.pushfold.solver import solve
 
-        cfg = LearnConfig(stack=stack, ante=ante, hands=hands, features=features,
-                          learning_rate=learning_rate, epsilon_start=epsilon_start,
-                          epsilon_end=(epsilon_end if epsilon_end is not None
-                                       else (0.02 if features == "tutorial" else 0.0)),
-                          seed=seed)
-        with _progress("self-play", not as_json) as prog:
-            res = learn(cfg, progress=prog)
-        out = res.to_json()
-        out.update(_ranges(res))
-        if save is not None:
-            _save_learned(res, save, out)
-    except PokerlabError as exc:
-        raise _fail(exc) from None
+    check_seed(seed)
+    if out is not None:
+        check_output_path(out)
+    if png is not None:
+        check_image_path(png)
+    cfg = LearnConfig(stack=stack, ante=ante, hands=hands, features=features,
+                      learning_rate=learning_rate, epsilon_start=epsilon_start,
+                      epsilon_end=(epsilon_end if epsilon_end is not None
+                                   else (0.02 if features == "tutorial" else 0.0)),
+                      seed=seed)
+    with progress("self-play", enabled=not as_json, total=hands, unit="hands") as update:
+        res = learn(cfg, progress=update)
+    nash = solve(PushFoldConfig(stack=stack, ante=ante))
+    result = res.to_json()
+    result.update(_ranges(res.sb_shove, res.bb_call))
+    result.update({f"nash_{k}": v for k, v in _ranges(nash.sb_shove, nash.bb_call).items()})
+    result["same_range_both_seats"] = bool(_same_classes(res.sb_shove, res.bb_call))
+    if out is not None:
+        _save_learned(res, out, result)
+    if png is not None:
+        _write_learned_png(res, nash, png)
+        result["png"] = str(png)
     if as_json:
-        typer.echo(json.dumps(out))
+        emit_json(result)
         return
+    _print_learned(res, result)
+
+
+def _same_classes(a: Any, b: Any) -> bool:
+    import numpy as np
+
+    from pokerlab.cards.ranges import class_frequencies
+
+    return bool(np.allclose(class_frequencies(a), class_frequencies(b), atol=1e-9))
+
+
+def _print_learned(res: Any, out: dict[str, Any]) -> None:
     from rich.console import Console
 
     from pokerlab.cards.ranges import range_grid_text
 
+    cfg = res.config
     con = Console()
-    con.print(f"[bold]{features} learner, {hands} hands at {stack:g} bb[/bold] "
-              f"({res.seconds:.1f} s, seed {seed})")
+    con.print(f"[bold]{cfg.features} learner, {cfg.hands} hands at {cfg.stack:g} bb[/bold] "
+              f"({res.seconds:.1f} s, seed {cfg.seed})")
     for line in res.theta_reading():
         con.print("  " + line, highlight=False, soft_wrap=True)
     con.print(f"learned ranges: SB shoves {out['sb_shove_fraction']:.1%}, "
@@ -221,14 +219,38 @@ def learn_cmd(
     if "greedy_exploitability_bb" in out:
         con.print(f"current greedy policy: exploitability {out['greedy_exploitability_bb']:.4f}")
     con.print(f"SB value {out['sb_value_bb']:+.4f} bb/hand (Nash {out['nash_sb_value_bb']:+.4f}); "
-              f"exact exploitability {out['exploitability_bb']:.4f} bb/hand")
-    con.print("\n[bold]SB shove[/bold]")
+              f"exact exploitability {out['exploitability_bb']:.4f} bb/hand "
+              f"({out['exploitability_mbb']:.0f} mbb/hand)")
+    con.print("\n[bold]SB (small blind) shoves[/bold] -- learned")
     con.print(range_grid_text(res.sb_shove), highlight=False, soft_wrap=True)
-    con.print("\n[bold]BB call[/bold]")
+    con.print("\n[bold]BB (big blind) calls a shove[/bold] -- learned")
     con.print(range_grid_text(res.bb_call), highlight=False, soft_wrap=True)
+    for seat, key in (("SB shoves", "sb_range"), ("BB calls", "bb_range")):
+        con.print(f"\n{seat}: learned {out[key] or '(nothing)'}\n{' ' * len(seat)}  Nash    "
+                  f"{out['nash_' + key] or '(nothing)'}", highlight=False, soft_wrap=True)
+    if out["same_range_both_seats"]:
+        con.print("\nnote: both seats learned the same range. The tutorial's linear model "
+                  "ranks hands by one score shared by both seats; the seats differ only by "
+                  "the isSB*isGII weight, which shifts SB's threshold. When that weight is "
+                  "small the two thresholds select the same classes (see docs/pushfold.md).",
+                  highlight=False, soft_wrap=True)
 
 
-def _ranges(res: Any) -> dict[str, str]:
+def _write_learned_png(res: Any, nash: Any, png: Path) -> None:
+    from pokerlab.cards.ranges import plot_range_grids
+
+    cfg = res.config
+    plot_range_grids(
+        [(res.sb_shove, f"SB shove, learned ({res.sb_shove_fraction:.1%})", "Reds"),
+         (nash.sb_shove, f"SB shove, Nash ({nash.sb_shove_fraction:.1%})", "Reds"),
+         (res.bb_call, f"BB call, learned ({res.bb_call_fraction:.1%})", "Blues"),
+         (nash.bb_call, f"BB call, Nash ({nash.bb_call_fraction:.1%})", "Blues")],
+        png, ncols=2,
+        suptitle=f"{cfg.features} learner, {cfg.hands:,} hands at {cfg.stack:g} bb "
+                 f"(seed {cfg.seed}): exploitability {res.exploitability:.3f} bb/hand")
+
+
+def _ranges(sb_shove: Any, bb_call: Any) -> dict[str, str]:
     import numpy as np
 
     from pokerlab.cards.ranges import range_to_string
@@ -237,7 +259,7 @@ def _ranges(res: Any) -> dict[str, str]:
         r = np.round(w, 6)
         return range_to_string(r) if r.any() else ""
 
-    return {"sb_range": rng(res.sb_shove), "bb_range": rng(res.bb_call)}
+    return {"sb_range": rng(sb_shove), "bb_range": rng(bb_call)}
 
 
 def _save_learned(res: Any, save: Path, out: dict[str, Any]) -> None:

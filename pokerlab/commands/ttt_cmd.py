@@ -2,13 +2,21 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 from typing import Any
 
 import typer
 
+from pokerlab.commands._common import (
+    batch_size_option,
+    check_output_path,
+    check_seed,
+    emit_json,
+    json_option,
+    learning_rate_option,
+    seed_option,
+)
 from pokerlab.errors import ConfigError, PokerlabError
 
 app = typer.Typer(no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False)
@@ -16,11 +24,6 @@ app = typer.Typer(no_args_is_help=True, add_completion=False, pretty_exceptions_
 GROUPS = [("ttt", app, "Self-play value network for tic-tac-toe: train, eval, play.")]
 
 DEFAULT_MODEL = "ttt_model.safetensors"
-
-
-def _fail(exc: PokerlabError) -> typer.Exit:
-    typer.echo(f"error: {exc}", err=True)
-    return typer.Exit(2)
 
 
 def _parse_eps(text: str) -> tuple[float, ...]:
@@ -48,61 +51,74 @@ def _wdl(d: dict[str, int]) -> str:
 @app.command()
 def train(
     out: Path = typer.Option(Path("ttt-run"), "--out", help="Run folder (resumed if it exists)."),
-    levels: int = typer.Option(16, help="Number of levels (level 0 = random games)."),
-    games: int = typer.Option(30000, help="Self-play games per level."),
-    epochs: int = typer.Option(8, help="Training epochs per level."),
-    gamma: float = typer.Option(0.9, help="Discount per own move going back from the end."),
-    lr: float = typer.Option(1e-3, help="Adam learning rate."),
-    batch_size: int = typer.Option(256, help="Minibatch size."),
-    width: int = typer.Option(128, help="Hidden units per layer."),
-    depth: int = typer.Option(2, help="Hidden layers."),
-    dropout: float = typer.Option(0.1, help="Dropout after each hidden layer."),
-    weight_decay: float = typer.Option(1e-5, help="Adam weight decay."),
-    val_fraction: float = typer.Option(0.1, help="Fraction of games held out for validation."),
-    epsilons: str = typer.Option("0.5,0.1", help="Exploration per move index; last repeats."),
-    eval_games: int = typer.Option(1000, help="Games per evaluation match."),
+    preset: str = typer.Option(
+        "default", "--preset", help="default (pokerlab's settings) or tutorial (the tutorial "
+        "script's); options given explicitly override the preset."),
+    levels: int | None = typer.Option(None, help="Number of levels (level 0 = random games) [16]."),
+    games: int | None = typer.Option(None, help="Self-play games per level [30000]."),
+    epochs: int | None = typer.Option(None, help="Training epochs per level [8; tutorial 5]."),
+    gamma: float | None = typer.Option(
+        None, help="Discount per own move going back from the end [0.9; tutorial 0.95]."),
+    learning_rate: float | None = learning_rate_option(
+        None, "Adam learning rate [1e-3; tutorial 1e-4]."),
+    batch_size: int | None = batch_size_option(
+        None, "Minibatch size [256; tutorial 64]."),
+    width: int | None = typer.Option(None, help="Hidden units per layer [128]."),
+    depth: int | None = typer.Option(None, help="Hidden layers [2]."),
+    dropout: float | None = typer.Option(
+        None, help="Dropout after each hidden layer [0.1; tutorial 0.5]."),
+    weight_decay: float | None = typer.Option(None, help="Adam weight decay [1e-5]."),
+    val_fraction: float | None = typer.Option(
+        None, help="Fraction of games held out for validation [0.1; tutorial 0.2]."),
+    epsilons: str | None = typer.Option(
+        None, help="Exploration per move index; last repeats [0.5,0.1 per ply; tutorial "
+        "0.5,0.5,0.1 per player move]."),
+    eval_games: int | None = typer.Option(None, help="Games per evaluation match [1000]."),
     augment: bool = typer.Option(True, help="Train on random board symmetries per batch."),
     win_head: bool = typer.Option(False, help="Add a win-probability head (stretch goal): "
                                   "among moves near the best value, take the likeliest win."),
-    win_margin: float = typer.Option(0.1, help="With --win-head: value slack of 'safe' moves."),
-    seed: int = typer.Option(0, help="Seed of everything."),
+    win_margin: float | None = typer.Option(
+        None, help="With --win-head: value slack of 'safe' moves [0.1]."),
+    seed: int = seed_option("Seed of everything (>= 0)."),
     export: Path | None = typer.Option(None, help="Also save the final model (with the "
                                        "run's history) to this .safetensors file."),
-    json_out: bool = typer.Option(False, "--json", help="Print one JSON object."),
+    json_out: bool = json_option(),
 ) -> None:
     """Train level after level (resumable), evaluate each level, plot the run."""
-    try:
-        from pokerlab.selfplay.train import EpochLoss, Progress, TrainConfig, run_training
+    from pokerlab.selfplay.train import EpochLoss, Progress, TrainConfig, run_training
 
-        cfg = TrainConfig(levels=levels, games=games, epochs=epochs, gamma=gamma, lr=lr,
-                          batch_size=batch_size, width=width, depth=depth, dropout=dropout,
-                          weight_decay=weight_decay, val_fraction=val_fraction,
-                          epsilons=_parse_eps(epsilons), eval_games=eval_games,
-                          augment=augment, heads=2 if win_head else 1,
-                          win_margin=win_margin, seed=seed)
-        if json_out:
-            metrics = run_training(cfg, out)
-        else:
-            metrics = _train_with_progress(cfg, out, Progress, EpochLoss, run_training)
-        from pokerlab.selfplay.plots import plot_levels
-        from pokerlab.selfplay.train import final_model_path
+    check_seed(seed)
+    if export is not None:
+        check_output_path(export, option="--export")
+    given = {"levels": levels, "games": games, "epochs": epochs, "gamma": gamma,
+             "lr": learning_rate, "batch_size": batch_size, "width": width, "depth": depth,
+             "dropout": dropout, "weight_decay": weight_decay, "val_fraction": val_fraction,
+             "epsilons": None if epsilons is None else _parse_eps(epsilons),
+             "eval_games": eval_games, "win_margin": win_margin}
+    overrides: dict[str, Any] = {k: v for k, v in given.items() if v is not None}
+    cfg = TrainConfig.preset(preset, augment=augment, heads=2 if win_head else 1, seed=seed,
+                             **overrides)
+    if json_out:
+        metrics = run_training(cfg, out)
+    else:
+        metrics = _train_with_progress(cfg, out, Progress, EpochLoss, run_training)
+    from pokerlab.selfplay.plots import plot_levels
+    from pokerlab.selfplay.train import final_model_path
 
-        plot_levels(metrics, out / "levels.png")
-        final = final_model_path(out)
-        if export is not None:
-            _export(final, export, metrics)
-    except PokerlabError as exc:
-        raise _fail(exc) from exc
+    plot_levels(metrics, out / "levels.png")
+    final = final_model_path(out)
+    if export is not None:
+        _export(final, export, metrics)
     last = metrics[-1]
     summary = {
-        "run": str(out), "model": str(final), "levels": len(metrics),
+        "run": str(out), "model": str(final), "levels": len(metrics), "preset": preset,
         "vs_random": last["vs_random"]["total"], "vs_minimax": last["vs_minimax"]["total"],
         "never_loses": last["never_loses"], "exact_vs_random": last["exact_vs_random"],
         "vs_previous": [dict(level=m["level"], **m["vs_previous"]["total"]) for m in metrics],
         "val_loss": [m["final_val_loss"] for m in metrics],
     }
     if json_out:
-        typer.echo(json.dumps(summary))
+        emit_json(summary)
         return
     typer.echo(f"run folder: {out}   final model: {final}   plot: {out / 'levels.png'}")
     typer.echo(f"vs random (greedy):  {_wdl(summary['vs_random'])}")
@@ -173,51 +189,49 @@ def eval_(
     run: Path | None = typer.Option(None, help="A run folder: evaluate its last level and "
                                     "replay every level against the previous one."),
     games: int = typer.Option(1000, help="Games per match (half as x)."),
-    seed: int = typer.Option(0, help="Seed of the matches."),
-    json_out: bool = typer.Option(False, "--json", help="Print one JSON object."),
+    seed: int = seed_option("Seed of the matches (>= 0)."),
+    json_out: bool = json_option(),
 ) -> None:
     """Win/draw/loss vs random, vs minimax from every opening and vs the previous levels."""
-    try:
-        import torch
+    check_seed(seed)
+    import torch
 
-        torch.set_num_threads(1)
-        from pokerlab.games.tictactoe import TicTacToeGame
-        from pokerlab.selfplay.evaluate import play_match
-        from pokerlab.selfplay.minimax import MinimaxSolver
-        from pokerlab.selfplay.players import EpsilonGreedyPlayer, RandomPlayer
-        from pokerlab.selfplay.train import completed_levels, evaluate_agent
+    torch.set_num_threads(1)
+    from pokerlab.games.tictactoe import TicTacToeGame
+    from pokerlab.selfplay.evaluate import play_match
+    from pokerlab.selfplay.minimax import MinimaxSolver
+    from pokerlab.selfplay.players import EpsilonGreedyPlayer, RandomPlayer
+    from pokerlab.selfplay.train import completed_levels, evaluate_agent
 
-        if model is not None and run is not None:
-            raise ConfigError("give --model or --run, not both")
-        game = TicTacToeGame()
-        solver = MinimaxSolver(game=game)
-        solver.solve()
-        vs_previous: list[dict[str, Any]] = []
-        if run is not None:
-            n = completed_levels(run)
-            if n == 0:
-                raise ConfigError(f"run {str(run)!r} has no finished level")
-            agents = [_load_agent(run / f"level_{k:02d}" / "model.safetensors")[0]
-                      for k in range(n)]
-            eps = (0.5, 0.1)
-            for k in range(n):
-                prev: Any = RandomPlayer() if k == 0 else agents[k - 1]
-                res = play_match(game, EpsilonGreedyPlayer(inner=agents[k], epsilons=eps),
-                                 EpsilonGreedyPlayer(inner=prev, epsilons=eps),
-                                 num_games=games, seed=seed + 1000 + k)
-                vs_previous.append({"level": k, **res["total"].to_dict()})
-            agent = agents[-1]
-            source = str(run / f"level_{n - 1:02d}" / "model.safetensors")
-        else:
-            path = model if model is not None else _shipped_model()
-            agent, meta = _load_agent(path)
-            source = str(path)
-            vs_previous = [{"level": h["level"], **h["vs_previous"]}
-                           for h in meta.get("history", [])]
-        ev = evaluate_agent(game, agent, solver=solver, previous=None, games=games,
-                            eval_epsilons=(0.5, 0.1), seed=seed)
-    except PokerlabError as exc:
-        raise _fail(exc) from exc
+    if model is not None and run is not None:
+        raise ConfigError("give --model or --run, not both")
+    game = TicTacToeGame()
+    solver = MinimaxSolver(game=game)
+    solver.solve()
+    vs_previous: list[dict[str, Any]] = []
+    if run is not None:
+        n = completed_levels(run)
+        if n == 0:
+            raise ConfigError(f"run {str(run)!r} has no finished level")
+        agents = [_load_agent(run / f"level_{k:02d}" / "model.safetensors")[0]
+                  for k in range(n)]
+        eps = (0.5, 0.1)
+        for k in range(n):
+            prev: Any = RandomPlayer() if k == 0 else agents[k - 1]
+            res = play_match(game, EpsilonGreedyPlayer(inner=agents[k], epsilons=eps),
+                             EpsilonGreedyPlayer(inner=prev, epsilons=eps),
+                             num_games=games, seed=seed + 1000 + k)
+            vs_previous.append({"level": k, **res["total"].to_dict()})
+        agent = agents[-1]
+        source = str(run / f"level_{n - 1:02d}" / "model.safetensors")
+    else:
+        path = model if model is not None else _shipped_model()
+        agent, meta = _load_agent(path)
+        source = str(path)
+        vs_previous = [{"level": h["level"], **h["vs_previous"]}
+                       for h in meta.get("history", [])]
+    ev = evaluate_agent(game, agent, solver=solver, previous=None, games=games,
+                        eval_epsilons=(0.5, 0.1), seed=seed)
     out = {
         "model": source,
         "vs_random": ev["vs_random"]["total"],
@@ -231,7 +245,7 @@ def eval_(
         "never_loses": ev["never_loses"],
     }
     if json_out:
-        typer.echo(json.dumps(out))
+        emit_json(out)
         return
     typer.echo(f"model: {source}")
     typer.echo(f"vs random ({games} games, half as x): {_wdl(out['vs_random'])}")
@@ -252,17 +266,14 @@ def play(
     first: bool = typer.Option(False, "--first", help="You play x and move first."),
 ) -> None:
     """Play against the agent; it shows its value estimate of every legal move first."""
-    try:
-        import torch
+    import torch
 
-        torch.set_num_threads(1)
-        import numpy as np
+    torch.set_num_threads(1)
+    import numpy as np
 
-        from pokerlab.games.tictactoe import MARKS, TicTacToeGame, parse_cell
+    from pokerlab.games.tictactoe import MARKS, TicTacToeGame, parse_cell
 
-        agent, _ = _load_agent(model if model is not None else _shipped_model())
-    except PokerlabError as exc:
-        raise _fail(exc) from exc
+    agent, _ = _load_agent(model if model is not None else _shipped_model())
     human = 0 if first else 1
     s = TicTacToeGame().new_initial_state()
     rng = np.random.default_rng(0)

@@ -7,6 +7,6 @@ distributed traversals are asked for (the ``ray`` extra).
 from __future__ import annotations
 
 from pokerlab.deepcfr.config import DeepCFRConfig
-from pokerlab.deepcfr.solver import DeepCFRSolver, load_game
+from pokerlab.deepcfr.solver import DeepCFRSolver, resolve_game
 
-__all__ = ["DeepCFRConfig", "DeepCFRSolver", "load_game"]
+__all__ = ["DeepCFRConfig", "DeepCFRSolver", "resolve_game"]

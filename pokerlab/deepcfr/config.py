@@ -19,6 +19,12 @@ class DeepCFRConfig:
     and of the strategy memory.  ``policy_sgd_steps`` steps train the average-strategy
     network at the end.  ``sdcfr`` also keeps every iteration's advantage networks (the
     "store all value networks" variant, a.k.a. single deep CFR).
+
+    ``warm_start`` continues each advantage network from the previous iteration's instead
+    of re-initialising it (the paper's ablation; the paper trains from scratch).
+    ``merge_rows`` trains on the memory with the rows of one information set merged (exact,
+    see :func:`pokerlab.deepcfr.solver.aggregate_rows`) and ``lr_decay`` anneals the
+    learning rate to 0 along a cosine; both off is the original recipe.
     """
 
     game: str
@@ -32,6 +38,9 @@ class DeepCFRConfig:
     grad_clip: float = 1.0
     dim: int = 64
     sdcfr: bool = False
+    warm_start: bool = False
+    merge_rows: bool = True
+    lr_decay: bool = True
     seed: int = 0
     device: str = "cpu"
 

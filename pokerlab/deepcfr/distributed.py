@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from pokerlab.deepcfr.solver import Executor, load_game, make_net, run_traversals
+from pokerlab.deepcfr.solver import Executor, make_net, resolve_game, run_traversals
 
 if TYPE_CHECKING:
     from pokerlab.deepcfr.solver import DeepCFRSolver
@@ -36,7 +36,7 @@ def _remote_traversals(
     from pokerlab.deepcfr.network import DeepCFRNet
 
     torch.set_num_threads(1)
-    game = load_game(game_name)
+    game = resolve_game(game_name)
     encoder = encoder_for(game)
     nets: list[DeepCFRNet | None] = []
     for w in weights:

@@ -1,8 +1,11 @@
-"""Exact exploitability of a Deep CFR policy, whatever the game's origin.
+"""Exact exploitability of a Deep CFR policy, the method chosen by what the game can do.
 
-* pokerlab games: :func:`pokerlab.evaluation.exploitability` (the solver core), or the
-  range-vectorised best response of :mod:`pokerlab.evaluation.fhp_br` for Flop Hold'em;
-* OpenSpiel games (``kuhn_poker``, ``leduc_poker``): OpenSpiel's exact exploitability.
+* a game with the public-betting capability
+  (:class:`pokerlab.games.protocol.PublicBettingGame`, e.g. Flop Hold'em): the
+  range-vectorised best response of :mod:`pokerlab.evaluation.fhp_br`;
+* an OpenSpiel game object (it has ``get_type``, as ``kuhn_poker`` / ``leduc_poker`` used to
+  compare with OpenSpiel): OpenSpiel's exact exploitability;
+* any other protocol game: :func:`pokerlab.evaluation.exploitability` (the solver core).
 
 Returned in the game's chips per hand (mean of both players' best-response gains).
 """
@@ -11,11 +14,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from pokerlab.deepcfr.encoding import game_name
+from pokerlab.games.protocol import PublicBettingGame, big_blind_of
 
 
 def is_spiel_game(game: Any) -> bool:
-    return hasattr(game, "get_type")
+    return callable(getattr(game, "get_type", None))
+
+
+def has_public_betting(game: Any) -> bool:
+    """The game offers the public-tree capability the range best response needs."""
+    return isinstance(game, PublicBettingGame)
 
 
 def exploitability(game: Any, policy: Any) -> float:
@@ -31,20 +39,19 @@ def exploitability(game: Any, policy: Any) -> float:
                 return policy.action_probabilities(state)
 
         return float(osx.exploitability(game, _Wrap()))
-    if game_name(game) == "flop_holdem":
-        from pokerlab.evaluation.fhp_br import exploitability as fhp_exploitability
+    if has_public_betting(game):
+        from pokerlab.evaluation.fhp_br import exploitability as range_exploitability
 
-        return float(fhp_exploitability(game, policy))
+        return float(range_exploitability(game, policy))
     from pokerlab.evaluation import exploitability as core  # type: ignore[attr-defined]
 
     return float(core(game, policy))
 
 
 def big_blind(game: Any) -> float:
-    """Chips per big blind for mbb/hand (Leduc and Kuhn: the 1-chip ante counts as 1)."""
-    if game_name(game) == "flop_holdem":
-        return float(getattr(game, "big_blind", 2))
-    return 1.0
+    """Chips per big blind for mbb/hand (``GameInfo.big_blind``: Flop Hold'em 2; Kuhn,
+    Leduc and OpenSpiel games 1, their ante being the unit)."""
+    return big_blind_of(game)
 
 
 def to_mbb(game: Any, chips: float) -> float:

@@ -108,19 +108,44 @@ class SDCFRPolicy(Policy):
         self.encoder = encoder
         self.table: dict[str, dict[int, float]] | None = None
 
-    def _strategies(self, state: Any, player: int) -> np.ndarray:
-        """(T, num_actions) regret-matching strategies of every stored network."""
-        cards, bets = self.encoder.encode(state, player)
-        mask = np.zeros(self.encoder.num_actions, dtype=np.bool_)
-        mask[state.legal_actions()] = True
-        c = torch.from_numpy(cards[None].astype(np.int64))
-        b = torch.from_numpy(bets[None])
-        with torch.no_grad():
-            vals = np.stack([net(c, b)[0].numpy() for _, net in self.nets[player]])
-        return regret_matching_batch(vals.astype(np.float64),
-                                     np.broadcast_to(mask, vals.shape).copy())
-
     def tabulate(self, game: Any) -> dict[str, dict[int, float]]:
+        """Walk the tree twice: collect every information set's features, query each stored
+        network once on all of them (one batched forward per network), then average."""
+        na = self.encoder.num_actions
+        index: list[dict[str, int]] = [{}, {}]
+        feats: list[list[tuple[np.ndarray, np.ndarray, np.ndarray]]] = [[], []]
+
+        def collect(state: Any) -> None:
+            if state.is_terminal():
+                return
+            if state.is_chance_node():
+                for a, _ in state.chance_outcomes():
+                    collect(state.child(a))
+                return
+            p = state.current_player()
+            key = state.information_state_string(p)
+            if key not in index[p]:
+                index[p][key] = len(feats[p])
+                cards, bets = self.encoder.encode(state, p)
+                mask = np.zeros(na, dtype=np.bool_)
+                mask[state.legal_actions()] = True
+                feats[p].append((cards, bets, mask))
+            for a in state.legal_actions():
+                collect(state.child(a))
+
+        root = game.new_initial_state()
+        collect(root)
+        strategies: list[np.ndarray] = []
+        for p in range(2):
+            cards = torch.from_numpy(np.stack([f[0] for f in feats[p]]).astype(np.int64))
+            bets = torch.from_numpy(np.stack([f[1] for f in feats[p]]).astype(np.float32))
+            mask = np.stack([f[2] for f in feats[p]])
+            with torch.no_grad():
+                vals = np.stack([net(cards, bets).numpy() for _, net in self.nets[p]])
+            t_, n_, a_ = vals.shape
+            rm = regret_matching_batch(vals.reshape(-1, a_).astype(np.float64),
+                                       np.broadcast_to(mask, vals.shape).reshape(-1, a_).copy())
+            strategies.append(np.asarray(rm, dtype=np.float64).reshape(t_, n_, a_))
         table: dict[str, dict[int, float]] = {}
         weights = [np.array([t for t, _ in lst], dtype=np.float64) for lst in self.nets]
 
@@ -132,24 +157,24 @@ class SDCFRPolicy(Policy):
                     walk(state.child(a), reach)
                 return
             p = state.current_player()
-            strat = self._strategies(state, p)
             key = state.information_state_string(p)
+            strat = strategies[p][:, index[p][key], :]
+            legal = state.legal_actions()
             if key not in table:
                 w = weights[p] * reach[p]
                 avg = (w[:, None] * strat).sum(0)
                 tot = avg.sum()
-                legal = state.legal_actions()
                 if tot <= 0:
                     avg = np.zeros_like(avg)
                     avg[legal] = 1.0 / len(legal)
                     tot = 1.0
                 table[key] = {a: float(avg[a] / tot) for a in legal}
-            for a in state.legal_actions():
+            for a in legal:
                 new = list(reach)
                 new[p] = reach[p] * strat[:, a]
                 walk(state.child(a), new)
 
-        walk(game.new_initial_state(), [np.ones(len(w)) for w in weights])
+        walk(root, [np.ones(len(w)) for w in weights])
         self.table = table
         return table
 

@@ -65,7 +65,17 @@ class ReservoirMemory:
         iteration: np.ndarray,
     ) -> None:
         """Offer samples one after the other (same result as repeated :meth:`add`)."""
-        for i in range(len(cards)):
+        m = min(len(cards), self.capacity - self.size)
+        if m > 0:  # free slots: plain copies, no random numbers drawn (as in :meth:`add`)
+            lo, hi = self.size, self.size + m
+            self.cards[lo:hi] = cards[:m]
+            self.bets[lo:hi] = bets[:m]
+            self.target[lo:hi] = target[:m]
+            self.mask[lo:hi] = mask[:m]
+            self.iteration[lo:hi] = iteration[:m]
+            self.size = hi
+            self.seen += m
+        for i in range(max(m, 0), len(cards)):
             self.add(cards[i], bets[i], target[i], mask[i], float(iteration[i]))
 
     def arrays(self) -> dict[str, np.ndarray]:

@@ -13,6 +13,8 @@ from typing import Any
 
 import numpy as np
 
+from pokerlab.solvers.regret import legal_strategy
+
 # (cards, bets, strategy over all distinct actions, legal mask) of the player to act.
 InfoStrategy = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
 StrategyFn = Callable[[Any, int], InfoStrategy]
@@ -21,30 +23,13 @@ StrategyFn = Callable[[Any, int], InfoStrategy]
 def regret_matching(values: np.ndarray, mask: np.ndarray) -> np.ndarray:
     """Regret matching on predicted advantages, restricted to legal actions; when no legal
     action has a positive value the highest-valued legal action gets probability 1 (as in
-    the paper)."""
-    pos = np.where(mask, np.maximum(values, 0.0), 0.0)
-    total = pos.sum()
-    if total > 0:
-        return (pos / total).astype(np.float32)
-    out = np.zeros_like(values, dtype=np.float32)
-    legal = np.flatnonzero(mask)
-    out[legal[int(np.argmax(values[legal]))]] = 1.0
-    return out
+    the paper).  The one implementation: :func:`pokerlab.solvers.regret.legal_strategy`."""
+    return legal_strategy(values, mask)
 
 
 def regret_matching_batch(values: np.ndarray, mask: np.ndarray) -> np.ndarray:
     """Row-wise :func:`regret_matching` for arrays ``(n, num_actions)``."""
-    pos = np.where(mask, np.maximum(values, 0.0), 0.0)
-    total = pos.sum(axis=1, keepdims=True)
-    out = np.divide(pos, total, out=np.zeros_like(pos), where=total > 0)
-    none = total[:, 0] <= 0
-    if none.any():
-        masked = np.where(mask[none], values[none], -np.inf)
-        best = np.argmax(masked, axis=1)
-        rows = np.zeros((int(none.sum()), values.shape[1]), dtype=out.dtype)
-        rows[np.arange(len(best)), best] = 1.0
-        out[none] = rows
-    return out.astype(np.float32)
+    return legal_strategy(values, mask)
 
 
 @dataclass

@@ -5,6 +5,7 @@ from pokerlab.evaluation.exploit import (
     BestResponse,
     best_response,
     best_response_values,
+    exact_exploitability,
     expected_values,
     exploitability,
     mbb_per_hand,
@@ -12,15 +13,20 @@ from pokerlab.evaluation.exploit import (
     policy_slot_probs,
     tabulate_policy,
 )
+from pokerlab.evaluation.matches import MatchConfig, MatchResult, play_match
 
 __all__ = [
     "BestResponse",
+    "MatchConfig",
+    "MatchResult",
     "best_response",
     "best_response_values",
+    "exact_exploitability",
     "expected_values",
     "exploitability",
     "mbb_per_hand",
     "nash_conv",
+    "play_match",
     "policy_slot_probs",
     "tabulate_policy",
 ]

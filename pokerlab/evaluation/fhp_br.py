@@ -9,9 +9,14 @@ nodes.  Card removal is exact:
 * fold terminals: ``v[h] = payoff * (R - S[c1] - S[c2] + r[h])`` with ``R`` the total
   opponent reach and ``S[c]`` the reach of opponent hands holding card ``c``
   (inclusion-exclusion, O(n));
-* showdowns: hands sorted once per flop by strength; one ascending and one descending pass
-  accumulate the reach of weaker / stronger hands, minus per-card sums for blockers
-  (O(n log n) for the sort, O(n) per showdown node; a numba kernel with an O(n^2) twin).
+* showdowns: hands sorted once per flop by strength; the one blocker-aware sweep of
+  :mod:`pokerlab.cards.equity_kernels` (``showdown_sweep``) accumulates the reach of
+  weaker / tied / all disjoint hands with per-card sums for blockers (O(n log n) for the
+  sort, O(n) per showdown node; an O(n^2) twin here for the parity test).
+  Fold values use the same module's ``fold_sweep``.
+
+The game is used only through its capability
+(:class:`pokerlab.games.protocol.PublicBettingGame`), never by name or class.
 
 Flops are enumerated up to suit isomorphism (1,755 classes instead of 22,100) when the
 policy is suit-symmetric (``policy.suit_symmetric``; Deep CFR's FHP networks are, since
@@ -35,18 +40,18 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
-from numba import njit
 
 from pokerlab.cards.cards import COMBO_INDEX, COMBOS
+from pokerlab.cards.equity_kernels import fold_sweep, showdown_sweep
 from pokerlab.errors import ConfigError
-from pokerlab.games.flop_holdem import CALL, FOLD, RAISE, Betting, FlopHoldem, flop_action
+from pokerlab.games.protocol import PublicBettingGame
 
 
 # ---------------------------------------------------------------- public tree
 @dataclass
 class Node:
     id: int
-    betting: Betting
+    betting: Any  # the game's public betting state (PublicBettingGame.initial_betting)
     kind: str  # "decision", "fold", "showdown", "flop"
     player: int = -1
     children: dict[int, int] = field(default_factory=dict)
@@ -63,11 +68,17 @@ class PublicTree:
         return [n for n in self.nodes if n.kind == "decision" and n.betting.round == rnd]
 
 
-def build_public_tree() -> PublicTree:
+def build_public_tree(game: PublicBettingGame | None = None) -> PublicTree:
+    """The public betting tree of ``game`` (default: ``load_game("flop_holdem")``)."""
+    if game is None:
+        from pokerlab.games import load_game
+
+        game = load_game("flop_holdem")
+    game = _check_capability(game)
     nodes: list[Node] = []
     flop_roots: list[int] = []
 
-    def add(b: Betting, line: int) -> int:
+    def add(b: Any, line: int) -> int:
         nid = len(nodes)
         if b.done:
             node = Node(nid, b, "fold" if b.folder >= 0 else "showdown", line=line)
@@ -92,8 +103,16 @@ def build_public_tree() -> PublicTree:
                 node.children[a] = add(c, line)
         return nid
 
-    root = add(Betting(), -1)
+    root = add(game.initial_betting(), -1)
     return PublicTree(nodes, root, flop_roots)
+
+
+def _check_capability(game: Any) -> PublicBettingGame:
+    if not isinstance(game, PublicBettingGame):
+        raise ConfigError(f"the range best response needs a game with the public-betting "
+                          f"capability (deck, big_blind, initial_betting, state_at); "
+                          f"{getattr(game, 'name', game)!r} has none")
+    return game
 
 
 # ---------------------------------------------------------------- card helpers
@@ -101,54 +120,23 @@ _CARD_OF_COMBO = COMBOS.astype(np.int64)
 
 
 def _fold_values(reach: np.ndarray) -> np.ndarray:
-    """sum of opponent reach over hands disjoint from each combo."""
-    per_card = np.bincount(_CARD_OF_COMBO[:, 0], weights=reach, minlength=52) + np.bincount(
-        _CARD_OF_COMBO[:, 1], weights=reach, minlength=52)
-    total = reach.sum()
-    return total - per_card[_CARD_OF_COMBO[:, 0]] - per_card[_CARD_OF_COMBO[:, 1]] + reach
+    """sum of opponent reach over hands disjoint from each combo (the shared fold sweep)."""
+    out = np.empty(len(reach))
+    fold_sweep(_CARD_OF_COMBO, np.ascontiguousarray(reach, dtype=np.float64), out)
+    return out
 
 
-@njit(cache=True)
-def showdown_kernel(order, strength, c1, c2, reach, out):  # type: ignore[no-untyped-def]
+def showdown_kernel(order: np.ndarray, strength: np.ndarray, reach: np.ndarray,
+                    out: np.ndarray) -> None:
     """out[h] = reach of disjoint weaker hands - reach of disjoint stronger hands, for the
-    hands ``order`` (ascending strength; blocked hands must be left out of ``order``)."""
-    n = order.shape[0]
-    per_card = np.zeros(52)
-    for i in range(out.shape[0]):
-        out[i] = 0.0
-    # ascending: weaker mass
-    total = 0.0
-    i = 0
-    while i < n:
-        j = i
-        while j < n and strength[order[j]] == strength[order[i]]:
-            j += 1
-        for k in range(i, j):
-            h = order[k]
-            out[h] += total - per_card[c1[h]] - per_card[c2[h]]
-        for k in range(i, j):
-            h = order[k]
-            total += reach[h]
-            per_card[c1[h]] += reach[h]
-            per_card[c2[h]] += reach[h]
-        i = j
-    for c in range(52):
-        per_card[c] = 0.0
-    total = 0.0
-    i = n - 1
-    while i >= 0:
-        j = i
-        while j >= 0 and strength[order[j]] == strength[order[i]]:
-            j -= 1
-        for k in range(j + 1, i + 1):
-            h = order[k]
-            out[h] -= total - per_card[c1[h]] - per_card[c2[h]]
-        for k in range(j + 1, i + 1):
-            h = order[k]
-            total += reach[h]
-            per_card[c1[h]] += reach[h]
-            per_card[c2[h]] += reach[h]
-        i = j
+    hands ``order`` (ascending strength; blocked hands must be left out of ``order``), from
+    the one blocker-aware sweep :func:`pokerlab.cards.equity_kernels.showdown_sweep`:
+    stronger = total - weaker - tied, so out = 2 weaker + tied - total."""
+    n = len(out)
+    win, tie, tot = np.zeros(n), np.zeros(n), np.zeros(n)
+    showdown_sweep(order, order.shape[0], strength, _CARD_OF_COMBO, reach, win, tie, tot)
+    out[:] = 0.0
+    out[order] = 2.0 * win[order] + tie[order] - tot[order]
 
 
 def showdown_reference(strength: np.ndarray, valid: np.ndarray, reach: np.ndarray) -> np.ndarray:
@@ -174,8 +162,8 @@ def showdown_values(strength: np.ndarray, valid: np.ndarray, reach: np.ndarray,
         idx = np.flatnonzero(valid)
         order = idx[np.argsort(strength[idx], kind="stable")]
     out = np.zeros(len(strength))
-    showdown_kernel(order, strength.astype(np.int64), _CARD_OF_COMBO[:, 0].copy(),
-                    _CARD_OF_COMBO[:, 1].copy(), reach.astype(np.float64), out)
+    showdown_kernel(order.astype(np.int64), strength.astype(np.int64),
+                    reach.astype(np.float64), out)
     return out
 
 
@@ -227,14 +215,12 @@ def flop_classes(deck: list[int], isomorphism: bool) -> list[FlopClass]:
 class _StatePolicyAdapter:
     """Range strategies from a state-by-state Policy (slow; for reduced decks)."""
 
-    def __init__(self, game: FlopHoldem, policy: Any) -> None:
+    def __init__(self, game: PublicBettingGame, policy: Any) -> None:
         self.game = game
         self.policy = policy
 
     def range_strategies(self, nodes: list[Node], board: tuple[int, ...],
                          valid: np.ndarray) -> np.ndarray:
-        from pokerlab.games.flop_holdem import FlopHoldemState
-
         out = np.zeros((len(nodes), len(COMBOS), 3))
         other = None
         for h in np.flatnonzero(valid):
@@ -244,18 +230,16 @@ class _StatePolicyAdapter:
                 free = [c for c in self.game.deck if c not in hole and c not in board]
                 other = (free[0], free[1])
             for i, node in enumerate(nodes):
-                st = FlopHoldemState(self.game)
                 p = node.player
-                st.hole = [hole, other] if p == 0 else [other, hole]
-                st.board = board
-                st.betting = node.betting.copy()
+                st = self.game.state_at([hole, other] if p == 0 else [other, hole], board,
+                                        node.betting)
                 probs = self.policy.action_probabilities(st)
                 for a, q in probs.items():
                     out[i, h, a] = q
         return out
 
 
-def _strategies(policy: Any, game: FlopHoldem, nodes: list[Node], board: tuple[int, ...],
+def _strategies(policy: Any, game: PublicBettingGame, nodes: list[Node], board: tuple[int, ...],
                 valid: np.ndarray) -> np.ndarray:
     if hasattr(policy, "range_strategies"):
         return np.asarray(policy.range_strategies(nodes, board, valid), dtype=np.float64)
@@ -271,12 +255,12 @@ class FHPBestResponse:
     flops_evaluated: int
 
 
-def best_response_values(game: FlopHoldem, policy: Any, *, isomorphism: bool | None = None,
+def best_response_values(game: PublicBettingGame, policy: Any, *,
+                         isomorphism: bool | None = None,
                          progress: Any = None) -> FHPBestResponse:
-    if not isinstance(game, FlopHoldem):
-        raise ConfigError(f"fhp best response needs a FlopHoldem game, got {game!r}")
+    game = _check_capability(game)
     iso = bool(getattr(policy, "suit_symmetric", False)) if isomorphism is None else isomorphism
-    tree = build_public_tree()
+    tree = build_public_tree(game)
     nodes = tree.nodes
     deck = sorted(game.deck)
     in_deck = np.zeros(52, dtype=bool)
@@ -358,7 +342,7 @@ def _terminal_value(node: Node, p: int, reach: np.ndarray, strength: np.ndarray 
     assert strength is not None and order is not None
     pay = float(b.contrib[p])
     out = np.zeros(len(COMBOS))
-    showdown_kernel(order, strength, _CARD_OF_COMBO[:, 0], _CARD_OF_COMBO[:, 1], reach, out)
+    showdown_kernel(order, strength, reach, out)
     return pay * out
 
 
@@ -398,10 +382,10 @@ def _pre_br(nid: int, p: int, reach: list[np.ndarray], nodes: list[Node], strat:
     return total
 
 
-def exploitability(game: FlopHoldem, policy: Any, **kwargs: Any) -> float:
+def exploitability(game: PublicBettingGame, policy: Any, **kwargs: Any) -> float:
     """Exact exploitability (chips per hand, mean of both best-response gains)."""
     return best_response_values(game, policy, **kwargs).exploitability
 
 
 __all__ = ["FHPBestResponse", "best_response_values", "build_public_tree", "exploitability",
-           "flop_action", "showdown_reference", "showdown_values", "CALL", "FOLD", "RAISE"]
+           "showdown_reference", "showdown_values"]

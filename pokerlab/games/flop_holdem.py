@@ -31,7 +31,7 @@ import numpy as np
 from pokerlab.cards.cards import COMBO_INDEX, COMBOS, card_str, cards_str
 from pokerlab.errors import ConfigError
 from pokerlab.games import register_game
-from pokerlab.games.protocol import CHANCE, TERMINAL
+from pokerlab.games.protocol import CHANCE, TERMINAL, GameInfo
 
 FOLD, CALL, RAISE = 0, 1, 2
 SMALL_BLIND, BIG_BLIND, BET_SIZE, MAX_BETS = 1, 2, 2, 4
@@ -287,8 +287,29 @@ class FlopHoldem:
     def num_distinct_actions(self) -> int:
         return 3
 
+    def info(self) -> GameInfo:
+        most = 2 * MAX_BETS * BET_SIZE  # four bets of 2 chips in each of the two rounds
+        return GameInfo(num_players=2, num_distinct_actions=3, zero_sum=True,
+                        min_utility=-float(most), max_utility=float(most),
+                        private_cards_first=True,
+                        # preflop: limp, 3 raises, call; flop: check, 4 bets, call
+                        max_game_length=(MAX_BETS + 1) + (MAX_BETS + 2),
+                        big_blind=float(BIG_BLIND))
+
     def new_initial_state(self) -> FlopHoldemState:
         return FlopHoldemState(self)
+
+    # -- the PublicBettingGame capability (range-vectorised exact best response)
+    def initial_betting(self) -> Betting:
+        return Betting()
+
+    def state_at(self, holes: Sequence[tuple[int, int]], board: tuple[int, ...],
+                 betting: Betting) -> FlopHoldemState:
+        st = FlopHoldemState(self)
+        st.hole = [tuple(h) for h in holes]  # type: ignore[misc]
+        st.board = tuple(board)
+        st.betting = betting.copy()
+        return st
 
     @staticmethod
     def strength(hole: Sequence[int], board: Sequence[int]) -> int:

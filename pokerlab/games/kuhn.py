@@ -20,7 +20,7 @@ Action ids, chance order and information-state strings equal OpenSpiel's ``kuhn_
 from __future__ import annotations
 
 from pokerlab.errors import ConfigError
-from pokerlab.games.protocol import CHANCE, TERMINAL
+from pokerlab.games.protocol import CHANCE, TERMINAL, GameInfo
 
 PASS = 0
 BET = 1
@@ -148,6 +148,12 @@ class KuhnLikeGame:
 
     def num_distinct_actions(self) -> int:
         return 2
+
+    def info(self) -> GameInfo:
+        # ante 1 + bet 1: at most 2 chips change hands; pass-bet-call is the longest play
+        return GameInfo(num_players=2, num_distinct_actions=2, zero_sum=True, min_utility=-2.0,
+                        max_utility=2.0, private_cards_first=True, max_game_length=3,
+                        big_blind=1.0)
 
     def new_initial_state(self) -> KuhnLikeState:
         return KuhnLikeState(self)

@@ -19,7 +19,7 @@ Information-state strings reproduce OpenSpiel's verbatim, e.g.
 from __future__ import annotations
 
 from pokerlab.errors import ConfigError
-from pokerlab.games.protocol import CHANCE, TERMINAL
+from pokerlab.games.protocol import CHANCE, TERMINAL, GameInfo
 
 FOLD = 0
 CALL = 1
@@ -213,6 +213,14 @@ class LeducGame:
 
     def num_distinct_actions(self) -> int:
         return 3
+
+    def info(self) -> GameInfo:
+        most = ANTE + MAX_RAISES * RAISE_SIZES[0] + MAX_RAISES * RAISE_SIZES[1]  # 13 chips
+        # longest round: check, raise, raise, call
+        return GameInfo(num_players=2, num_distinct_actions=3, zero_sum=True,
+                        min_utility=-float(most), max_utility=float(most),
+                        private_cards_first=True, max_game_length=2 * (MAX_RAISES + 2),
+                        big_blind=1.0)
 
     def new_initial_state(self) -> LeducState:
         return LeducState(self)

@@ -14,16 +14,81 @@ Names follow OpenSpiel so that its users feel at home and conversion is direct:
   ``state.public_state_string()`` is the key of the public state.
 * ``state.action_to_string(action)`` is a short readable action name.
 
+Games expose their static facts as one :class:`GameInfo` (``game.info()``).  Unlike
+OpenSpiel, ``game.num_players`` is a *property* (an int) in every pokerlab game, never a
+method; ``game.num_distinct_actions()`` is a method as in OpenSpiel.
+
 Algorithms in :mod:`pokerlab.solvers` and :mod:`pokerlab.evaluation` see only this
 protocol (or an array compilation of it), never a concrete game module.
 """
 
 from __future__ import annotations
 
-from typing import Protocol, runtime_checkable
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol, runtime_checkable
 
 CHANCE = -1
 TERMINAL = -4
+
+
+@dataclass(frozen=True, kw_only=True)
+class GameInfo:
+    """Static facts of a game (OpenSpiel's ``GameType``/``Game`` getters in one record).
+
+    * ``num_players``: players, chance excluded.
+    * ``num_distinct_actions``: player action ids are ``0..num_distinct_actions-1``.
+    * ``zero_sum``: returns sum to zero at every terminal.
+    * ``min_utility`` / ``max_utility``: bounds of any player's return, in chips.
+    * ``private_cards_first``: every chance event that deals private information happens
+      before the first player action (card games dealing hole cards first; False for
+      games without private information such as tic-tac-toe).
+    * ``max_game_length``: the most player actions (decisions, chance excluded) any play
+      of the game takes, as OpenSpiel's ``max_game_length``.
+    * ``big_blind``: the chip unit of ``mbb`` figures (1000 mbb = one big blind); 1 for
+      games without blinds (Kuhn, Leduc, 8-card poker: their ante), so mbb = milli-chips.
+    * ``perfect_recall``: ``information_state_string`` tells apart any two histories in
+      which the player saw or did different things (False for tic-tac-toe, whose key is the
+      board only); tabular CFR, MCCFR and the LP need it.
+    """
+
+    num_players: int
+    num_distinct_actions: int
+    zero_sum: bool
+    min_utility: float
+    max_utility: float
+    private_cards_first: bool
+    max_game_length: int
+    big_blind: float = 1.0
+    perfect_recall: bool = True
+
+    def to_json(self) -> dict[str, int | float | bool]:
+        return {
+            "num_players": self.num_players,
+            "num_distinct_actions": self.num_distinct_actions,
+            "zero_sum": self.zero_sum,
+            "min_utility": self.min_utility,
+            "max_utility": self.max_utility,
+            "private_cards_first": self.private_cards_first,
+            "max_game_length": self.max_game_length,
+            "big_blind": self.big_blind,
+            "perfect_recall": self.perfect_recall,
+        }
+
+
+def game_info(game: object) -> GameInfo | None:
+    """``game.info()`` when the game offers it, else None (games from outside pokerlab)."""
+    fn = getattr(game, "info", None)
+    if fn is None or not callable(fn):
+        return None
+    info = fn()
+    return info if isinstance(info, GameInfo) else None
+
+
+def big_blind_of(game: object) -> float:
+    """The chip unit of mbb figures for ``game`` (``info().big_blind``, else 1)."""
+    info = game_info(game)
+    return 1.0 if info is None else float(info.big_blind)
 
 
 @runtime_checkable
@@ -64,3 +129,34 @@ class Game(Protocol):
     def num_distinct_actions(self) -> int: ...
 
     def new_initial_state(self) -> State: ...
+
+    def info(self) -> GameInfo: ...
+
+
+@runtime_checkable
+class PublicBettingGame(Protocol):
+    """Capability of two-player hold'em-like games that range-vectorised evaluation uses.
+
+    Private information is one two-card hole combo per player, dealt before any action;
+    public information is a betting state plus a board that chance deals between betting
+    rounds (Flop Hold'em: two rounds, a three-card flop).  A game offering this lets
+    :mod:`pokerlab.evaluation.fhp_br` walk its public tree with vectors over the 1326
+    combos instead of enumerating deals; evaluation checks for the capability, never for
+    a game name or class.
+
+    * ``deck``: the card ids in play; ``big_blind``: chips per big blind;
+    * ``initial_betting()``: the public betting state at the start (``legal()``,
+      ``apply(action) -> bool`` (True when the round ended), ``copy()``, ``done``,
+      ``folder`` (-1 unless someone folded), ``contrib`` per player, ``to_act``,
+      ``round``);
+    * ``state_at(holes, board, betting)``: a protocol state with those hole cards, board
+      and betting (to ask a state-by-state policy).
+    """
+
+    deck: Sequence[int]
+    big_blind: float
+
+    def initial_betting(self) -> Any: ...
+
+    def state_at(self, holes: Sequence[tuple[int, int]], board: tuple[int, ...],
+                 betting: Any) -> State: ...

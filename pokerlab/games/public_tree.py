@@ -189,11 +189,11 @@ def _build(game: Game) -> PublicTree:
                     ch = node.children[a] = _Node(-1, -1, "")
                 stack.append((st.child(a), pr, ch))
 
-    # flatten: pre-order, contiguous children
+    # flatten: breadth-first numbering, so every node's children get consecutive ids after
+    # their parent's (children of node v are children[child_start[v]:...+child_count[v]])
     nodes: list[_Node] = [root]
     order_children: list[list[int]] = []
     i = 0
-    # BFS numbering keeps children contiguous and after their parent
     while i < len(nodes):
         nd = nodes[i]
         acts = nd.actions if nd.kind == KIND_DECISION else sorted(nd.children)

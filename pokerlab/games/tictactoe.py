@@ -19,7 +19,7 @@ import numpy.typing as npt
 
 import pokerlab.games as _games
 from pokerlab.errors import PokerlabError
-from pokerlab.games.protocol import TERMINAL
+from pokerlab.games.protocol import TERMINAL, GameInfo
 
 EMPTY = -1
 MARKS = "xo"
@@ -176,6 +176,11 @@ class TicTacToeGame:
 
     def num_distinct_actions(self) -> int:
         return 9
+
+    def info(self) -> GameInfo:
+        return GameInfo(num_players=2, num_distinct_actions=9, zero_sum=True, min_utility=-1.0,
+                        max_utility=1.0, private_cards_first=False, max_game_length=9,
+                        big_blind=1.0, perfect_recall=False)  # the key is the board only
 
     def new_initial_state(self) -> TicTacToeState:
         return TicTacToeState()

@@ -18,7 +18,21 @@ from pokerlab.cards.cards import RANKS, SUITS
 from pokerlab.errors import HandHistoryError
 from pokerlab.hands import replay_kernels as K
 from pokerlab.hands.model import RawHand, Rejection
-from pokerlab.hands.replay import ACTION_COLUMNS, PLAYER_COLUMNS, position_names, replay
+from pokerlab.hands.replay import position_names, replay
+from pokerlab.hands.schema import (
+    ACTION_STAGE,
+    ACTIONS,
+    HAND_STAGE,
+    HANDS,
+    PLAYER_STAGE,
+    PLAYERS,
+    column_array,
+    epoch_micros,
+    kernel_indices,
+)
+
+_DTYPES = {"i": np.int64, "f": np.float64, "b": np.bool_}
+_KI = {a: kernel_indices(a) for a in ("hint", "pint", "pbool", "pflt", "aint")}
 
 _CARD_CODE = {r + s: ri * 4 + si for ri, r in enumerate(RANKS) for si, s in enumerate(SUITS)}
 _CARD_CODE["??"] = K.UNKNOWN_CARD
@@ -45,9 +59,10 @@ def _player(text: str) -> int:
     if text[:1] != "p":
         return -1
     try:
-        return int(text[1:]) - 1
+        v = int(text[1:])
     except ValueError:
         return -1
+    return v - 1 if v <= 999_999 else -1  # no such player: the reference reports it
 
 
 def _pair(text: str) -> int:
@@ -107,6 +122,8 @@ def tokenize(action: str) -> tuple[int, ...]:
                 x = int(w[2])
             except ValueError:
                 return _OTHER
+            if not -(2**62) < x < 2**62:
+                return _OTHER  # the reference replay reports it
             return (K.OP_CBR, p, x, 0)
         if op == "sm":
             cards = w[2]
@@ -117,6 +134,50 @@ def tokenize(action: str) -> tuple[int, ...]:
                 return _OTHER
             return (K.OP_SM, p, 0, pair)
     return _OTHER
+
+
+def _tokenize_batch(action_lists: list[list[str]]) -> tuple[np.ndarray, np.ndarray, list[str]]:
+    """Tokens of every action of a batch (the numba tokenizer, with :func:`tokenize` for
+    the actions it leaves to Python), the offsets of each hand's tokens, and each hand's
+    board text.  Empty and comment-only actions produce no token."""
+    H = len(action_lists)
+    counts = np.fromiter(map(len, action_lists), dtype=np.int64, count=H)
+    flat_actions = [a for lst in action_lists for a in lst]
+    n = len(flat_actions)
+    joined = "\n".join(flat_actions)
+    if joined.isascii():
+        buf = np.frombuffer(joined.encode("ascii"), dtype=np.uint8)
+        lens = np.fromiter(map(len, flat_actions), dtype=np.int64, count=n)
+        ends = np.cumsum(lens + 1) - 1
+        starts = ends - lens
+        tok, status = K.tokenize_actions(buf, starts, ends, K._RANK_OF, K._SUIT_OF)
+        keep = status == K.TOK_OK
+        for k in np.flatnonzero(status == K.TOK_PYTHON).tolist():
+            t = tokenize(flat_actions[k])
+            if t:
+                tok[k] = t
+                keep[k] = True
+    else:  # rare: the plain-Python tokenizer, cached per distinct string
+        tokens = _TOKENS
+        if len(tokens) > _MAX_CACHE:
+            tokens.clear()
+        tok = np.zeros((n, 4), np.int64)
+        keep = np.zeros(n, np.bool_)
+        for k, a in enumerate(flat_actions):
+            cached = tokens.get(a)
+            if cached is None:
+                cached = tokens[a] = tokenize(a)
+            if cached:
+                tok[k] = cached
+                keep[k] = True
+    hand_of = np.repeat(np.arange(H, dtype=np.int64), counts)
+    kept = np.bincount(hand_of[keep], minlength=H) if n else np.zeros(H, np.int64)
+    a_off = np.zeros(H + 1, dtype=np.int64)
+    np.cumsum(kept, out=a_off[1:])
+    boards = [""] * H
+    for k in np.flatnonzero(keep & (tok[:, 0] == K.OP_DB)).tolist():
+        boards[int(hand_of[k])] += flat_actions[k].split()[2]
+    return tok[keep], a_off, boards
 
 
 def _simple(h: RawHand) -> bool:
@@ -142,12 +203,6 @@ def replay_many(
     Column names and order are those of :mod:`pokerlab.hands.db` staging
     (``hand_id`` first).  ``keys``/``seqs`` are the hand ids and sequence numbers.
     """
-    from pokerlab.hands.db import _ACTION_STAGE, _HAND_STAGE, _PLAYER_STAGE, _column
-
-    tokens = _TOKENS
-    if len(tokens) > _MAX_CACHE:
-        tokens.clear()
-    get = tokens.get
     fast_idx: list[int] = []
     slow_idx: list[int] = []
     n_players: list[int] = []
@@ -159,12 +214,9 @@ def replay_many(
     has_fin: list[bool] = []
     win: list[float] = []
     has_win: list[bool] = []
-    flat: list[int] = []
-    a_off = [0]
-    boards: list[str] = []
+    rakes: list[int] = []
+    action_lists: list[list[str]] = []
     names: list[str] = []
-    extend = flat.extend
-    op_db = K.OP_DB
     for k, h in enumerate(raws):
         if not _simple(h):
             slow_idx.append(k)
@@ -176,6 +228,7 @@ def replay_many(
         antes.extend(h.antes)
         blinds.extend(h.blinds_or_straddles)
         min_bets.append(h.min_bet or 0)
+        rakes.append(-1 if h.rake is None else h.rake)
         f = h.finishing_stacks
         if f is None:
             fin.extend([0.0] * n)
@@ -190,30 +243,19 @@ def replay_many(
         else:
             win.extend(wv)
             has_win.append(True)
-        board = ""
-        for a in h.actions:
-            t = get(a)
-            if t is None:
-                t = tokenize(a)
-                tokens[a] = t
-            if t:
-                extend(t)
-                if t[0] == op_db:
-                    board += a.split()[2]
-        a_off.append(len(flat) // 4)
-        boards.append(board)
+        action_lists.append(h.actions)
         names.extend(h.players if h.players is not None else [f"p{j + 1}" for j in range(n)])
 
     H = len(fast_idx)
+    acts, a_off_arr, boards = _tokenize_batch(action_lists)
     npl = np.asarray(n_players, dtype=np.int64)
     p_off = np.zeros(H + 1, dtype=np.int64)
     np.cumsum(npl, out=p_off[1:])
-    acts = np.asarray(flat, dtype=np.int64).reshape(-1, 4)
     if H:
         hint, pint, pbool, pflt, aint, avalid = K.replay_batch(
             npl,
             p_off,
-            np.asarray(a_off, dtype=np.int64),
+            a_off_arr,
             np.asarray(starting, dtype=np.int64),
             np.asarray(antes, dtype=np.int64),
             np.asarray(blinds, dtype=np.int64),
@@ -222,6 +264,7 @@ def replay_many(
             np.asarray(has_fin, dtype=np.bool_),
             np.asarray(win, dtype=np.float64),
             np.asarray(has_win, dtype=np.bool_),
+            np.asarray(rakes, dtype=np.int64),
             acts,
         )
     else:
@@ -241,170 +284,152 @@ def replay_many(
     key_arr = np.empty(len(raws), dtype=object)
     key_arr[:] = list(keys)
     seq_arr = np.asarray(seqs, dtype=np.int64)
-    hcols: dict[str, np.ndarray] = {}
-    hcols["hand_id"] = key_arr[fidx]
-    hcols["seq"] = seq_arr[fidx]
-    hcols["source"] = _objects([raws[k].source for k in fidx])
-    hcols["source_index"] = np.asarray([raws[k].position for k in fidx], dtype=np.int64)
-    hcols["variant"] = _objects(["NT"] * len(fidx))
-    hcols["table_size"] = npl[ok]
-    hcols["small_blind"] = hint[ok, K.HI_SB]
-    hcols["big_blind"] = hint[ok, K.HI_BB]
-    hcols["ante"] = hint[ok, K.HI_ANTE]
-    hcols["hand_name"] = _objects([raws[k].hand for k in fidx])
-    hcols["table_name"] = _objects([raws[k].table for k in fidx])
-    hcols["venue"] = _objects([raws[k].venue for k in fidx])
-    from pokerlab.hands.db import _epoch_micros
-
-    hcols["played_at"] = np.asarray([_epoch_micros(raws[k].played_at) for k in fidx], dtype=np.int64)
     board_arr = np.empty(H, dtype=object)
     board_arr[:] = boards
-    hcols["board"] = board_arr[ok]
-    hcols["pot"] = hint[ok, K.HI_POT]
-    hcols["showdown"] = hint[ok, K.HI_SHOWDOWN].astype(np.bool_)
-    hcols["preflop_aggressor"] = hint[ok, K.HI_PFA]
-    hcols["last_street"] = hint[ok, K.HI_STREET]
-    hcols["n_actions"] = hint[ok, K.HI_NACT]
+    computed_h = {
+        "hand_id": lambda: key_arr[fidx],
+        "seq": lambda: seq_arr[fidx],
+        "source": lambda: _objects([raws[k].source for k in fidx]),
+        "source_index": lambda: np.asarray([raws[k].position for k in fidx], dtype=np.int64),
+        "variant": lambda: _objects(["NT"] * len(fidx)),
+        "table_size": lambda: npl[ok],
+        "hand_name": lambda: _objects([raws[k].hand for k in fidx]),
+        "table_name": lambda: _objects([raws[k].table for k in fidx]),
+        "venue": lambda: _objects([raws[k].venue for k in fidx]),
+        "played_at": lambda: np.asarray(
+            [epoch_micros(raws[k].played_at) for k in fidx], dtype=np.int64
+        ),
+        "board": lambda: board_arr[ok],
+        "unit": lambda: np.asarray([float(raws[k].unit) for k in fidx], dtype=np.float64),
+        "currency": lambda: _objects([raws[k].currency for k in fidx]),
+        "grp": lambda: _objects([None] * len(fidx)),
+    }
+    hcols: dict[str, np.ndarray] = {}
+    for col in HANDS:  # generated from the column table: kernel columns by index
+        if col.kernel:
+            v = hint[ok, _KI["hint"][col.name]]
+            hcols[col.name] = v.astype(_DTYPES[col.dtype]) if col.dtype != "i" else v
+        else:
+            hcols[col.name] = computed_h[col.name]()
 
     pmask = np.repeat(ok, npl)
     hand_of_p = np.repeat(np.arange(H), npl)
     seat = np.arange(len(pmask), dtype=np.int64) - np.repeat(p_off[:-1], npl)
     name_arr = np.empty(len(names), dtype=object)
     name_arr[:] = names
+    arrays = {"pint": pint, "pbool": pbool, "pflt": pflt}
+    pos_n = np.repeat(npl, npl)
+    pos_seat = seat
+    swap = np.repeat(hint[:, K.HI_SWAP] == 1, npl)
+    if swap.any():  # heads-up, big blind listed first: p1 is the button
+        pos_seat = np.where(swap, 1 - seat, seat)
+    computed = {
+        "hand_id": key_arr[np.asarray(fast_idx, dtype=np.int64)[hand_of_p]][pmask],
+        "seat": seat[pmask],
+        "player": name_arr[pmask],
+        "position": _POS_TABLE[pos_n, pos_seat][pmask],
+        "hole": _HOLE_TABLE[pint[pmask, K.PI_C1] + 1, pint[pmask, K.PI_C2] + 1],
+    }
     pc: dict[str, np.ndarray] = {}
-    pc["hand_id"] = key_arr[np.asarray(fast_idx, dtype=np.int64)[hand_of_p]][pmask]
-    pc["seat"] = seat[pmask]
-    pc["player"] = name_arr[pmask]
-    pc["position"] = _POS_TABLE[np.repeat(npl, npl), seat][pmask]
-    pc["starting_stack"] = pint[pmask, K.PI_START]
-    pc["finishing_stack"] = pflt[pmask, K.PF_FIN]
-    pc["net"] = pflt[pmask, K.PF_NET]
-    pc["hole"] = _HOLE_TABLE[pint[pmask, K.PI_C1] + 1, pint[pmask, K.PI_C2] + 1]
-    pc["blind"] = pint[pmask, K.PI_BLIND]
-    pc["ante"] = pint[pmask, K.PI_ANTE]
-    for name, col in (
-        ("vpip", K.PB_VPIP),
-        ("pfr", K.PB_PFR),
-        ("three_bet_opp", K.PB_TBO),
-        ("three_bet", K.PB_TB),
-        ("saw_flop", K.PB_SAW1),
-        ("saw_turn", K.PB_SAW2),
-        ("saw_river", K.PB_SAW3),
-        ("wtsd", K.PB_WTSD),
-    ):
-        pc[name] = pbool[pmask, col]
-    pc["won_sd"] = pint[pmask, K.PI_WON]
-    for name, col in (
-        ("allin", K.PB_ALLIN),
-        ("cbet_opp", K.PB_CBO),
-        ("cbet", K.PB_CB),
-        ("fold_cbet_opp", K.PB_FCBO),
-        ("fold_cbet", K.PB_FCB),
-    ):
-        pc[name] = pbool[pmask, col]
-    for name, col in (
-        ("post_bets", K.PI_PBETS),
-        ("post_raises", K.PI_PRAISES),
-        ("post_calls", K.PI_PCALLS),
-        ("post_checks", K.PI_PCHECKS),
-        ("post_folds", K.PI_PFOLDS),
-        ("put_preflop", K.PI_PUT0),
-        ("put_flop", K.PI_PUT1),
-        ("put_turn", K.PI_PUT2),
-        ("put_river", K.PI_PUT3),
-        ("raise_n", K.PI_RAISEN),
-    ):
-        pc[name] = pint[pmask, col]
-    pc["raise_pot_sum"] = pflt[pmask, K.PF_RSUM]
+    for col in PLAYERS:  # generated from the column table: kernel columns by index
+        if col.origin == "copy":
+            continue
+        if col.kernel:
+            pc[col.name] = arrays[col.kernel][pmask, _KI[col.kernel][col.name]]
+        else:
+            pc[col.name] = computed[col.name]
 
-    a_off_arr = np.asarray(a_off, dtype=np.int64)
     hand_of_a = np.repeat(np.arange(H), np.diff(a_off_arr))
     ac: dict[str, np.ndarray] = {}
-    ac["hand_id"] = (
-        key_arr[np.asarray(fast_idx, dtype=np.int64)[hand_of_a]][avalid] if H else np.empty(0, dtype=object)
-    )
-    for name, col in (("idx", K.AI_IDX), ("street", K.AI_STREET), ("seat", K.AI_SEAT)):
-        ac[name] = aint[avalid, col]
-    ac["kind"] = _KIND_TEXT[aint[avalid, K.AI_KIND]]
-    for name, col in (
-        ("amount", K.AI_AMOUNT),
-        ("to_amount", K.AI_TO),
-        ("pot_before", K.AI_POT),
-        ("to_call", K.AI_CALL),
-        ("facing", K.AI_FACING),
-        ("level", K.AI_LEVEL),
-    ):
-        ac[name] = aint[avalid, col]
-    ac["allin"] = aint[avalid, K.AI_ALLIN].astype(np.bool_)
-    ac["cbet"] = aint[avalid, K.AI_CBET].astype(np.bool_)
-
+    for col in ACTIONS:
+        if col.name == "hand_id":
+            ac["hand_id"] = (
+                key_arr[np.asarray(fast_idx, dtype=np.int64)[hand_of_a]][avalid]
+                if H
+                else np.empty(0, dtype=object)
+            )
+        elif col.name == "kind":
+            ac["kind"] = _KIND_TEXT[aint[avalid, K.AI_KIND]]
+        else:
+            v = aint[avalid, _KI["aint"][col.name]]
+            ac[col.name] = v.astype(np.bool_) if col.dtype == "b" else v
     # -- the rest through the reference replay ----------------------------------------------
-    rejections: list[Rejection] = []
     if slow_idx:
-        h_rows: list[tuple[Any, ...]] = []
-        p_rows: list[tuple[Any, ...]] = []
-        a_rows: list[tuple[Any, ...]] = []
-        for k in sorted(slow_idx):
-            raw = raws[k]
-            try:
-                facts = replay(raw)
-            except HandHistoryError as exc:
-                rejections.append(Rejection(source=raw.source, position=raw.position, message=str(exc)))
-                continue
-            key = keys[k]
-            h_rows.append(hand_row(raw, key, seqs[k], facts))
-            p_rows.extend([(key, *p) for p in facts.players])
-            a_rows.extend([(key, *a) for a in facts.actions])
-        if h_rows:
-            _append(hcols, _HAND_STAGE, h_rows, _column)
-            _append(pc, _PLAYER_STAGE, p_rows, _column)
-            if a_rows:
-                _append(ac, _ACTION_STAGE, a_rows, _column)
-    assert tuple(hcols) == _HAND_STAGE, tuple(hcols)
-    assert tuple(pc) == ("hand_id", *PLAYER_COLUMNS), tuple(pc)
-    assert tuple(ac) == ("hand_id", *ACTION_COLUMNS), tuple(ac)
+        order = sorted(slow_idx)
+        rh, rp, ra, rejections = replay_reference(
+            [raws[k] for k in order], [keys[k] for k in order], [seqs[k] for k in order]
+        )
+        for cols, extra in ((hcols, rh), (pc, rp), (ac, ra)):
+            for name, arr in extra.items():
+                cur = cols[name]
+                cols[name] = np.concatenate([cur, arr.astype(cur.dtype)]) if len(arr) else cur
+    else:
+        rejections = []
+    assert tuple(hcols) == HAND_STAGE, tuple(hcols)
+    assert tuple(pc) == PLAYER_STAGE, tuple(pc)
+    assert tuple(ac) == ACTION_STAGE, tuple(ac)
     return hcols, pc, ac, rejections
+
+
+def replay_reference(
+    raws: Sequence[RawHand],
+    keys: Sequence[str],
+    seqs: Sequence[int],
+) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray], dict[str, np.ndarray], list[Rejection]]:
+    """:func:`replay_many` through the plain-Python reference replay, hand by hand."""
+    h_rows: list[tuple[Any, ...]] = []
+    p_rows: list[tuple[Any, ...]] = []
+    a_rows: list[tuple[Any, ...]] = []
+    rejections: list[Rejection] = []
+    for raw, key, seq in zip(raws, keys, seqs, strict=True):
+        try:
+            facts = replay(raw)
+        except HandHistoryError as exc:
+            rejections.append(Rejection(source=raw.source, position=raw.position, message=str(exc)))
+            continue
+        h_rows.append(hand_row(raw, key, seq, facts))
+        p_rows.extend([(key, *p) for p in facts.players])
+        a_rows.extend([(key, *a) for a in facts.actions])
+
+    def cols(names: tuple[str, ...], rows: list[tuple[Any, ...]]) -> dict[str, np.ndarray]:
+        if not rows:
+            return {c: column_array(c, []) for c in names}
+        return {c: column_array(c, v) for c, v in zip(names, zip(*rows, strict=True), strict=True)}
+
+    return cols(HAND_STAGE, h_rows), cols(PLAYER_STAGE, p_rows), cols(ACTION_STAGE, a_rows), rejections
 
 
 def hand_row(raw: RawHand, key: str, seq: int, f: Any) -> tuple[Any, ...]:
     """The ``hands`` staging row of a hand replayed by the reference."""
-    from pokerlab.hands.db import _epoch_micros
-
-    return (
-        key,
-        seq,
-        raw.source,
-        raw.position,
-        raw.variant,
-        f.table_size,
-        f.small_blind,
-        f.big_blind,
-        f.ante,
-        raw.hand,
-        raw.table,
-        raw.venue,
-        _epoch_micros(raw.played_at),
-        f.board,
-        f.pot,
-        f.showdown,
-        f.preflop_aggressor,
-        f.last_street,
-        len(f.actions),
-    )
+    values = {
+        "hand_id": key,
+        "seq": seq,
+        "source": raw.source,
+        "source_index": raw.position,
+        "variant": raw.variant,
+        "table_size": f.table_size,
+        "small_blind": f.small_blind,
+        "big_blind": f.big_blind,
+        "ante": f.ante,
+        "hand_name": raw.hand,
+        "table_name": raw.table,
+        "venue": raw.venue,
+        "played_at": epoch_micros(raw.played_at),
+        "board": f.board,
+        "pot": f.pot,
+        "showdown": f.showdown,
+        "preflop_aggressor": f.preflop_aggressor,
+        "last_street": f.last_street,
+        "n_actions": len(f.actions),
+        "rake": f.rake,
+        "unit": float(raw.unit),
+        "currency": raw.currency,
+        "grp": None,
+    }
+    return tuple(values[c] for c in HAND_STAGE)
 
 
 def _objects(values: list[Any]) -> np.ndarray:
     arr = np.empty(len(values), dtype=object)
     arr[:] = values
     return arr
-
-
-def _append(
-    cols: dict[str, np.ndarray], names: Sequence[str], rows: list[tuple[Any, ...]], column: Any
-) -> None:
-    for name, values in zip(names, zip(*rows, strict=True), strict=True):
-        extra = column(name, values)
-        cur = cols[name]
-        if cur.dtype != extra.dtype:
-            extra = extra.astype(cur.dtype)
-        cols[name] = np.concatenate([cur, extra])

@@ -1,7 +1,8 @@
 """The in-memory form of one hand history, as read from PHH or PokerStars text.
 
 :class:`RawHand` holds the PHH fields pokerlab uses (names as in the PHH standard,
-https://github.com/uoftcprg/phh-std).  Amounts are integers in the history's chip unit.
+https://github.com/uoftcprg/phh-std).  Amounts are integers in the hand's smallest unit
+``unit`` (a decimal string: ``"1"`` for chips, ``"0.01"`` for cents of ``currency``).
 Nothing here checks legality: :mod:`pokerlab.hands.replay` does that.
 """
 
@@ -30,6 +31,12 @@ class RawHand:
     table: str | None = None
     venue: str | None = None
     played_at: dt.datetime | None = None
+    unit: str = "1"
+    """Money value of one stored amount unit, as a decimal string (``"0.01"``: cents)."""
+    currency: str | None = None
+    """Currency code or symbol of the amounts (``"USD"``, ``"$"``, ...); ``None``: chips."""
+    rake: int | None = None
+    """Rake taken from the pot, in units, when the history states it."""
     source: str = ""
     position: int = 0
     """Index of the hand in its source (0-based: the n-th hand of a ``.phhs`` file)."""
@@ -56,6 +63,8 @@ class RawHand:
                 None if self.played_at is None else self.played_at.isoformat(),
             )
         )
+        if self.unit != "1" or self.currency is not None or self.rake is not None:
+            text += repr((self.unit, self.currency, self.rake))
         return hashlib.sha256(text.encode("utf-8")).hexdigest()[:32]
 
     def where(self) -> str:

@@ -9,6 +9,12 @@ for a hand whenever any line is outside it (multi-line arrays, escapes, floats, 
 trailing comments, ...).  The two paths give the same values; the test-suite checks
 the fast path against PokerKit's parser on all 10,000 Pluribus hands.
 
+Money: decimal amounts (``0.50``, ``200.30``) are parsed exactly as
+:class:`~decimal.Decimal` (by the line reader, or ``tomllib`` with ``parse_float=Decimal``)
+and :func:`scale_money` stores every amount of a hand as an integer in the smallest unit
+it needs (cents at least when the hand names a currency); the unit and currency go into
+the :class:`~pokerlab.hands.model.RawHand`.
+
 Files may be compressed (``.xz``, ``.gz``, ``.bz2``).  Every hand is returned either as a
 :class:`~pokerlab.hands.model.RawHand` or as a :class:`~pokerlab.hands.model.Rejection`
 naming its file and position, so one bad hand never stops the others.
@@ -25,6 +31,7 @@ import os
 import re
 import tomllib
 from collections.abc import Iterable, Iterator
+from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import Any
 
@@ -43,6 +50,7 @@ __all__ = [
 
 PHH_SUFFIXES = (".phh", ".phhs")
 POKERSTARS_SUFFIXES = (".txt",)
+ACPC_SUFFIXES = (".log",)
 _COMPRESSIONS = (".xz", ".gz", ".bz2")
 
 _HEADER = re.compile(r"^\[([^\]\n]+)\][ \t\r]*$", re.MULTILINE)
@@ -89,10 +97,7 @@ def _fast_fields(text: str) -> dict[str, Any]:
                 try:
                     d[k] = list(map(int, parts))
                 except ValueError:
-                    try:
-                        d[k] = list(map(float, parts))
-                    except ValueError:
-                        raise _Slow from None
+                    d[k] = [_decimal(x) for x in parts]
         elif c == "'":
             if len(v) < 2 or v[-1] != "'" or "'" in v[1:-1]:
                 raise _Slow
@@ -109,8 +114,22 @@ def _fast_fields(text: str) -> dict[str, Any]:
             try:
                 d[k] = int(v)
             except ValueError:
-                raise _Slow from None
+                d[k] = _decimal(v)
     return d
+
+
+def _decimal(text: str) -> Decimal:
+    """A TOML float as an exact decimal (``_Slow`` for anything else: inf, nan, ...)."""
+    t = text.strip().replace("_", "")
+    if not t or t[0] not in "+-0123456789" or t[-1] not in "0123456789":
+        raise _Slow
+    try:
+        x = Decimal(t)
+    except InvalidOperation:
+        raise _Slow from None
+    if not x.is_finite():
+        raise _Slow
+    return x
 
 
 def parse_phh_fields(text: str) -> dict[str, Any]:
@@ -123,7 +142,7 @@ def parse_phh_fields(text: str) -> dict[str, Any]:
     except _Slow:
         pass
     try:
-        return tomllib.loads(text)
+        return tomllib.loads(text, parse_float=Decimal)
     except tomllib.TOMLDecodeError as exc:
         raise HandHistoryError(f"not valid PHH/TOML: {exc}") from None
 
@@ -133,11 +152,9 @@ def _int(value: Any, name: str) -> int:
         raise HandHistoryError(f"field {name!r}: expected a number, got {value!r}")
     if isinstance(value, int):
         return value
-    if isinstance(value, float) and value.is_integer():
+    if isinstance(value, (float, Decimal)) and value == int(value):
         return int(value)
-    raise HandHistoryError(
-        f"field {name!r}: {value!r} is not a whole number of chips (scale the amounts to integers)"
-    )
+    raise HandHistoryError(f"field {name!r}: {value!r} is not a number of chips")
 
 
 def _int_list(value: Any, name: str, n: int | None) -> list[int]:
@@ -145,7 +162,7 @@ def _int_list(value: Any, name: str, n: int | None) -> list[int]:
         if n is not None and len(value) != n:
             raise HandHistoryError(f"field {name!r} has {len(value)} entries for {n} players: {value!r}")
         return value
-    if isinstance(value, (int, float)) and not isinstance(value, bool) and n is not None:
+    if isinstance(value, (int, float, Decimal)) and not isinstance(value, bool) and n is not None:
         return [_int(value, name)] * n
     if not isinstance(value, list):
         raise HandHistoryError(f"field {name!r}: expected a list of numbers, got {value!r}")
@@ -163,9 +180,9 @@ def _num_list(value: Any, name: str, n: int) -> list[float]:
         raise HandHistoryError(f"field {name!r}: expected {n} numbers, got {value!r}")
     out: list[float] = []
     for x in value:
-        if isinstance(x, bool) or not isinstance(x, (int, float)):
+        if isinstance(x, bool) or not isinstance(x, (int, float, Decimal)):
             raise HandHistoryError(f"field {name!r}: {x!r} is not a number")
-        out.append(int(x) if isinstance(x, int) or x.is_integer() else float(x))
+        out.append(int(x) if x == int(x) else float(x))
     return out
 
 
@@ -191,8 +208,96 @@ def _played_at(d: dict[str, Any]) -> dt.datetime | None:
         raise HandHistoryError(f"bad date {year}-{month}-{day} {t!r}: {exc}") from None
 
 
+CENT_CURRENCIES = frozenset({"$", "\u20ac", "\u00a3", "USD", "EUR", "GBP", "CAD", "AUD", "CHF"})
+"""Currencies whose amounts are stored in cents (hundredths) at least."""
+_MONEY_FIELDS = ("antes", "blinds_or_straddles", "min_bet", "starting_stacks", "rake", "_rake")
+_RESULT_FIELDS = ("finishing_stacks", "winnings")
+
+
+def _places(x: Any) -> int:
+    if isinstance(x, Decimal):
+        e = x.normalize().as_tuple().exponent
+        return -e if isinstance(e, int) and e < 0 else 0
+    if isinstance(x, float) and not x.is_integer():
+        return _places(Decimal(repr(x)))
+    return 0
+
+
+def _cbr_amount(a: str) -> str | None:
+    """The amount text of a ``pN cbr X`` action (``None`` for other actions)."""
+    w = a.split("#", 1)[0].split()
+    if len(w) == 3 and w[1] == "cbr" and w[0][:1] == "p":
+        return w[2]
+    return None
+
+
+def scale_money(d: dict[str, Any]) -> tuple[dict[str, Any], str, str | None]:
+    """Amounts of a PHH table in the smallest unit they need: ``(table, unit, currency)``.
+
+    The unit is the smallest power of ten that makes every ante, blind, ``min_bet``,
+    starting stack, ``rake`` and bet amount whole, and at least a cent (0.01) when the
+    table names a currency (``currency = 'USD'`` or ``currency_symbol = '$'``...).
+    Finishing stacks and winnings are scaled by the same factor (they may keep a
+    fraction: a split pot's odd unit).  Decimals are exact (the reader parses them as
+    :class:`~decimal.Decimal`, never as binary floats).
+    """
+    cur_v = d.get("currency") or d.get("currency_symbol")
+    currency = None if cur_v is None else str(cur_v)
+    places = 2 if currency is not None and currency.upper() in CENT_CURRENCIES else 0
+    for k in _MONEY_FIELDS:
+        v = d.get(k)
+        for x in v if isinstance(v, list) else [v]:
+            places = max(places, _places(x))
+    actions = d.get("actions")
+    amounts: list[str | None] = []
+    if isinstance(actions, list):
+        amounts = [_cbr_amount(a) if isinstance(a, str) else None for a in actions]
+        for t in amounts:
+            if t is not None and "." in t:
+                try:
+                    places = max(places, _places(Decimal(t)))
+                except InvalidOperation:
+                    raise HandHistoryError(f"bad amount {t!r} in the actions") from None
+    if places == 0:
+        return d, "1", currency
+    if places > 9:
+        raise HandHistoryError(f"amounts with {places} decimal places (at most 9 are supported)")
+    f = Decimal(10) ** places
+
+    def sc(x: Any, name: str) -> Any:
+        if isinstance(x, bool) or not isinstance(x, (int, float, Decimal)):
+            return x  # left for the field checks to report
+        y = (x if isinstance(x, (int, Decimal)) else Decimal(repr(x))) * f
+        return int(y) if y == int(y) else float(y)
+
+    out = dict(d)
+    for k in (*_MONEY_FIELDS, *_RESULT_FIELDS):
+        v = d.get(k)
+        if v is not None:
+            out[k] = [sc(x, k) for x in v] if isinstance(v, list) else sc(v, k)
+    if isinstance(actions, list):
+        new_actions = []
+        for a, t in zip(actions, amounts, strict=True):
+            if t is None:
+                new_actions.append(a)
+                continue
+            try:
+                y = Decimal(t) * f
+            except InvalidOperation:
+                raise HandHistoryError(f"bad amount {t!r} in action {a!r}") from None
+            head = a.split("#", 1)[0].split()
+            new_actions.append(f"{head[0]} cbr {int(y) if y == int(y) else y}")
+        out["actions"] = new_actions
+    unit = format(Decimal(1) / f, "f")
+    return out, unit, currency
+
+
 def raw_hand_from_fields(d: dict[str, Any], *, source: str = "", position: int = 0) -> RawHand:
-    """Build a :class:`RawHand` from a PHH table; raises :class:`HandHistoryError`."""
+    """Build a :class:`RawHand` from a PHH table; raises :class:`HandHistoryError`.
+
+    Amounts are scaled to the hand's smallest unit first (:func:`scale_money`).
+    """
+    d, unit, currency = scale_money(d)
     variant = d.get("variant")
     if not isinstance(variant, str):
         raise HandHistoryError(f"missing or bad field 'variant': {variant!r}")
@@ -213,6 +318,7 @@ def raw_hand_from_fields(d: dict[str, Any], *, source: str = "", position: int =
     fin_v = d.get("finishing_stacks")
     win_v = d.get("winnings")
     min_bet = d.get("min_bet")
+    rake_v = d.get("rake", d.get("_rake"))
     return RawHand(
         variant=variant,
         antes=_int_list(d.get("antes", 0), "antes", n),
@@ -227,6 +333,9 @@ def raw_hand_from_fields(d: dict[str, Any], *, source: str = "", position: int =
         table=_str_or_none(d.get("table")),
         venue=_str_or_none(d.get("venue")),
         played_at=_played_at(d),
+        unit=unit,
+        currency=currency,
+        rake=None if rake_v is None else _int(rake_v, "rake"),
         source=source,
         position=position,
     )
@@ -313,6 +422,14 @@ def _fast_raw(text: str, source: str, position: int) -> RawHand:
         raise _Slow from None
     if len(d) != len(lines) or not all(map(str.isidentifier, d)):
         raise _Slow
+    if (
+        "currency" in d
+        or "currency_symbol" in d
+        or "rake" in d
+        or "_rake" in d
+        or any("." in d.get(k, "") for k in _MONEY_TEXT_KEYS)
+    ):
+        return _fast_money(d, source, position)
     try:
         stacks = _ilist(d["starting_stacks"], -1)
         variant = _q(d["variant"])
@@ -356,6 +473,132 @@ def _fast_raw(text: str, source: str, position: int) -> RawHand:
         table=_opt_str(d.get("table")),
         venue=_opt_str(d.get("venue")),
         played_at=played_at,
+        source=source,
+        position=position,
+    )
+
+
+_MONEY_TEXT_KEYS = ("starting_stacks", "antes", "blinds_or_straddles", "min_bet", "actions",
+                    "finishing_stacks", "winnings")
+_UNITS = {p: format(Decimal(1) / Decimal(10) ** p, "f") for p in range(10)}
+
+
+def _num_text(t: str) -> tuple[str, str]:
+    """``" 12.50"`` -> ("12", "50"); ``_Slow`` unless plain digits with an optional fraction."""
+    t = t.strip()
+    whole, _dot, frac = t.partition(".")
+    if not whole.isdigit() or not whole.isascii() or (_dot and not (frac.isdigit() and frac.isascii())):
+        raise _Slow
+    return whole, frac
+
+
+def _places_text(frac: str) -> int:
+    return len(frac.rstrip("0"))
+
+
+def _fast_money(d: dict[str, str], source: str, position: int) -> RawHand:
+    """:func:`_fast_raw` for hands with decimal amounts or money fields: the same values as
+    :func:`scale_money` + :func:`raw_hand_from_fields`, with string arithmetic instead of
+    ``Decimal`` (``_Slow`` for anything unusual: the general reader then decides)."""
+    try:
+        variant = _q(d["variant"])
+        actions = _slist(d["actions"])
+        stacks_t = d["starting_stacks"]
+        antes_t = d["antes"]
+        blinds_t = d["blinds_or_straddles"]
+    except KeyError:
+        raise _Slow from None
+
+    def items(v: str) -> list[tuple[str, str]]:
+        if not v or v[0] != "[" or v[-1] != "]":
+            raise _Slow
+        return [_num_text(x) for x in v[1:-1].split(",")]
+
+    stacks = items(stacks_t)
+    n = len(stacks)
+    antes = items(antes_t)
+    blinds = items(blinds_t)
+    if len(antes) != n or len(blinds) != n:
+        raise _Slow
+    min_bet = None if "min_bet" not in d else _num_text(d["min_bet"])
+    rake_t = d["rake"] if "rake" in d else d.get("_rake")
+    rake = None if rake_t is None else _num_text(rake_t)
+    cbr: list[tuple[int, tuple[str, str], str]] = []
+    for k, a in enumerate(actions):
+        w = a.split("#", 1)[0].split()
+        if len(w) == 3 and w[1] == "cbr" and w[0][:1] == "p":
+            cbr.append((k, _num_text(w[2]), w[0]))
+    # as scale_money: ``currency or currency_symbol`` (an empty currency falls through)
+    cur = (_q(d["currency"]) if "currency" in d else None) or (
+        _q(d["currency_symbol"]) if "currency_symbol" in d else None
+    )
+    places = 2 if cur is not None and cur.upper() in CENT_CURRENCIES else 0
+    for group in (stacks, antes, blinds):
+        for _w, f in group:
+            places = max(places, _places_text(f))
+    for x in (min_bet, rake):
+        if x is not None:
+            places = max(places, _places_text(x[1]))
+    for _k, x, _p in cbr:
+        places = max(places, _places_text(x[1]))
+    if places > 9:
+        raise _Slow
+    scale = 10**places
+
+    def whole(x: tuple[str, str]) -> int:
+        w, f = x
+        f = f.rstrip("0")
+        return int(w) * scale + (int(f.ljust(places, "0")) if f else 0)
+
+    def result(v: str) -> list[float]:
+        out: list[float] = []
+        for w, f in items(v):
+            f = f.rstrip("0")
+            if len(f) <= places:
+                out.append(int(w) * scale + (int(f.ljust(places, "0")) if f else 0))
+            else:
+                y = Decimal(f"{w}.{f}") * scale
+                out.append(int(y) if y == int(y) else float(y))
+        if len(out) != n:
+            raise _Slow
+        return out
+
+    if places:
+        actions = list(actions)
+        for k, x, who in cbr:
+            actions[k] = f"{who} cbr {whole(x)}"
+    players = d.get("players")
+    plist = None if players is None else _slist(players)
+    if plist is not None and len(plist) != n:
+        raise _Slow
+    played_at = None
+    if "year" in d or "month" in d or "day" in d or "time" in d:
+        try:
+            dd: dict[str, Any] = {k: int(d[k]) for k in ("year", "month", "day") if k in d}
+        except ValueError:
+            raise _Slow from None
+        if "time" in d:
+            dd["time"] = d["time"]
+        played_at = _played_at(dd)
+    fin = d.get("finishing_stacks")
+    win = d.get("winnings")
+    return RawHand(
+        variant=variant,
+        antes=[whole(x) for x in antes],
+        blinds_or_straddles=[whole(x) for x in blinds],
+        min_bet=None if min_bet is None else whole(min_bet),
+        starting_stacks=[whole(x) for x in stacks],
+        actions=actions,
+        players=plist,
+        finishing_stacks=None if fin is None else result(fin),
+        winnings=None if win is None else result(win),
+        hand=_opt_str(d.get("hand")),
+        table=_opt_str(d.get("table")),
+        venue=_opt_str(d.get("venue")),
+        played_at=played_at,
+        unit=_UNITS[places],
+        currency=cur,
+        rake=None if rake is None else whole(rake),
         source=source,
         position=position,
     )
@@ -428,6 +671,8 @@ def _format_of_name(name: str) -> tuple[str | None, str]:
         return "phh", comp
     if fmt in POKERSTARS_SUFFIXES:
         return "pokerstars", comp
+    if fmt in ACPC_SUFFIXES:
+        return "acpc", comp
     return None, comp
 
 
@@ -456,7 +701,7 @@ def read_text(path: str | Path) -> str:
 
 
 def file_format(path: str | Path) -> str | None:
-    """``"phh"``, ``"pokerstars"`` or ``None`` (not a hand-history file) from the name."""
+    """``"phh"``, ``"pokerstars"``, ``"acpc"`` or ``None`` (not a hand-history file) from the name."""
     return _format_of_name(os.path.basename(str(path)))[0]
 
 
@@ -467,47 +712,95 @@ def _natural_key(p: str) -> list[Any]:
     return [int(t) if t.isdigit() else t for t in _DIGITS.split(p)]
 
 
-def expand_paths(paths: Iterable[str | Path]) -> list[Path]:
+def expand_paths(
+    paths: Iterable[str | Path], *, problems: list[str] | None = None
+) -> list[Path]:
     """Files to import: files as given, folders searched recursively (natural order).
 
-    Raises :class:`HandHistoryError` for a path that does not exist or a file of an
-    unknown kind given explicitly.
+    A path that does not exist, or a file of an unknown kind given explicitly, raises
+    :class:`HandHistoryError` -- or, when ``problems`` is given, is described there and
+    left out (so that the other paths are still imported).
     """
-    out: list[Path] = []
+    return [Path(f) for f in _expand(paths, problems)]
+
+
+def _expand(paths: Iterable[str | Path], problems: list[str] | None) -> list[str]:
+    """:func:`expand_paths` as strings (no ``Path`` object per file of a big folder)."""
+    out: list[str] = []
     for raw in paths:
-        p = Path(raw)
-        if p.is_dir():
+        p = os.fspath(raw)
+        if os.path.isdir(p):
             found: list[str] = []
             for dirpath, _dirs, files in os.walk(p):
                 for name in files:
                     if _format_of_name(name)[0] is not None:
                         found.append(os.path.join(dirpath, name))
-            out.extend(Path(f) for f in sorted(found, key=_natural_key))
-        elif p.is_file():
-            if file_format(p) is None:
-                raise HandHistoryError(
-                    f"{str(p)!r}: unknown hand-history file type (expected .phh, .phhs or "
-                    ".txt for PokerStars, optionally .xz/.gz/.bz2 compressed)"
-                )
-            out.append(p)
+            out.extend(sorted(found, key=_natural_key))
+            continue
+        if os.path.isfile(p):
+            if file_format(p) is not None:
+                out.append(p)
+                continue
+            msg = (
+                f"{p!r}: unknown hand-history file type (expected .phh, .phhs, .txt for "
+                "PokerStars or .log for ACPC, optionally .xz/.gz/.bz2 compressed)"
+            )
         else:
-            raise HandHistoryError(f"{str(p)!r}: no such file or folder")
+            msg = f"{p!r}: no such file or folder"
+        if problems is None:
+            raise HandHistoryError(msg)
+        problems.append(msg)
     return out
 
 
-def iter_paths(paths: Iterable[str | Path]) -> Iterator[RawHand | Rejection]:
-    """Every hand of every file under ``paths`` (PHH and PokerStars text)."""
-    for p in expand_paths(paths):
-        src = str(p)
-        fmt, comp = _format_of_name(p.name)
+def _sniff(text: str, fmt: str) -> str:
+    """The reader for a text: PokerStars and ACPC logs are recognised by content."""
+    head = text.lstrip()[:200]
+    if head.startswith("PokerStars "):
+        return "pokerstars"
+    if fmt != "phh" and (
+        "\nSTATE:" in text[:5000] or head.startswith("STATE:") or head.startswith("# game:")
+    ):
+        return "acpc"
+    return fmt
+
+
+def iter_file_text(text: str, fmt: str, source: str) -> Iterator[RawHand | Rejection]:
+    """The hands of one file's text, by its format (``phh``, ``pokerstars``, ``acpc``)."""
+    fmt = _sniff(text, fmt)
+    if fmt == "phh":
+        yield from iter_phh_text(text, source=source)
+    elif fmt == "acpc":
+        from pokerlab.hands.acpc_log import iter_acpc_text
+
+        yield from iter_acpc_text(text, source=source)
+    else:
+        from pokerlab.hands.pokerstars import iter_pokerstars_text
+
+        yield from iter_pokerstars_text(text, source=source)
+
+
+def iter_paths(
+    paths: Iterable[str | Path], *, problems: list[str] | None = None
+) -> Iterator[RawHand | Rejection]:
+    """Every hand of every file under ``paths`` (PHH, PokerStars text, ACPC logs).
+
+    With ``problems``, missing paths, files of unknown kind and files without any
+    recognisable hand are described there (by name) instead of raising.
+    """
+    for src in _expand(paths, problems):
+        fmt, comp = _format_of_name(os.path.basename(src))
         try:
             text = _read(src, comp)
         except HandHistoryError as exc:
-            yield Rejection(source=src, position=0, message=str(exc))
+            if problems is None:
+                yield Rejection(source=src, position=0, message=str(exc))
+            else:
+                problems.append(str(exc))
             continue
-        if fmt == "phh":
-            yield from iter_phh_text(text, source=src)
-        else:
-            from pokerlab.hands.pokerstars import iter_pokerstars_text
-
-            yield from iter_pokerstars_text(text, source=src)
+        count = 0
+        for item in iter_file_text(text, fmt or "phh", src):
+            count += 1
+            yield item
+        if count == 0 and problems is not None:
+            problems.append(f"{src!r}: no recognisable hand history in this file")

@@ -21,65 +21,20 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
 from pokerlab.cards.cards import parse_card
 from pokerlab.errors import CardError, HandHistoryError
+from pokerlab.hands import replay_kernels as K
 from pokerlab.hands.model import RawHand
+from pokerlab.hands.schema import ACTION_ROW, NULL_INT, PLAYER_ROW  # noqa: F401 - re-exported
 
-NULL_INT = -(2**62)
-"""Stand-in for NULL in integer columns during bulk loading (turned into NULL in SQL)."""
+_settle_py = K.settle.py_func
 
-ACTION_COLUMNS = (
-    "idx",
-    "street",
-    "seat",
-    "kind",
-    "amount",
-    "to_amount",
-    "pot_before",
-    "to_call",
-    "facing",
-    "level",
-    "allin",
-    "cbet",
-)
+ACTION_COLUMNS = ACTION_ROW
 """One row per betting action; ``kind`` is f (fold), x (check), c (call), b (bet), r (raise)."""
-
-PLAYER_COLUMNS = (
-    "seat",
-    "player",
-    "position",
-    "starting_stack",
-    "finishing_stack",
-    "net",
-    "hole",
-    "blind",
-    "ante",
-    "vpip",
-    "pfr",
-    "three_bet_opp",
-    "three_bet",
-    "saw_flop",
-    "saw_turn",
-    "saw_river",
-    "wtsd",
-    "won_sd",
-    "allin",
-    "cbet_opp",
-    "cbet",
-    "fold_cbet_opp",
-    "fold_cbet",
-    "post_bets",
-    "post_raises",
-    "post_calls",
-    "post_checks",
-    "post_folds",
-    "put_preflop",
-    "put_flop",
-    "put_turn",
-    "put_river",
-    "raise_n",
-    "raise_pot_sum",
-)
+PLAYER_COLUMNS = PLAYER_ROW
+"""One row per player (names from :mod:`pokerlab.hands.schema`)."""
 
 _STREET_NAMES = ("preflop", "flop", "turn", "river")
 _NAN = float("nan")
@@ -100,12 +55,20 @@ class HandFacts:
     last_street: int
     actions: list[tuple[Any, ...]] = field(default_factory=list)
     players: list[tuple[Any, ...]] = field(default_factory=list)
+    rake: float = 0.0
+    """Chips taken from the pot (file's ``rake``, or pot minus winnings)."""
+    swapped: bool = False
+    """Heads-up with the blinds listed big blind first (p1 is then the button)."""
 
 
-def position_names(n: int) -> list[str]:
-    """Seat labels in PHH order (button last): 2 -> BB, BTN; 6 -> SB, BB, UTG, HJ, CO, BTN."""
+def position_names(n: int, *, swapped: bool = False) -> list[str]:
+    """Seat labels in PHH order (button last): 2 -> BB, BTN; 6 -> SB, BB, UTG, HJ, CO, BTN.
+
+    ``swapped``: a heads-up hand whose blinds are listed big blind first (p1 posts the
+    small blind and is the button): BTN, BB.
+    """
     if n == 2:
-        return ["BB", "BTN"]
+        return ["BTN", "BB"] if swapped else ["BB", "BTN"]
     if n == 3:
         return ["SB", "BB", "BTN"]
     middle = n - 3
@@ -153,111 +116,469 @@ def _round_need(active: list[bool], stacks: list[int], bets: list[int]) -> list[
     return [active[j] and stacks[j] > 0 and min(stacks[j], second - bets[j]) > 0 for j in range(len(stacks))]
 
 
-def replay(h: RawHand) -> HandFacts:  # noqa: C901 - one pass over the actions, kept together for speed
+_SETTLE_MESSAGES = {
+    K.SETTLE_FIN_SUM: "finishing stacks {fin} sum to more than the starting stacks {start}",
+    K.SETTLE_FIN_FOLDED: "p{p} folded with {x} chips behind, but finishes with {y}",
+    K.SETTLE_FIN_LOW: "p{p} finishes with {x}, less than the {y} never put in the pot",
+    K.SETTLE_RAKE_FIELD: "rake {x} does not match the hand: the stacks/winnings leave {y}",
+    K.SETTLE_WIN_FOLDED: "p{p} folded but has winnings {x}",
+    K.SETTLE_WIN_POT: "winnings sum to {x}, more than the pot of {y} can pay",
+    K.SETTLE_WIN_PLAYER: "p{p} wins {x}, more than the {y} the pots can pay him",
+    K.SETTLE_RAKE_POT: "rake {x} is more than the pot of {y}",
+}
+
+
+class _Replay:
+    """One hand being replayed, phase by phase: :meth:`post` (antes, blinds, straddles),
+    :meth:`deal_board` / :meth:`deal_hole`, :meth:`show` (showdown and shows after an
+    uncontested win), :meth:`act` (one betting action), :meth:`finish` (the end of the
+    hand, settlement and the fact rows)."""
+
+    def __init__(self, h: RawHand) -> None:
+        if h.variant != "NT":
+            raise HandHistoryError(f"variant {h.variant!r} is not supported (only 'NT', no-limit hold'em)")
+        start = h.starting_stacks
+        n = len(start)
+        if not 2 <= n <= 9:
+            raise HandHistoryError(f"{n} players: only 2 to 9 are supported")
+        for s in start:
+            if s <= 0:
+                raise HandHistoryError(f"starting stack {s} is not positive")
+        raw_blinds = h.blinds_or_straddles
+        if len(raw_blinds) != n or len(h.antes) != n:
+            raise HandHistoryError(f"blinds {raw_blinds!r} / antes {h.antes!r} do not match {n} players")
+        if min(raw_blinds) < 0 or min(h.antes) < 0:
+            raise HandHistoryError(f"negative blind or ante in {raw_blinds!r} / {h.antes!r}")
+        self.h = h
+        self.n = n
+        self.sb = min(raw_blinds[0], raw_blinds[1])
+        self.bb = max(raw_blinds[0], raw_blinds[1])
+        if self.bb <= 0:
+            raise HandHistoryError(f"no big blind in {raw_blinds!r}")
+        self.min_bet = h.min_bet if h.min_bet else self.bb
+        if self.min_bet <= 0:
+            raise HandHistoryError(f"min_bet {h.min_bet} is not positive")
+        self.stacks = list(start)
+        self.contrib = [0] * n
+        self.puts: tuple[list[int], ...] = ([0] * n, [0] * n, [0] * n, [0] * n)
+        self.ante_paid = [0] * n
+        self.blind_paid = [0] * n
+        self.pot = 0
+        self.bets = [0] * n
+        self.max_bet = 0
+        self.comp = 0  # largest bet/raise increment this round (PokerKit's completion amount)
+        self.short_n = 0  # short all-in raises since the last full one, and their sum
+        self.short_sum = 0
+        self.level = 0
+        self.acted = [False] * n
+        self.active = [True] * n
+        self.n_active = n
+        self.street = 0
+        self.need = [False] * n
+        self.actor = -1
+        self.swapped = False
+        # per-player facts
+        self.vpip = [False] * n
+        self.pfr = [False] * n
+        self.tb_opp = [False] * n
+        self.tb = [False] * n
+        self.saw = [[True] * n, [False] * n, [False] * n, [False] * n]
+        self.allin = [False] * n
+        self.cb_opp = [False] * n
+        self.cb = [False] * n
+        self.fcb_opp = [False] * n
+        self.fcb = [False] * n
+        self.p_bets = [0] * n
+        self.p_raises = [0] * n
+        self.p_calls = [0] * n
+        self.p_checks = [0] * n
+        self.p_folds = [0] * n
+        self.raise_n = [0] * n
+        self.raise_sum = [0.0] * n
+        self.hole: list[str | None] = [None] * n
+        self.seen: set[int] = set()
+        self.board: list[str] = []
+        self.pfa = -1
+        self.cbet_made = False
+        self.rows: list[tuple[Any, ...]] = []
+        self.idx = 0
+
+    # -- posting ----------------------------------------------------------------------------
+    def post(self) -> None:
+        """Antes, then blinds and straddles (heads-up reverse-assigned, as PHH and PokerKit)."""
+        n, h = self.n, self.h
+        raw_blinds = h.blinds_or_straddles
+        blinds, antes = (raw_blinds[::-1], h.antes[::-1]) if n == 2 else (raw_blinds, h.antes)
+        stacks = self.stacks
+        for i in range(n):
+            ai = antes[i]
+            if ai:
+                ai = min(ai, stacks[i])
+                stacks[i] -= ai
+                self.contrib[i] += ai
+                self.ante_paid[i] = ai
+                self.pot += ai
+        last_blind = -1
+        for i in range(n):
+            b = blinds[i]
+            if b:
+                last_blind = i
+                b = min(b, stacks[i])
+                stacks[i] -= b
+                self.bets[i] = b
+                self.contrib[i] += b
+                self.puts[0][i] = b
+                self.pot += b
+        self.blind_paid = list(self.bets)
+        self.max_bet = max(self.bets)
+        need = _round_need([True] * n, stacks, self.bets)
+        # heads-up the player after the larger blind acts first: blinds may be listed in
+        # either order (the small blind is the button)
+        self.swapped = n == 2 and blinds[1] > blinds[0]
+        first = (0 if self.swapped else 1) if n == 2 else (last_blind + 1) % n
+        if sum(need) <= 1 and all(self.bets[j] >= self.max_bet for j in range(n) if need[j]):
+            need = [False] * n
+        self.need = need
+        self.actor = -1
+        for k in range(n):
+            j = (first + k) % n
+            if need[j]:
+                self.actor = j
+                break
+
+    # -- dealing ----------------------------------------------------------------------------
+    def deal_board(self, a: str, cards: str) -> None:
+        n = self.n
+        if self.actor != -1:
+            raise HandHistoryError(f"action {a!r}: board dealt while p{self.actor + 1} is to act")
+        if self.n_active < 2:
+            raise HandHistoryError(f"action {a!r}: board dealt after the hand ended")
+        if self.street == 3:
+            raise HandHistoryError(f"action {a!r}: board dealt after the river")
+        want = 6 if self.street == 0 else 2
+        if len(cards) != want:
+            raise HandHistoryError(
+                f"action {a!r}: the {_STREET_NAMES[self.street + 1]} has {want // 2} card(s)"
+            )
+        _cards(cards, f"action {a!r}", self.seen)
+        self.board.append(cards)
+        self.street += 1
+        self.bets = [0] * n
+        self.max_bet = 0
+        self.comp = 0
+        self.short_n = 0
+        self.short_sum = 0
+        self.level = 0
+        self.acted = [False] * n
+        self.saw[self.street] = list(self.active)
+        need = _round_need(self.active, self.stacks, self.bets)
+        self.actor = -1
+        if sum(need) >= 2:
+            self.actor = need.index(True)
+            self.need = need
+        else:
+            self.need = [False] * n
+
+    def deal_hole(self, a: str, w: list[str]) -> None:
+        try:
+            j = int(w[2][1:]) - 1
+        except ValueError:
+            j = -1
+        if w[2][:1] != "p" or not 0 <= j < self.n:
+            raise HandHistoryError(f"action {a!r}: no player {w[2]!r}")
+        if self.hole[j] is not None:
+            raise HandHistoryError(f"action {a!r}: p{j + 1} already has hole cards")
+        if self.street or self.idx:
+            raise HandHistoryError(f"action {a!r}: hole cards dealt after the betting began")
+        if len(w[3]) != 4:
+            raise HandHistoryError(f"action {a!r}: hold'em hole cards are two cards")
+        _cards(w[3], f"action {a!r}", self.seen)
+        self.hole[j] = w[3]
+
+    # -- showdown ---------------------------------------------------------------------------
+    def show(self, a: str, i: int, w: list[str]) -> None:
+        """``pN sm [cards]``: at a showdown, or the winner showing after an uncontested win."""
+        if self.actor != -1:
+            raise HandHistoryError(f"action {a!r}: showdown while p{self.actor + 1} is to act")
+        if not self.active[i]:
+            raise HandHistoryError(f"action {a!r}: p{i + 1} folded and cannot show")
+        if len(w) == 3 and w[2] != "-" and w[2].strip("?"):
+            shown = w[2]
+            known = self.hole[i]
+            if known is None or "?" in known:
+                if known is not None:
+                    for k in range(0, len(known), 2):
+                        if known[k : k + 2] != "??":
+                            self.seen.discard(parse_card(known[k : k + 2]))
+                if len(shown) != 4:
+                    raise HandHistoryError(f"action {a!r}: hold'em hole cards are two cards")
+                _cards(shown, f"action {a!r}", self.seen)
+                self.hole[i] = shown
+            elif shown != known:
+                raise HandHistoryError(f"action {a!r}: p{i + 1} was dealt {known}, not {shown}")
+        elif len(w) > 3:
+            raise HandHistoryError(f"action {a!r}: malformed show/muck")
+
+    # -- betting ----------------------------------------------------------------------------
+    def act(self, a: str, i: int, op: str, w: list[str]) -> None:  # noqa: C901 - the betting rules
+        n = self.n
+        if self.actor == -1:
+            raise HandHistoryError(f"action {a!r}: no player is to act (betting round is over)")
+        if i != self.actor:
+            raise HandHistoryError(f"action {a!r}: it is p{self.actor + 1}'s turn, not p{i + 1}'s")
+        bets, stacks = self.bets, self.stacks
+        max_bet = self.max_bet
+        to_call = max_bet - bets[i]
+        pot_before = self.pot
+        lvl = self.level
+        stack = stacks[i]
+        aggressive = False
+        full = False
+        size = 0
+        if op == "f" and len(w) == 2:
+            kind = "f"
+            amount = 0
+            self.active[i] = False
+            self.n_active -= 1
+        elif op == "cc" and len(w) == 2:
+            amount = to_call if to_call < stack else stack
+            kind = "c" if amount else "x"
+        elif op == "cbr" and len(w) == 3:
+            x = _amount(a, w[2])
+            cap = bets[i] + stack
+            if x <= max_bet:
+                raise HandHistoryError(f"action {a!r}: raise to {x} is not above the current bet {max_bet}")
+            if x > cap:
+                raise HandHistoryError(f"action {a!r}: raise to {x} is more than p{i + 1}'s {cap} chips")
+            if stack <= to_call:
+                raise HandHistoryError(f"action {a!r}: p{i + 1} is covered and can only call or fold")
+            call_amt = to_call if to_call < stack else stack
+            if call_amt < self.comp or (self.short_n and self.short_sum < self.comp and self.acted[i]):
+                raise HandHistoryError(
+                    f"action {a!r}: p{i + 1} faces only a short all-in raise, so cannot re-raise"
+                )
+            size = x - max_bet
+            min_size = self.comp if self.comp > self.min_bet else self.min_bet
+            if size < min_size and x != cap:
+                raise HandHistoryError(
+                    f"action {a!r}: raise to {x} is below the minimum {max_bet + min_size}"
+                )
+            if not any(
+                j != i and self.active[j] and stacks[j] + bets[j] > max_bet for j in range(n)
+            ):
+                raise HandHistoryError(
+                    f"action {a!r}: nobody left to bet against (everyone else folded or is all-in)"
+                )
+            kind = "b" if max_bet == 0 else "r"
+            amount = x - bets[i]
+            full = size >= self.comp
+            if size > self.comp:
+                self.comp = size
+            self.max_bet = x
+            self.level += 1
+            aggressive = True
+            self.raise_n[i] += 1
+            self.raise_sum[i] += size / (pot_before + to_call)
+        else:
+            raise HandHistoryError(f"action {a!r}: unknown player action")
+
+        if amount:
+            stacks[i] = stack - amount
+            bets[i] += amount
+            self.contrib[i] += amount
+            self.puts[self.street][i] += amount
+            self.pot += amount
+        is_allin = amount > 0 and stacks[i] == 0
+        if is_allin:
+            self.allin[i] = True
+        self.acted[i] = True
+        need = self.need
+        need[i] = False
+        if aggressive:
+            for j in range(n):
+                need[j] = j != i and self.active[j] and stacks[j] > 0
+            if full:
+                self.acted = [False] * n
+                self.acted[i] = True
+            if stacks[i] > 0:
+                self.short_n = 0
+                self.short_sum = 0
+            else:
+                self.short_n += 1
+                self.short_sum += size
+            if self.short_sum >= self.comp:
+                self.short_n = 0
+                self.short_sum = 0
+        is_cbet = self._count(i, kind, lvl)
+        self.rows.append(
+            (self.idx, self.street, i, kind, amount, bets[i], pot_before, to_call, max_bet, lvl,
+             is_allin, is_cbet)
+        )
+        self.idx += 1
+        self.actor = -1
+        if self.n_active >= 2:
+            for k in range(1, n):
+                j = (i + k) % n
+                if need[j]:
+                    self.actor = j
+                    break
+
+    def _count(self, i: int, kind: str, lvl: int) -> bool:
+        """Update the per-player flags for one action; returns whether it is a c-bet."""
+        if self.street == 0:
+            if kind == "r":
+                self.vpip[i] = True
+                self.pfr[i] = True
+                self.pfa = i
+                if lvl == 1:
+                    self.tb[i] = True
+            elif kind == "c":
+                self.vpip[i] = True
+            if lvl == 1:
+                self.tb_opp[i] = True
+            return False
+        if kind == "b":
+            self.p_bets[i] += 1
+        elif kind == "r":
+            self.p_raises[i] += 1
+        elif kind == "c":
+            self.p_calls[i] += 1
+        elif kind == "x":
+            self.p_checks[i] += 1
+        else:
+            self.p_folds[i] += 1
+        if self.street == 1:
+            if i == self.pfa and lvl == 0 and not self.cbet_made:
+                self.cb_opp[i] = True
+                if kind == "b":
+                    self.cb[i] = True
+                    self.cbet_made = True
+                    return True
+            elif self.cbet_made and lvl == 1 and not self.fcb_opp[i]:
+                self.fcb_opp[i] = True
+                if kind == "f":
+                    self.fcb[i] = True
+        return False
+
+    # -- the end: settlement and facts --------------------------------------------------------
+    def finish(self) -> HandFacts:
+        n, h = self.n, self.h
+        if self.actor != -1:
+            raise HandHistoryError(f"the hand stops while p{self.actor + 1} is still to act")
+        if (
+            self.n_active >= 2
+            and self.street < 3
+            and sum(1 for j in range(n) if self.active[j] and self.stacks[j] > 0) >= 2
+        ):
+            raise HandHistoryError(f"the hand stops before the river ({len(self.board)} board dealings)")
+        showdown = self.n_active >= 2
+        fin, rake = self._settle()
+        start = h.starting_stacks
+        names = h.players if h.players is not None else [f"p{j + 1}" for j in range(n)]
+        pos = position_names(n, swapped=self.swapped)
+        players: list[tuple[Any, ...]] = []
+        for j in range(n):
+            wtsd = showdown and self.active[j]
+            if fin is None:
+                f_j, net, won = _NAN, _NAN, -1
+            else:
+                f_j = float(fin[j])
+                net = f_j - start[j]
+                won = int(wtsd and f_j > self.stacks[j]) if wtsd else 0
+            players.append(
+                (j, names[j], pos[j], start[j], f_j, net, self.hole[j], self.blind_paid[j],
+                 self.ante_paid[j], self.vpip[j], self.pfr[j], self.tb_opp[j], self.tb[j],
+                 self.saw[1][j], self.saw[2][j], self.saw[3][j], wtsd, won, self.allin[j],
+                 self.cb_opp[j], self.cb[j], self.fcb_opp[j], self.fcb[j], self.p_bets[j],
+                 self.p_raises[j], self.p_calls[j], self.p_checks[j], self.p_folds[j],
+                 self.puts[0][j], self.puts[1][j], self.puts[2][j], self.puts[3][j],
+                 self.raise_n[j], self.raise_sum[j])
+            )
+        return HandFacts(
+            table_size=n,
+            small_blind=self.sb,
+            big_blind=self.bb,
+            ante=max(h.antes),
+            board="".join(self.board),
+            pot=self.pot,
+            showdown=showdown,
+            preflop_aggressor=self.pfa,
+            last_street=self.street,
+            actions=self.rows,
+            players=players,
+            rake=rake,
+            swapped=self.swapped,
+        )
+
+    def _settle(self) -> tuple[list[float] | None, float]:
+        """Finishing stacks (``None``: unknown) and rake, by the shared rules of
+        :func:`pokerlab.hands.replay_kernels.settle` (run as plain Python here)."""
+        n, h = self.n, self.h
+        known_cards = all(
+            self.hole[j] is not None and "?" not in (self.hole[j] or "")
+            for j in range(n)
+            if self.active[j]
+        )
+        fin_out = np.zeros(n, np.float64)
+        st, rake, x, y, p = _settle_py(
+            np.asarray(h.starting_stacks, np.int64),
+            np.asarray(self.stacks, np.int64),
+            np.asarray(self.contrib, np.int64),
+            np.asarray(self.active, np.bool_),
+            known_cards,
+            np.asarray(h.finishing_stacks if h.finishing_stacks is not None else [0.0] * n, np.float64),
+            h.finishing_stacks is not None,
+            np.asarray(h.winnings if h.winnings is not None else [0.0] * n, np.float64),
+            h.winnings is not None and h.finishing_stacks is None,
+            -1 if h.rake is None else int(h.rake),
+            fin_out,
+        )
+        if st == K.SETTLE_OK:
+            return [float(v) for v in fin_out], float(rake)
+        if st == K.SETTLE_UNKNOWN:
+            return None, float(rake)
+        if st == K.SETTLE_POKERKIT:
+            return _settle_with_pokerkit(h), 0.0
+        raise HandHistoryError(
+            _SETTLE_MESSAGES[st].format(
+                p=p + 1,
+                x=_money(x, h),
+                y=_money(y, h),
+                fin=h.finishing_stacks,
+                start=list(h.starting_stacks),
+            )
+        )
+
+
+def _money(x: float, h: RawHand) -> str:
+    """An amount in units as the file wrote it: ``65`` chips, or ``0.65`` with unit 0.01."""
+    if h.unit == "1":
+        return str(int(x)) if float(x).is_integer() else repr(float(x))
+    from decimal import Decimal
+
+    v = Decimal(repr(float(x))) * Decimal(h.unit)
+    text = format(v.quantize(Decimal(h.unit)) if v == v.quantize(Decimal(h.unit)) else v, "f")
+    return f"{h.currency}{text}" if h.currency and len(h.currency) == 1 else text
+
+
+def _amount(a: str, text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        try:
+            xf = float(text)
+        except ValueError:
+            raise HandHistoryError(f"action {a!r}: bad amount {text!r}") from None
+        if not xf.is_integer():
+            raise HandHistoryError(f"action {a!r}: amount {text!r} is not whole chips") from None
+        return int(xf)
+
+
+def replay(h: RawHand) -> HandFacts:
     """Check one hand for legality and derive its facts; raises :class:`HandHistoryError`."""
-    if h.variant != "NT":
-        raise HandHistoryError(f"variant {h.variant!r} is not supported (only 'NT', no-limit hold'em)")
-    start = h.starting_stacks
-    n = len(start)
-    if not 2 <= n <= 9:
-        raise HandHistoryError(f"{n} players: only 2 to 9 are supported")
-    for s in start:
-        if s <= 0:
-            raise HandHistoryError(f"starting stack {s} is not positive")
-    raw_blinds = h.blinds_or_straddles
-    antes = h.antes
-    if len(raw_blinds) != n or len(antes) != n:
-        raise HandHistoryError(f"blinds {raw_blinds!r} / antes {antes!r} do not match {n} players")
-    if min(raw_blinds) < 0 or min(antes) < 0:
-        raise HandHistoryError(f"negative blind or ante in {raw_blinds!r} / {antes!r}")
-    sb = min(raw_blinds[0], raw_blinds[1])
-    bb = max(raw_blinds[0], raw_blinds[1])
-    if bb <= 0:
-        raise HandHistoryError(f"no big blind in {raw_blinds!r}")
-    if n == 2:
-        blinds = raw_blinds[::-1]
-        antes = antes[::-1]
-    else:
-        blinds = raw_blinds
-    min_bet = h.min_bet if h.min_bet else bb
-    if min_bet <= 0:
-        raise HandHistoryError(f"min_bet {h.min_bet} is not positive")
-
-    stacks = list(start)
-    contrib = [0] * n
-    put0 = [0] * n
-    put1 = [0] * n
-    put2 = [0] * n
-    put3 = [0] * n
-    puts = (put0, put1, put2, put3)
-    ante_paid = [0] * n
-    pot = 0
-    for i in range(n):
-        ai = antes[i]
-        if ai:
-            ai = min(ai, stacks[i])
-            stacks[i] -= ai
-            contrib[i] += ai
-            ante_paid[i] = ai
-            pot += ai
-    bets = [0] * n
-    last_blind = -1
-    for i in range(n):
-        b = blinds[i]
-        if b:
-            last_blind = i
-            b = min(b, stacks[i])
-            stacks[i] -= b
-            bets[i] = b
-            contrib[i] += b
-            put0[i] = b
-            pot += b
-    blind_paid = list(bets)
-    max_bet = max(bets)
-    comp = 0  # largest bet/raise increment this round (PokerKit's completion amount)
-    short_n = 0  # short all-in raises since the last full one, and their sum
-    short_sum = 0
-    level = 0
-    acted = [False] * n
-    active = [True] * n
-    n_active = n
-    street = 0
-    need = _round_need([True] * n, stacks, bets)
-    first = 1 if n == 2 else (last_blind + 1) % n
-    if sum(need) <= 1 and all(bets[j] >= max_bet for j in range(n) if need[j]):
-        need = [False] * n
-    actor = -1
-    for k in range(n):
-        j = (first + k) % n
-        if need[j]:
-            actor = j
-            break
-
-    vpip = [False] * n
-    pfr = [False] * n
-    tb_opp = [False] * n
-    tb = [False] * n
-    saw = [[True] * n, [False] * n, [False] * n, [False] * n]
-    allin = [False] * n
-    cb_opp = [False] * n
-    cb = [False] * n
-    fcb_opp = [False] * n
-    fcb = [False] * n
-    p_bets = [0] * n
-    p_raises = [0] * n
-    p_calls = [0] * n
-    p_checks = [0] * n
-    p_folds = [0] * n
-    raise_n = [0] * n
-    raise_sum = [0.0] * n
-    hole: list[str | None] = [None] * n
-    seen: set[int] = set()
-    board: list[str] = []
-    pfa = -1
-    cbet_made = False
-    rows: list[tuple[Any, ...]] = []
-    idx = 0
-
+    r = _Replay(h)
+    r.post()
+    n = r.n
     for a in h.actions:
         if "#" in a:
             a = a[: a.index("#")]
@@ -267,57 +588,12 @@ def replay(h: RawHand) -> HandFacts:  # noqa: C901 - one pass over the actions, 
         w0 = w[0]
         if w0 == "d":
             if len(w) == 3 and w[1] == "db":
-                if actor != -1:
-                    raise HandHistoryError(f"action {a!r}: board dealt while p{actor + 1} is to act")
-                if n_active < 2:
-                    raise HandHistoryError(f"action {a!r}: board dealt after the hand ended")
-                if street == 3:
-                    raise HandHistoryError(f"action {a!r}: board dealt after the river")
-                cards = w[2]
-                want = 6 if street == 0 else 2
-                if len(cards) != want:
-                    raise HandHistoryError(
-                        f"action {a!r}: the {_STREET_NAMES[street + 1]} has {want // 2} card(s)"
-                    )
-                _cards(cards, f"action {a!r}", seen)
-                board.append(cards)
-                street += 1
-                bets = [0] * n
-                max_bet = 0
-                comp = 0
-                short_n = 0
-                short_sum = 0
-                level = 0
-                acted = [False] * n
-                saw[street] = list(active)
-                need = _round_need(active, stacks, bets)
-                actor = -1
-                if sum(need) >= 2:
-                    for j in range(n):
-                        if need[j]:
-                            actor = j
-                            break
-                else:
-                    need = [False] * n
+                r.deal_board(a, w[2])
             elif len(w) == 4 and w[1] == "dh":
-                try:
-                    j = int(w[2][1:]) - 1
-                except ValueError:
-                    j = -1
-                if w[2][:1] != "p" or not 0 <= j < n:
-                    raise HandHistoryError(f"action {a!r}: no player {w[2]!r}")
-                if hole[j] is not None:
-                    raise HandHistoryError(f"action {a!r}: p{j + 1} already has hole cards")
-                if street or idx:
-                    raise HandHistoryError(f"action {a!r}: hole cards dealt after the betting began")
-                if len(w[3]) != 4:
-                    raise HandHistoryError(f"action {a!r}: hold'em hole cards are two cards")
-                _cards(w[3], f"action {a!r}", seen)
-                hole[j] = w[3]
+                r.deal_hole(a, w)
             else:
                 raise HandHistoryError(f"action {a!r}: unknown dealer action")
             continue
-
         if w0[:1] != "p" or len(w) < 2:
             raise HandHistoryError(f"action {a!r}: not a PHH action")
         try:
@@ -326,287 +602,11 @@ def replay(h: RawHand) -> HandFacts:  # noqa: C901 - one pass over the actions, 
             i = -1
         if not 0 <= i < n:
             raise HandHistoryError(f"action {a!r}: no player {w0!r} in a {n}-player hand")
-        op = w[1]
-        if op == "sm":
-            if actor != -1:
-                raise HandHistoryError(f"action {a!r}: showdown while p{actor + 1} is to act")
-            if not active[i]:
-                raise HandHistoryError(f"action {a!r}: p{i + 1} folded and cannot show")
-            if n_active < 2:
-                raise HandHistoryError(f"action {a!r}: no showdown in a hand won uncontested")
-            if len(w) == 3 and w[2] != "-" and w[2].strip("?"):
-                shown = w[2]
-                if hole[i] is None or "?" in (hole[i] or ""):
-                    known = hole[i]
-                    if known is not None:
-                        for k in range(0, len(known), 2):
-                            if known[k : k + 2] != "??":
-                                seen.discard(parse_card(known[k : k + 2]))
-                    if len(shown) != 4:
-                        raise HandHistoryError(f"action {a!r}: hold'em hole cards are two cards")
-                    _cards(shown, f"action {a!r}", seen)
-                    hole[i] = shown
-                elif shown != hole[i]:
-                    raise HandHistoryError(f"action {a!r}: p{i + 1} was dealt {hole[i]}, not {shown}")
-            elif len(w) > 3:
-                raise HandHistoryError(f"action {a!r}: malformed show/muck")
-            continue
-        if actor == -1:
-            raise HandHistoryError(f"action {a!r}: no player is to act (betting round is over)")
-        if i != actor:
-            raise HandHistoryError(f"action {a!r}: it is p{actor + 1}'s turn, not p{i + 1}'s")
-        to_call = max_bet - bets[i]
-        pot_before = pot
-        facing = max_bet
-        lvl = level
-        stack = stacks[i]
-        aggressive = False
-        full = False
-        size = 0
-        if op == "f" and len(w) == 2:
-            kind = "f"
-            amount = 0
-            active[i] = False
-            n_active -= 1
-        elif op == "cc" and len(w) == 2:
-            amount = to_call if to_call < stack else stack
-            kind = "c" if amount else "x"
-        elif op == "cbr" and len(w) == 3:
-            try:
-                x = int(w[2])
-            except ValueError:
-                try:
-                    xf = float(w[2])
-                except ValueError:
-                    raise HandHistoryError(f"action {a!r}: bad amount {w[2]!r}") from None
-                if not xf.is_integer():
-                    raise HandHistoryError(f"action {a!r}: amount {w[2]!r} is not whole chips") from None
-                x = int(xf)
-            cap = bets[i] + stack
-            if x <= max_bet:
-                raise HandHistoryError(f"action {a!r}: raise to {x} is not above the current bet {max_bet}")
-            if x > cap:
-                raise HandHistoryError(f"action {a!r}: raise to {x} is more than p{i + 1}'s {cap} chips")
-            if stack <= to_call:
-                raise HandHistoryError(f"action {a!r}: p{i + 1} is covered and can only call or fold")
-            call_amt = to_call if to_call < stack else stack
-            if call_amt < comp or (short_n and short_sum < comp and acted[i]):
-                raise HandHistoryError(
-                    f"action {a!r}: p{i + 1} faces only a short all-in raise, so cannot re-raise"
-                )
-            size = x - max_bet
-            min_size = comp if comp > min_bet else min_bet
-            if size < min_size and x != cap:
-                raise HandHistoryError(
-                    f"action {a!r}: raise to {x} is below the minimum {max_bet + min_size}"
-                )
-            for j in range(n):
-                if j != i and active[j] and stacks[j] + bets[j] > max_bet:
-                    break
-            else:
-                raise HandHistoryError(
-                    f"action {a!r}: nobody left to bet against (everyone else folded or is all-in)"
-                )
-            kind = "b" if max_bet == 0 else "r"
-            amount = x - bets[i]
-            full = size >= comp
-            if size > comp:
-                comp = size
-            max_bet = x
-            level += 1
-            aggressive = True
-            raise_n[i] += 1
-            raise_sum[i] += size / (pot_before + to_call)
+        if w[1] == "sm":
+            r.show(a, i, w)
         else:
-            raise HandHistoryError(f"action {a!r}: unknown player action")
-
-        if amount:
-            stacks[i] = stack - amount
-            bets[i] += amount
-            contrib[i] += amount
-            puts[street][i] += amount
-            pot += amount
-        is_allin = amount > 0 and stacks[i] == 0
-        if is_allin:
-            allin[i] = True
-        acted[i] = True
-        need[i] = False
-        if aggressive:
-            for j in range(n):
-                need[j] = j != i and active[j] and stacks[j] > 0
-            if full:
-                acted = [False] * n
-                acted[i] = True
-            if stacks[i] > 0:
-                short_n = 0
-                short_sum = 0
-            else:
-                short_n += 1
-                short_sum += size
-            if short_sum >= comp:
-                short_n = 0
-                short_sum = 0
-        is_cbet = False
-        if street == 0:
-            if kind == "r":
-                vpip[i] = True
-                pfr[i] = True
-                pfa = i
-                if lvl == 1:
-                    tb[i] = True
-            elif kind == "c":
-                vpip[i] = True
-            if lvl == 1:
-                tb_opp[i] = True
-        else:
-            if kind == "b":
-                p_bets[i] += 1
-            elif kind == "r":
-                p_raises[i] += 1
-            elif kind == "c":
-                p_calls[i] += 1
-            elif kind == "x":
-                p_checks[i] += 1
-            else:
-                p_folds[i] += 1
-            if street == 1:
-                if i == pfa and lvl == 0 and not cbet_made:
-                    cb_opp[i] = True
-                    if kind == "b":
-                        cb[i] = True
-                        cbet_made = True
-                        is_cbet = True
-                elif cbet_made and lvl == 1 and not fcb_opp[i]:
-                    fcb_opp[i] = True
-                    if kind == "f":
-                        fcb[i] = True
-        rows.append(
-            (
-                idx,
-                street,
-                i,
-                kind,
-                amount,
-                bets[i],
-                pot_before,
-                to_call,
-                facing,
-                lvl,
-                is_allin,
-                is_cbet,
-            )
-        )
-        idx += 1
-        actor = -1
-        if n_active >= 2:
-            for k in range(1, n):
-                j = (i + k) % n
-                if need[j]:
-                    actor = j
-                    break
-
-    if actor != -1:
-        raise HandHistoryError(f"the hand stops while p{actor + 1} is still to act")
-    if n_active >= 2 and street < 3 and sum(1 for j in range(n) if active[j] and stacks[j] > 0) >= 2:
-        raise HandHistoryError(f"the hand stops before the river ({len(board)} board dealings)")
-
-    showdown = n_active >= 2
-    # Settle: finishing stacks from the file, else derived where the result is certain.
-    fin: list[float] | None
-    if h.finishing_stacks is not None:
-        fin = h.finishing_stacks
-        if sum(fin) > sum(start):
-            raise HandHistoryError(
-                f"finishing stacks {fin} sum to more than the starting stacks {list(start)}"
-            )
-        for j in range(n):
-            if not active[j] and fin[j] != stacks[j]:
-                raise HandHistoryError(
-                    f"p{j + 1} folded with {stacks[j]} chips behind, but finishes with {fin[j]}"
-                )
-            if active[j] and fin[j] < stacks[j]:
-                raise HandHistoryError(
-                    f"p{j + 1} finishes with {fin[j]}, less than the {stacks[j]} never put in the pot"
-                )
-    elif h.winnings is not None:
-        # Winnings are the chips collected from the pot(s); an uncalled bet comes back on top.
-        fin = [float(stacks[j] + h.winnings[j]) for j in range(n)]
-        order = sorted(range(n), key=contrib.__getitem__, reverse=True)
-        excess = contrib[order[0]] - contrib[order[1]]
-        if excess > 0:
-            fin[order[0]] += excess
-    elif not showdown:
-        fin = [float(s) for s in stacks]
-        for j in range(n):
-            if active[j]:
-                fin[j] += pot
-    elif all(hole[j] is not None and "?" not in (hole[j] or "") for j in range(n) if active[j]):
-        fin = _settle_with_pokerkit(h)
-    else:
-        fin = None  # a showdown between unknown hands: the result is unknown
-
-    names = h.players if h.players is not None else [f"p{j + 1}" for j in range(n)]
-    pos = position_names(n)
-    players: list[tuple[Any, ...]] = []
-    for j in range(n):
-        wtsd = showdown and active[j]
-        if fin is None:
-            f_j, net, won = _NAN, _NAN, -1
-        else:
-            f_j = float(fin[j])
-            net = f_j - start[j]
-            won = int(wtsd and f_j > stacks[j]) if wtsd else 0
-        players.append(
-            (
-                j,
-                names[j],
-                pos[j],
-                start[j],
-                f_j,
-                net,
-                hole[j],
-                blind_paid[j],
-                ante_paid[j],
-                vpip[j],
-                pfr[j],
-                tb_opp[j],
-                tb[j],
-                saw[1][j],
-                saw[2][j],
-                saw[3][j],
-                wtsd,
-                won,
-                allin[j],
-                cb_opp[j],
-                cb[j],
-                fcb_opp[j],
-                fcb[j],
-                p_bets[j],
-                p_raises[j],
-                p_calls[j],
-                p_checks[j],
-                p_folds[j],
-                put0[j],
-                put1[j],
-                put2[j],
-                put3[j],
-                raise_n[j],
-                raise_sum[j],
-            )
-        )
-    return HandFacts(
-        table_size=n,
-        small_blind=sb,
-        big_blind=bb,
-        ante=max(h.antes),
-        board="".join(board),
-        pot=pot,
-        showdown=showdown,
-        preflop_aggressor=pfa,
-        last_street=street,
-        actions=rows,
-        players=players,
-    )
+            r.act(a, i, w[1], w)
+    return r.finish()
 
 
 def _settle_with_pokerkit(h: RawHand) -> list[float] | None:

@@ -14,42 +14,40 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from pokerlab.hands.schema import kernel_indices
+
 OP_DH, OP_DB, OP_F, OP_CC, OP_CBR, OP_SM, OP_OTHER = 0, 1, 2, 3, 4, 5, 6
 KIND_F, KIND_X, KIND_C, KIND_B, KIND_R = 0, 1, 2, 3, 4
 UNKNOWN_CARD = 52
 NO_CARD = -1
 
-# player output columns of the int array ``pint`` (one row per player)
-PI_START, PI_BLIND, PI_ANTE, PI_PBETS, PI_PRAISES, PI_PCALLS, PI_PCHECKS, PI_PFOLDS = range(8)
-PI_PUT0, PI_PUT1, PI_PUT2, PI_PUT3, PI_RAISEN, PI_WON, PI_C1, PI_C2 = range(8, 16)
-N_PINT = 16
-# player boolean columns of ``pbool``
-(
-    PB_VPIP,
-    PB_PFR,
-    PB_TBO,
-    PB_TB,
-    PB_SAW1,
-    PB_SAW2,
-    PB_SAW3,
-    PB_WTSD,
-    PB_ALLIN,
-    PB_CBO,
-    PB_CB,
-    PB_FCBO,
-    PB_FCB,
-) = range(13)
-N_PBOOL = 13
-# player float columns of ``pflt``
-PF_FIN, PF_NET, PF_RSUM = range(3)
-N_PFLT = 3
-# hand int columns of ``hint``
-HI_STATUS, HI_SB, HI_BB, HI_ANTE, HI_POT, HI_SHOWDOWN, HI_PFA, HI_STREET, HI_NACT = range(9)
-N_HINT = 9
-# action int columns of ``aint``
-AI_IDX, AI_STREET, AI_SEAT, AI_KIND, AI_AMOUNT, AI_TO, AI_POT, AI_CALL, AI_FACING, AI_LEVEL = range(10)
-AI_ALLIN, AI_CBET = 10, 11
-N_AINT = 12
+# Output column indices, generated from the column table (pokerlab.hands.schema).
+_PI = kernel_indices("pint")
+PI_START, PI_BLIND, PI_ANTE = _PI["starting_stack"], _PI["blind"], _PI["ante"]
+PI_PBETS, PI_PRAISES, PI_PCALLS = _PI["post_bets"], _PI["post_raises"], _PI["post_calls"]
+PI_PCHECKS, PI_PFOLDS = _PI["post_checks"], _PI["post_folds"]
+PI_PUT0, PI_RAISEN, PI_WON = _PI["put_preflop"], _PI["raise_n"], _PI["won_sd"]
+PI_C1, PI_C2 = _PI["c1"], _PI["c2"]
+N_PINT = len(_PI)
+_PB = kernel_indices("pbool")
+PB_VPIP, PB_PFR, PB_TBO, PB_TB = _PB["vpip"], _PB["pfr"], _PB["three_bet_opp"], _PB["three_bet"]
+PB_SAW1, PB_SAW2, PB_SAW3, PB_WTSD = _PB["saw_flop"], _PB["saw_turn"], _PB["saw_river"], _PB["wtsd"]
+PB_ALLIN, PB_CBO, PB_CB = _PB["allin"], _PB["cbet_opp"], _PB["cbet"]
+PB_FCBO, PB_FCB = _PB["fold_cbet_opp"], _PB["fold_cbet"]
+N_PBOOL = len(_PB)
+_PF = kernel_indices("pflt")
+PF_FIN, PF_NET, PF_RSUM = _PF["finishing_stack"], _PF["net"], _PF["raise_pot_sum"]
+N_PFLT = len(_PF)
+_HI = kernel_indices("hint")
+HI_STATUS, HI_SWAP, HI_SB, HI_BB = _HI["status"], _HI["swap"], _HI["small_blind"], _HI["big_blind"]
+HI_ANTE, HI_POT, HI_SHOWDOWN, HI_PFA = _HI["ante"], _HI["pot"], _HI["showdown"], _HI["preflop_aggressor"]
+HI_STREET, HI_NACT, HI_RAKE = _HI["last_street"], _HI["n_actions"], _HI["rake"]
+N_HINT = len(_HI)
+_AI = kernel_indices("aint")
+AI_IDX, AI_STREET, AI_SEAT, AI_KIND = _AI["idx"], _AI["street"], _AI["seat"], _AI["kind"]
+AI_AMOUNT, AI_TO, AI_POT, AI_CALL = _AI["amount"], _AI["to_amount"], _AI["pot_before"], _AI["to_call"]
+AI_FACING, AI_LEVEL, AI_ALLIN, AI_CBET = _AI["facing"], _AI["level"], _AI["allin"], _AI["cbet"]
+N_AINT = len(_AI)
 
 
 @njit(cache=True)
@@ -76,6 +74,129 @@ def _round_need(active: np.ndarray, stacks: np.ndarray, bets: np.ndarray, need: 
             cnt += 1
     return cnt
 
+# settle() status codes (the reference turns them into messages)
+SETTLE_OK = 0
+SETTLE_FIN_SUM = 60  # finishing stacks sum to more than the starting stacks
+SETTLE_FIN_FOLDED = 61  # a folded player's finishing stack differs from his chips behind
+SETTLE_FIN_LOW = 62  # a player finishes with less than his chips behind
+SETTLE_RAKE_FIELD = 63  # the rake field disagrees with the stacks / winnings
+SETTLE_WIN_FOLDED = 64  # a folded player has winnings
+SETTLE_WIN_POT = 65  # winnings sum to more than the pot can pay
+SETTLE_WIN_PLAYER = 66  # one player's winnings exceed what his pots can pay
+SETTLE_RAKE_POT = 67  # the rake is larger than the pot
+SETTLE_UNKNOWN = 69  # showdown between unknown hands (result unknown)
+SETTLE_POKERKIT = 70  # showdown between known hands: settled by PokerKit (reference)
+
+
+@njit(cache=True)
+def settle(
+    start: np.ndarray,
+    stacks: np.ndarray,
+    contrib: np.ndarray,
+    active: np.ndarray,
+    known_cards: bool,
+    fin_in: np.ndarray,
+    has_fin: bool,
+    win_in: np.ndarray,
+    has_win: bool,
+    rake_in: int,
+    fin: np.ndarray,
+) -> tuple[int, float, float, float, int]:
+    """Finishing stacks (into ``fin``) and rake of a replayed hand.
+
+    ``stacks`` are the chips behind, ``contrib`` the chips each player put in, ``rake_in``
+    the file's rake (-1: not given).  Returns ``(status, rake, x, y, player)`` where
+    ``x``/``y``/``player`` name the amounts of a failed check.  Winnings may or may not
+    include an uncalled bet returned (PokerStars' "collected" does not; some PHH writers
+    do): when their sum exceeds the contested pot but not the pot with the uncalled bet,
+    and the player who made that bet wins at least it, they are taken to include it.
+    """
+    n = start.shape[0]
+    n_active = 0
+    winner = -1
+    pot_total = 0
+    top = 0
+    for j in range(n):
+        pot_total += contrib[j]
+        if active[j]:
+            n_active += 1
+            winner = j
+        if contrib[j] > contrib[top]:
+            top = j
+    second = 0
+    for j in range(n):
+        if j != top and contrib[j] > second:
+            second = contrib[j]
+    uncalled = contrib[top] - second
+    pot = pot_total - uncalled
+    if rake_in > pot:
+        return SETTLE_RAKE_POT, 0.0, float(rake_in), float(pot), -1
+    if has_fin:
+        tot_f = 0.0
+        tot_s = 0.0
+        for j in range(n):
+            fin[j] = fin_in[j]
+            tot_f += fin[j]
+            tot_s += start[j]
+        if tot_f > tot_s:
+            return SETTLE_FIN_SUM, 0.0, tot_f, tot_s, -1
+        for j in range(n):
+            if not active[j] and fin[j] != stacks[j]:
+                return SETTLE_FIN_FOLDED, 0.0, float(stacks[j]), fin[j], j
+            if active[j] and fin[j] < stacks[j]:
+                return SETTLE_FIN_LOW, 0.0, fin[j], float(stacks[j]), j
+        rake = tot_s - tot_f
+        if rake > pot:
+            return SETTLE_RAKE_POT, 0.0, rake, float(pot), -1
+        if rake_in >= 0 and rake != rake_in:
+            return SETTLE_RAKE_FIELD, 0.0, float(rake_in), rake, -1
+        return SETTLE_OK, rake, 0.0, 0.0, -1
+    if has_win:
+        w_sum = 0.0
+        for j in range(n):
+            if win_in[j] < 0:
+                return SETTLE_WIN_PLAYER, 0.0, win_in[j], 0.0, j
+            if not active[j] and win_in[j] > 0:
+                return SETTLE_WIN_FOLDED, 0.0, win_in[j], 0.0, j
+            w_sum += win_in[j]
+        if rake_in >= 0:
+            if w_sum + rake_in == pot:
+                inclusive = False
+            elif uncalled > 0 and w_sum + rake_in == pot_total:
+                inclusive = True
+            else:
+                return SETTLE_RAKE_FIELD, 0.0, float(rake_in), float(pot) - w_sum, -1
+        elif w_sum <= pot:
+            inclusive = False
+        elif w_sum <= pot_total and win_in[top] >= uncalled:
+            inclusive = True
+        else:
+            return SETTLE_WIN_POT, 0.0, w_sum, float(pot), -1
+        for j in range(n):
+            cap = 0.0
+            cj = contrib[j] - (uncalled if j == top else 0)
+            for k in range(n):
+                ck = contrib[k] - (uncalled if k == top else 0)
+                cap += min(cj, ck)
+            if inclusive and j == top:
+                cap += uncalled
+            if win_in[j] > cap:
+                return SETTLE_WIN_PLAYER, 0.0, win_in[j], cap, j
+            fin[j] = stacks[j] + win_in[j]
+        if not inclusive:
+            fin[top] += uncalled
+        rake = (pot_total if inclusive else pot) - w_sum
+        return SETTLE_OK, rake, 0.0, 0.0, -1
+    rake = 0.0 if rake_in < 0 else float(rake_in)
+    if n_active == 1:
+        for j in range(n):
+            fin[j] = stacks[j]
+        fin[winner] += pot_total - rake
+        return SETTLE_OK, rake, 0.0, 0.0, -1
+    if known_cards and rake_in <= 0:
+        return SETTLE_POKERKIT, 0.0, 0.0, 0.0, -1
+    return SETTLE_UNKNOWN, rake, 0.0, 0.0, -1
+
 
 @njit(cache=True)
 def _replay_one(  # noqa: C901 - mirrors pokerlab.hands.replay.replay step by step
@@ -92,6 +213,7 @@ def _replay_one(  # noqa: C901 - mirrors pokerlab.hands.replay.replay step by st
     has_fin: bool,
     win_in: np.ndarray,
     has_win: bool,
+    rake_in: int,
     acts: np.ndarray,
     hint: np.ndarray,
     pint: np.ndarray,
@@ -168,7 +290,13 @@ def _replay_one(  # noqa: C901 - mirrors pokerlab.hands.replay.replay step by st
     street = 0
     need = np.zeros(n, np.bool_)
     cnt = _round_need(active, stacks, bets, need)
-    first = 1 if n == 2 else (last_blind + 1) % n
+    # heads-up: the player after the larger blind acts first (PokerKit; PHH lists the
+    # blinds in either order, the small blind is the button)
+    swapped = n == 2 and blinds[1] > blinds[0]
+    if n == 2:
+        first = 0 if swapped else 1
+    else:
+        first = (last_blind + 1) % n
     if cnt <= 1:
         ok = True
         for j in range(n):
@@ -246,7 +374,8 @@ def _replay_one(  # noqa: C901 - mirrors pokerlab.hands.replay.replay step by st
             pint[po + i, PI_C2] = c2
             continue
         if op == OP_SM:
-            if i < 0 or i >= n or actor != -1 or not active[i] or n_active < 2:
+            # a show after an uncontested win (the winner only) is allowed: no showdown
+            if i < 0 or i >= n or actor != -1 or not active[i]:
                 return 30
             if cards >= 0:
                 c1 = cards >> 6
@@ -411,45 +540,30 @@ def _replay_one(  # noqa: C901 - mirrors pokerlab.hands.replay.replay step by st
             return 51
     showdown = n_active >= 2
     fin = np.empty(n, np.float64)
-    known = True
-    if has_fin:
-        tot_f = 0.0
-        tot_s = 0.0
-        for j in range(n):
-            fin[j] = fin_in[po + j]
-            tot_f += fin[j]
-            tot_s += starting[po + j]
-        if tot_f > tot_s:
-            return 60
-        for j in range(n):
-            if not active[j] and fin[j] != stacks[j]:
-                return 61
-            if active[j] and fin[j] < stacks[j]:
-                return 62
-    elif has_win:
-        top = 0
-        for j in range(n):
-            fin[j] = stacks[j] + win_in[po + j]
-            if contrib[j] > contrib[top]:
-                top = j
-        second = -1
-        for j in range(n):
-            if j != top and (second == -1 or contrib[j] > contrib[second]):
-                second = j
-        excess = contrib[top] - contrib[second]
-        if excess > 0:
-            fin[top] += excess
-    elif not showdown:
-        for j in range(n):
-            fin[j] = stacks[j] + (pot if active[j] else 0)
-    else:
-        for j in range(n):
-            if active[j]:
-                c1 = pint[po + j, PI_C1]
-                c2 = pint[po + j, PI_C2]
-                if c1 != NO_CARD and c1 != UNKNOWN_CARD and c2 != UNKNOWN_CARD:
-                    return 70  # known cards: the reference settles it with PokerKit
-        known = False
+    known_cards = True
+    for j in range(n):
+        if active[j]:
+            c1 = pint[po + j, PI_C1]
+            c2 = pint[po + j, PI_C2]
+            if c1 == NO_CARD or c1 == UNKNOWN_CARD or c2 == UNKNOWN_CARD:
+                known_cards = False
+    start = starting[po : po + n]
+    st, rake, _x, _y, _p = settle(
+        start,
+        stacks,
+        contrib,
+        active,
+        known_cards,
+        fin_in[po : po + n],
+        has_fin,
+        win_in[po : po + n],
+        has_win,
+        rake_in,
+        fin,
+    )
+    if st != SETTLE_OK and st != SETTLE_UNKNOWN:
+        return st
+    known = st == SETTLE_OK
     for j in range(n):
         wtsd = showdown and active[j]
         pbool[po + j, PB_WTSD] = wtsd
@@ -471,6 +585,10 @@ def _replay_one(  # noqa: C901 - mirrors pokerlab.hands.replay.replay step by st
     hint[h, HI_PFA] = pfa
     hint[h, HI_STREET] = street
     hint[h, HI_NACT] = idx
+    hint[h, HI_RAKE] = int(rake)
+    hint[h, HI_SWAP] = 1 if swapped else 0
+    if rake != int(rake):
+        return 80  # fractional rake: the reference stores it
     return 0
 
 
@@ -487,6 +605,7 @@ def replay_batch(
     has_fin: np.ndarray,
     win: np.ndarray,
     has_win: np.ndarray,
+    rake: np.ndarray,
     acts: np.ndarray,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Replay ``H`` hands: ``p_off``/``a_off`` (length H+1) delimit each hand's players/actions.
@@ -519,6 +638,7 @@ def replay_batch(
             has_fin[h],
             win,
             has_win[h],
+            rake[h],
             acts,
             hint,
             pint,
@@ -532,3 +652,236 @@ def replay_batch(
             for t in range(a_off[h], a_off[h + 1]):
                 avalid[t] = False
     return hint, pint, pbool, pflt, aint, avalid
+
+
+# -- tokenizer ---------------------------------------------------------------------------------
+
+TOK_OK, TOK_SKIP, TOK_PYTHON = 0, 1, 2
+"""Status of one action from :func:`tokenize_actions`: a token, nothing (empty or comment
+only), or left to the plain-Python twin :func:`pokerlab.hands.fastimport.tokenize`."""
+
+_RANK_OF = np.full(128, -1, np.int64)
+for _k, _ch in enumerate("23456789TJQKA"):
+    _RANK_OF[ord(_ch)] = _k
+_SUIT_OF = np.full(128, -1, np.int64)
+for _k, _ch in enumerate("cdhs"):
+    _SUIT_OF[ord(_ch)] = _k
+
+
+@njit(cache=True)
+def _is_space(b: int) -> bool:
+    # the ASCII characters str.split() splits on
+    return b == 32 or (9 <= b <= 13) or (28 <= b <= 31)
+
+
+@njit(cache=True)
+def _card_at(buf: np.ndarray, i: int, rank_of: np.ndarray, suit_of: np.ndarray) -> int:
+    """Card code of the two bytes at ``i`` (``??`` -> UNKNOWN_CARD), -1 if not a card."""
+    r = buf[i]
+    s = buf[i + 1]
+    if r == 63 and s == 63:  # '??'
+        return UNKNOWN_CARD
+    if r >= 128 or s >= 128:
+        return -1
+    ri = rank_of[r]
+    si = suit_of[s]
+    if ri < 0 or si < 0:
+        return -1
+    return ri * 4 + si
+
+
+@njit(cache=True)
+def _digits(buf: np.ndarray, a: int, b: int, max_len: int) -> int:
+    """Value of buf[a:b] when it is 1..max_len ASCII digits, else -1."""
+    if b <= a or b - a > max_len:
+        return -1
+    v = 0
+    for i in range(a, b):
+        c = buf[i]
+        if c < 48 or c > 57:
+            return -1
+        v = v * 10 + (c - 48)
+    return v
+
+
+@njit(cache=True)
+def tokenize_actions(  # noqa: C901 - the PHH action grammar, byte by byte
+    buf: np.ndarray, starts: np.ndarray, ends: np.ndarray, rank_of: np.ndarray,
+    suit_of: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Tokenize ASCII action strings ``buf[starts[k]:ends[k]]`` into ``(op, player, value,
+    cards)`` rows, exactly as :func:`pokerlab.hands.fastimport.tokenize` does; anything
+    this kernel is not sure of (unusual digits, non-ASCII, odd forms) gets ``TOK_PYTHON``.
+    """
+    n = starts.shape[0]
+    tok = np.zeros((n, 4), np.int64)
+    status = np.zeros(n, np.int8)
+    ws = np.zeros(5, np.int64)
+    we = np.zeros(5, np.int64)
+    for k in range(n):
+        a = starts[k]
+        e = ends[k]
+        for i in range(a, e):  # comment
+            if buf[i] == 35:
+                e = i
+                break
+        nw = 0
+        i = a
+        bad = False
+        while i < e:
+            c = buf[i]
+            if c >= 128:
+                bad = True
+                break
+            if _is_space(c):
+                i += 1
+                continue
+            j = i
+            while j < e and not _is_space(buf[j]):
+                if buf[j] >= 128:
+                    bad = True
+                j += 1
+            if nw < 5:
+                ws[nw] = i
+                we[nw] = j
+            nw += 1
+            i = j
+        if bad:
+            status[k] = TOK_PYTHON
+            continue
+        if nw == 0:
+            status[k] = TOK_SKIP
+            continue
+        if nw > 4:
+            tok[k, 0] = OP_OTHER
+            tok[k, 1] = -1
+            continue
+        w0a = ws[0]
+        w0l = we[0] - ws[0]
+        # dealer actions
+        if w0l == 1 and buf[w0a] == 100:  # 'd'
+            w1l = we[1] - ws[1] if nw >= 2 else 0
+            if nw == 3 and w1l == 2 and buf[ws[1]] == 100 and buf[ws[1] + 1] == 98:  # db
+                ln = we[2] - ws[2]
+                if ln != 2 and ln != 6:
+                    tok[k, 0] = OP_OTHER
+                    tok[k, 1] = -1
+                    continue
+                packed = 0
+                ok = True
+                for q in range(ln // 2):
+                    cc = _card_at(buf, ws[2] + 2 * q, rank_of, suit_of)
+                    if cc < 0 or cc >= 52:
+                        ok = False
+                        break
+                    packed |= cc << (6 * q)
+                if not ok:
+                    tok[k, 0] = OP_OTHER
+                    tok[k, 1] = -1
+                    continue
+                tok[k, 0] = OP_DB
+                tok[k, 1] = -1
+                tok[k, 2] = ln // 2
+                tok[k, 3] = packed
+                continue
+            if nw == 4 and w1l == 2 and buf[ws[1]] == 100 and buf[ws[1] + 1] == 104:  # dh
+                if buf[ws[2]] != 112:  # 'p'
+                    tok[k, 0] = OP_OTHER
+                    tok[k, 1] = -1
+                    continue
+                pn = _digits(buf, ws[2] + 1, we[2], 6)
+                if pn < 0:
+                    status[k] = TOK_PYTHON
+                    continue
+                if we[3] - ws[3] != 4:
+                    tok[k, 0] = OP_OTHER
+                    tok[k, 1] = -1
+                    continue
+                c1 = _card_at(buf, ws[3], rank_of, suit_of)
+                c2 = _card_at(buf, ws[3] + 2, rank_of, suit_of)
+                if pn - 1 < 0 or c1 < 0 or c2 < 0:
+                    tok[k, 0] = OP_OTHER
+                    tok[k, 1] = -1
+                    continue
+                tok[k, 0] = OP_DH
+                tok[k, 1] = pn - 1
+                tok[k, 3] = (c1 << 6) | c2
+                continue
+            tok[k, 0] = OP_OTHER
+            tok[k, 1] = -1
+            continue
+        if nw < 2:
+            tok[k, 0] = OP_OTHER
+            tok[k, 1] = -1
+            continue
+        if buf[w0a] != 112:  # not 'p...'
+            tok[k, 0] = OP_OTHER
+            tok[k, 1] = -1
+            continue
+        pn = _digits(buf, w0a + 1, we[0], 6)
+        if pn < 0:
+            status[k] = TOK_PYTHON
+            continue
+        p = pn - 1
+        if p < 0:
+            tok[k, 0] = OP_OTHER
+            tok[k, 1] = -1
+            continue
+        o = ws[1]
+        ol = we[1] - ws[1]
+        if nw == 2:
+            if ol == 1 and buf[o] == 102:  # f
+                tok[k, 0] = OP_F
+            elif ol == 2 and buf[o] == 99 and buf[o + 1] == 99:  # cc
+                tok[k, 0] = OP_CC
+            elif ol == 2 and buf[o] == 115 and buf[o + 1] == 109:  # sm
+                tok[k, 0] = OP_SM
+                tok[k, 3] = -1
+            else:
+                tok[k, 0] = OP_OTHER
+                tok[k, 1] = -1
+                continue
+            tok[k, 1] = p
+            continue
+        if nw == 3:
+            if ol == 3 and buf[o] == 99 and buf[o + 1] == 98 and buf[o + 2] == 114:  # cbr
+                x = _digits(buf, ws[2], we[2], 17)
+                if x < 0:
+                    status[k] = TOK_PYTHON
+                    continue
+                tok[k, 0] = OP_CBR
+                tok[k, 1] = p
+                tok[k, 2] = x
+                continue
+            if ol == 2 and buf[o] == 115 and buf[o + 1] == 109:  # sm cards
+                ca = ws[2]
+                cl = we[2] - ws[2]
+                only_q = True
+                has_q = False
+                for q in range(ca, ca + cl):
+                    if buf[q] == 63:
+                        has_q = True
+                    else:
+                        only_q = False
+                if (cl == 1 and buf[ca] == 45) or only_q:  # '-' or all '?'
+                    tok[k, 0] = OP_SM
+                    tok[k, 1] = p
+                    tok[k, 3] = -1
+                    continue
+                if cl != 4 or has_q:
+                    tok[k, 0] = OP_OTHER
+                    tok[k, 1] = -1
+                    continue
+                c1 = _card_at(buf, ca, rank_of, suit_of)
+                c2 = _card_at(buf, ca + 2, rank_of, suit_of)
+                if c1 < 0 or c2 < 0:
+                    tok[k, 0] = OP_OTHER
+                    tok[k, 1] = -1
+                    continue
+                tok[k, 0] = OP_SM
+                tok[k, 1] = p
+                tok[k, 3] = (c1 << 6) | c2
+                continue
+        tok[k, 0] = OP_OTHER
+        tok[k, 1] = -1
+    return tok, status

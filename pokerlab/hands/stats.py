@@ -107,6 +107,8 @@ class PlayerStats:
     """The most common number of players in this player's hands (for the style thresholds)."""
     style: str = ""
     counts: dict[str, int] = field(default_factory=dict)
+    net_currency: dict[str, float] = field(default_factory=dict)
+    """Net won in money per currency, over the hands whose currency is known."""
 
     def to_json(self) -> dict[str, Any]:
         d = asdict(self)
@@ -114,6 +116,7 @@ class PlayerStats:
             if isinstance(v, float):
                 d[k] = _round(v)
         d["bet_per_street"] = {k: _round(v) for k, v in self.bet_per_street.items()}
+        d["net_currency"] = {k: _round(v) for k, v in self.net_currency.items()}
         return d
 
 
@@ -186,6 +189,16 @@ def player_stats(
         sql = sql.replace("SELECT p.* FROM", "SELECT p.*, ? AS grp_label FROM", 1)
         params = [group, *params]
     rows = db.query(sql, params)
+    money: dict[str, dict[str, float]] = {}
+    label = "?" if group is not None else "p.player"
+    cur_sql = (
+        f"SELECT {label}, h.currency, sum(p.net * h.unit) FROM hand_players p "
+        f"JOIN hands h USING (hand_id) WHERE {where} AND h.currency IS NOT NULL "
+        "AND p.net IS NOT NULL GROUP BY ALL"
+    )
+    cur_params = [group, *params[1:]] if group is not None else params
+    for who, cur, amount in db.query(cur_sql, cur_params):
+        money.setdefault(str(who), {})[str(cur)] = float(amount)
     out: list[PlayerStats] = []
     for r in rows:
         (
@@ -243,6 +256,7 @@ def player_stats(
                 bb_per_100_se=se,
                 net_bb=net,
                 table_size=int(size),
+                net_currency=money.get(str(name), {}),
                 counts={
                     "three_bet_opportunities": int(n_tbo),
                     "saw_flop": int(n_flop),
@@ -289,3 +303,104 @@ def winnings_curves(
     GROUP BY player ORDER BY player
     """
     return {str(p): (list(ks), list(cs)) for p, ks, cs in db.query(sql, params)}
+
+
+# -- per-game (table-level) statistics --------------------------------------------------------
+
+GAME_STAT_SQL: dict[str, str] = {
+    # share of player-hands entered: pokerlab = VPIP (called or raised preflop, blinds and
+    # the big blind's check do not count); thesis = "called the initial bet": called,
+    # raised or, in the big blind, checked preflop
+    "entered_share": """
+        SELECT avg(p.vpip::INT),
+               avg((p.vpip OR EXISTS (SELECT 1 FROM actions a WHERE a.hand_id = p.hand_id
+                   AND a.seat = p.seat AND a.street = 0 AND a.kind = 'x'))::INT)
+        FROM hand_players p JOIN sel USING (hand_id)""",
+    # share of hands in which someone moved all-in with a call, bet or raise
+    "allin_share": """
+        SELECT avg(x::INT), NULL FROM (
+            SELECT bool_or(p.allin) AS x FROM hand_players p JOIN sel USING (hand_id)
+            GROUP BY p.hand_id)""",
+    # share of hands decided at a showdown (two or more players at the end)
+    "showdown_share": "SELECT avg(showdown::INT), NULL FROM sel",
+    # average bet/raise relative to the pot, over every bet and raise at the table:
+    # pokerlab = raise increment / (pot before it + amount to call) (a pot-sized raise
+    # is 1.0); thesis = chips the action adds / pot before it
+    "raise_pot_ratio": """
+        SELECT avg((a.to_amount - a.facing) / (a.pot_before + a.to_call)::DOUBLE),
+               avg(a.amount / a.pot_before::DOUBLE)
+        FROM actions a JOIN sel USING (hand_id) WHERE a.kind IN ('b', 'r')""",
+    # chips put in per street by all players together, per hand, in big blinds (blinds
+    # count preflop, antes do not): pokerlab = over all hands (0 where the street was
+    # not reached); thesis = over the hands that reached the street
+    "bet_per_street_bb": """
+        SELECT {all_hands}, {reached}
+        FROM (SELECT sum(p.put_preflop) / min(s.big_blind) AS b0,
+                     sum(p.put_flop) / min(s.big_blind) AS b1,
+                     sum(p.put_turn) / min(s.big_blind) AS b2,
+                     sum(p.put_river) / min(s.big_blind) AS b3,
+                     min(s.last_street) AS ls
+              FROM hand_players p JOIN sel s USING (hand_id) GROUP BY p.hand_id)""",
+    # the same in currency (amount x unit), for the hands whose currency is known
+    "bet_per_street_currency": """
+        SELECT min(currency), count(DISTINCT currency), {all_hands}
+        FROM (SELECT sum(p.put_preflop) * min(s.unit) AS b0,
+                     sum(p.put_flop) * min(s.unit) AS b1,
+                     sum(p.put_turn) * min(s.unit) AS b2,
+                     sum(p.put_river) * min(s.unit) AS b3,
+                     min(s.currency) AS currency
+              FROM hand_players p JOIN sel s USING (hand_id)
+              WHERE s.currency IS NOT NULL GROUP BY p.hand_id)""",
+}
+_ALL = "[avg(b0), avg(b1), avg(b2), avg(b3)]"
+_REACHED = (
+    "[avg(b0), avg(b1) FILTER (WHERE ls >= 1), avg(b2) FILTER (WHERE ls >= 2), "
+    "avg(b3) FILTER (WHERE ls >= 3)]"
+)
+
+
+def game_stats(
+    db: HandDB, *, filt: HandFilter | None = None, group: str | None = None
+) -> dict[str, Any]:
+    """Per-game (table-level) statistics, each one SQL query (definitions: ``docs/hands.md``).
+
+    ``group`` selects the hands imported with that label (``hands import --group``).
+    Shares are fractions (0..1).  Statistics with two definitions give both,
+    ``{"pokerlab": ..., "thesis": ...}``.
+    """
+    filt = filt or HandFilter()
+    if filt.players:
+        raise ConfigError("per-game statistics cover whole tables: do not select players")
+    where, params = filt.where()
+    where = where.replace("p.", "h.")
+    if group is not None:
+        where += " AND h.grp = ?"
+        params = [*params, group]
+    sel = f"WITH sel AS (SELECT h.* FROM hands h WHERE {where}) "
+    n = int(db.query(sel + "SELECT count(*) FROM sel", params)[0][0])
+    out: dict[str, Any] = {"group": group, "hands": n}
+
+    def one(name: str) -> tuple[Any, ...]:
+        sql = GAME_STAT_SQL[name].format(all_hands=_ALL, reached=_REACHED)
+        return db.query(sel + sql, params)[0]
+
+    e_pl, e_th = one("entered_share")
+    out["entered_share"] = {"pokerlab": _round(e_pl), "thesis": _round(e_th)}
+    out["allin_share"] = _round(one("allin_share")[0])
+    out["showdown_share"] = _round(one("showdown_share")[0])
+    r_pl, r_th = one("raise_pot_ratio")
+    out["raise_pot_ratio"] = {"pokerlab": _round(r_pl), "thesis": _round(r_th)}
+    b_all, b_reached = one("bet_per_street_bb")
+    out["bet_per_street_bb"] = {
+        "pokerlab": _streets(b_all),
+        "thesis": _streets(b_reached),
+    }
+    cur, n_cur, c_all = one("bet_per_street_currency")
+    out["currency"] = cur if n_cur == 1 else None
+    out["bet_per_street_currency"] = _streets(c_all) if n_cur == 1 else None
+    return out
+
+
+def _streets(values: list[float | None] | None) -> dict[str, float | None]:
+    vals = values or [None] * 4
+    return {s: _round(v) for s, v in zip(STREETS, vals, strict=True)}

@@ -65,10 +65,13 @@ import operator
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from enum import IntEnum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pokerlab.cards.cards import card_str
 from pokerlab.errors import CardError, ConfigError, PokerlabError
+
+if TYPE_CHECKING:
+    from pokerlab.agents.base import PlayerView
 
 PREFLOP, FLOP, TURN, RIVER = 0, 1, 2, 3
 STREET_NAMES = ("preflop", "flop", "turn", "river")
@@ -189,9 +192,6 @@ class HoldemConfig:
         chips = [round(float(v) * big_blind) for v in vals]
         return cls(stacks=(chips[0], chips[1]), small_blind=small_blind, big_blind=big_blind,
                    ante=ante)
-
-    def blind_of(self, player: int) -> int:
-        return self.big_blind if player == BIG_BLIND else self.small_blind
 
     def to_json(self) -> dict[str, Any]:
         d = asdict(self)
@@ -575,12 +575,22 @@ class HoldemState:
             return (out[0], out[1])
         return self.showdown_payoffs(self.showdown_outcome())
 
+    # ------------------------------------------------------------------ agents
+    def view(self, player: int) -> PlayerView:
+        """What ``player`` may know now (:class:`pokerlab.agents.base.PlayerView`): its own
+        hole cards, the board, the public betting as typed events; never the opponent's
+        hidden cards."""
+        from pokerlab.agents.base import make_view
+
+        return make_view(self, player)
+
     # ------------------------------------------------------------------ text
     def action_string(self, action: Action) -> str:
         return str(action)
 
     def betting_string(self) -> str:
-        """Public betting history, streets separated by '/': f, k (check), c, b<to>/r<to>."""
+        """Public betting history, streets separated by '/': ``f`` fold, ``c`` check or call,
+        ``r<to>`` bet or raise to ``<to>`` (the action's raise-to amount, ``Action.amount``)."""
         parts: list[str] = []
         for s in range(self.street + 1):
             toks: list[str] = []

@@ -286,11 +286,11 @@ def act_raise(st, to):  # type: ignore[no-untyped-def]
 @njit(cache=True)
 def showdown_outcome(st, tables):  # type: ignore[no-untyped-def]
     """+1 if player 0 has the better 7-card hand, -1 if player 1, 0 for a split."""
-    key_t = tables[0]
-    bit_t = tables[1]
-    nf = tables[3]
-    offs = tables[2][tables[4][7]:]
-    fl = tables[5]
+    key_t = tables.key
+    bit_t = tables.bit
+    nf = tables.noflush
+    offs = tables.offs[tables.obase[7]:]
+    fl = tables.flush
     kb = 0
     bb = 0
     for i in range(5):

@@ -1,6 +1,7 @@
 """Conversion between pokerlab policies and OpenSpiel (``pyspiel``) policies.
 
-Our Kuhn and Leduc games use OpenSpiel's action ids and information-state strings, so a
+Our Kuhn and Leduc games, and the ACPC games of :mod:`pokerlab.games.acpc_game` (as
+``universal_poker``), use OpenSpiel's action ids and information-state strings, so a
 policy converts by key.  ``pyspiel``/``open_spiel`` are imported lazily (optional peer).
 """
 
@@ -23,7 +24,19 @@ def openspiel_game(game: Any) -> Any:
 
     if isinstance(game, pyspiel.Game):
         return game
+    gd = getattr(game, "gamedef", None)
+    if gd is not None:  # an ACPC game (pokerlab.games.acpc_game): universal_poker
+        if getattr(game, "bets", None) is not None:
+            raise ConfigError(f"game {game.name!r} uses a bet set, which universal_poker "
+                              "does not have")
+        if not getattr(game, "openspiel_strings", False):
+            raise ConfigError(f"game {game.name!r} deals board cards in several rounds: "
+                              "universal_poker's information states forget their order "
+                              "(imperfect recall), so its policies do not convert by key")
+        return pyspiel.load_game(gd.to_universal_poker(game.betting_abstraction))
     name = game if isinstance(game, str) else getattr(game, "name", None)
+    if isinstance(name, str) and name.startswith("universal_poker"):
+        return pyspiel.load_game(name)
     os_name = OPENSPIEL_NAMES.get(str(name))
     if os_name is None:
         raise ConfigError(
@@ -95,6 +108,8 @@ def _is_pyspiel(game: Any) -> bool:
 
 def _our_name(os_game: Any) -> str:
     short = os_game.get_type().short_name
+    if short == "universal_poker":
+        return str(os_game)  # pokerlab.games.acpc_game reads the same parameters
     for ours, theirs in OPENSPIEL_NAMES.items():
         if theirs == short:
             return ours

@@ -209,11 +209,16 @@ def _checksum(arrays: Mapping[str, np.ndarray], metadata_json: str) -> str:
     return sha256_bytes(lengths + b"|" + metadata_json.encode("utf-8") + b"|" + b"".join(parts))
 
 
-def save_policy(policy: TabularPolicy, path: str | os.PathLike[str]) -> None:
+def save_policy(policy: Policy, path: str | os.PathLike[str]) -> None:
     """Write ``policy`` to ``path`` (``.npz``: versioned, sha256-checksummed, no pickle).
 
     The write is atomic: ``path`` is either the old file or the complete new one.
     """
+    from pokerlab.policy.indexed import IndexedPolicy, save_indexed_policy
+
+    if isinstance(policy, IndexedPolicy):
+        save_indexed_policy(policy, path)
+        return
     if not isinstance(policy, TabularPolicy):
         raise PolicyFileError(
             f"only TabularPolicy can be saved, got {type(policy).__name__}; tabulate it first "
@@ -252,6 +257,9 @@ def load_policy(path: str | os.PathLike[str]) -> TabularPolicy:
     try:
         with np.load(io.BytesIO(raw), allow_pickle=False) as z:
             names = set(z.files)
+            if "header" in names and b'"kind": "indexed"' in z["header"].tobytes():
+                raise PolicyFileError(f"policy file {p!r} is an indexed policy; read it with "
+                                      "pokerlab.policy.load_any_policy")
             missing_arrays = {"header", *_ARRAY_ORDER} - names
             if missing_arrays:
                 raise PolicyFileError(

@@ -38,7 +38,7 @@ from pokerlab.cards.cards import (
     combo_str,
 )
 from pokerlab.errors import CardError, ConfigError
-from pokerlab.games.protocol import CHANCE, TERMINAL
+from pokerlab.games.protocol import CHANCE, TERMINAL, GameInfo
 
 SB_BLIND = 0.5
 BB_BLIND = 1.0
@@ -330,6 +330,13 @@ class PushFoldGame:
 
     def num_distinct_actions(self) -> int:
         return 2
+
+    def info(self) -> GameInfo:
+        """Returns are in big blinds (the whole stack is the most either side can win)."""
+        st = float(self.config.stack)
+        return GameInfo(num_players=2, num_distinct_actions=2, zero_sum=True, min_utility=-st,
+                        max_utility=st, private_cards_first=True, max_game_length=2,
+                        big_blind=BB_BLIND)
 
     def new_initial_state(self) -> PushFoldState:
         return PushFoldState(game=self)

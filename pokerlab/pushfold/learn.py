@@ -34,7 +34,7 @@ from pokerlab.cards.cards import CLASS_NAMES, CLASS_OF_COMBO, COMBO_MASKS, COMBO
 from pokerlab.errors import ConfigError
 from pokerlab.pushfold.game import OPPONENT_COMBOS, PushFoldConfig, matrices_for
 from pokerlab.pushfold.pushfold_kernels import mc_linear_kernel, mc_tabular_kernel
-from pokerlab.pushfold.solver import Evaluation, evaluate
+from pokerlab.pushfold.solver import Evaluation, evaluate, unit_fields
 
 FEATURE_SETS = ("tutorial", "rich")
 THETA_NAMES = ("const", "high/13", "low/13", "suited", "gap^0.25", "isSB", "isSB*isGII")
@@ -64,6 +64,8 @@ class LearnConfig:
             )
         if self.hands <= 0:
             raise ConfigError(f"hands must be positive, got {self.hands}")
+        if self.seed < 0:
+            raise ConfigError(f"seed must be >= 0, got {self.seed}")
         if not 0 < self.learning_rate < 1:
             raise ConfigError(f"learning rate must be in (0, 1), got {self.learning_rate}")
         for name in ("epsilon_start", "epsilon_end"):
@@ -214,6 +216,7 @@ class LearnResult:
             "bb_call_fraction": self.bb_call_fraction,
             "sb_value_bb": self.evaluation.sb_value,
             "exploitability_bb": self.exploitability,
+            **unit_fields(self.exploitability, self.evaluation.sb_value),
             "nash_sb_value_bb": self.nash_value,
             "nash_sb_shove_fraction": self.nash_shove_fraction,
             "nash_bb_call_fraction": self.nash_call_fraction,

@@ -15,19 +15,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from pokerlab.solvers.regret import regret_matching, regret_matching_py
+
 
 # ---------------------------------------------------------------- CFR+
-@njit(cache=True)
-def _rm(r0: float, r1: float) -> float:  # pragma: no cover - compiled
-    """Regret matching for two actions: probability of action 1."""
-    p0 = r0 if r0 > 0.0 else 0.0
-    p1 = r1 if r1 > 0.0 else 0.0
-    tot = p0 + p1
-    if tot > 0.0:
-        return p1 / tot
-    return 0.5
-
-
 @njit(cache=True)
 def cfr_plus_kernel(b, G, iterations, t0, reg_sb, reg_bb, avg_sb, avg_bb):  # pragma: no cover
     """Run ``iterations`` alternating CFR+ iterations starting at iteration number ``t0``.
@@ -37,13 +28,16 @@ def cfr_plus_kernel(b, G, iterations, t0, reg_sb, reg_bb, avg_sb, avg_bb):  # pr
     K = b.shape[0]
     s = np.empty(K)
     c = np.empty(K)
+    pr = np.empty(2)  # (fold, GII) probabilities of one class
     wsum = 0.0
     for t in range(t0, t0 + iterations):
         w = float(t)
         wsum += w
         for k in range(K):
-            s[k] = _rm(reg_sb[k, 0], reg_sb[k, 1])
-            c[k] = _rm(reg_bb[k, 0], reg_bb[k, 1])
+            regret_matching(reg_sb[k], pr)
+            s[k] = pr[1]
+            regret_matching(reg_bb[k], pr)
+            c[k] = pr[1]
         # SB: value of shove minus fold, per class
         for k in range(K):
             d = b[k]
@@ -54,7 +48,8 @@ def cfr_plus_kernel(b, G, iterations, t0, reg_sb, reg_bb, avg_sb, avg_bb):  # pr
             r0 = reg_sb[k, 0] - s[k] * d
             reg_sb[k, 1] = r1 if r1 > 0.0 else 0.0
             reg_sb[k, 0] = r0 if r0 > 0.0 else 0.0
-            s[k] = _rm(reg_sb[k, 0], reg_sb[k, 1])
+            regret_matching(reg_sb[k], pr)
+            s[k] = pr[1]
         # BB (alternating: sees SB's updated strategy): call minus fold, BB's payoff
         for l in range(K):
             d = 0.0
@@ -68,10 +63,9 @@ def cfr_plus_kernel(b, G, iterations, t0, reg_sb, reg_bb, avg_sb, avg_bb):  # pr
     return wsum
 
 
-def _rm_py(r0: float, r1: float) -> float:
-    p0 = max(r0, 0.0)
-    p1 = max(r1, 0.0)
-    return p1 / (p0 + p1) if p0 + p1 > 0.0 else 0.5
+def _rm_py(regrets_row: np.ndarray) -> float:
+    """Regret-matching probability of GII (action 1) for one class's (fold, GII) regrets."""
+    return float(regret_matching_py(regrets_row, [0.0, 0.0])[1])
 
 
 def cfr_plus_py(b: np.ndarray, G: np.ndarray, iterations: int, t0: int, reg_sb: np.ndarray,
@@ -82,8 +76,8 @@ def cfr_plus_py(b: np.ndarray, G: np.ndarray, iterations: int, t0: int, reg_sb: 
     for t in range(t0, t0 + iterations):
         w = float(t)
         wsum += w
-        s = [_rm_py(reg_sb[k, 0], reg_sb[k, 1]) for k in range(K)]
-        c = [_rm_py(reg_bb[k, 0], reg_bb[k, 1]) for k in range(K)]
+        s = [_rm_py(reg_sb[k]) for k in range(K)]
+        c = [_rm_py(reg_bb[k]) for k in range(K)]
         for k in range(K):
             d = float(b[k])
             for l in range(K):
@@ -91,7 +85,7 @@ def cfr_plus_py(b: np.ndarray, G: np.ndarray, iterations: int, t0: int, reg_sb: 
             avg_sb[k] += w * s[k]
             reg_sb[k, 1] = max(reg_sb[k, 1] + (1.0 - s[k]) * d, 0.0)
             reg_sb[k, 0] = max(reg_sb[k, 0] - s[k] * d, 0.0)
-            s[k] = _rm_py(reg_sb[k, 0], reg_sb[k, 1])
+            s[k] = _rm_py(reg_sb[k])
         for l in range(K):
             d = 0.0
             for k in range(K):

@@ -200,10 +200,19 @@ class PushFoldSolution:
             "bb_call_fraction": self.bb_call_fraction,
             "sb_value_bb": self.sb_value,
             "exploitability_bb": self.exploitability,
+            **unit_fields(self.exploitability, self.sb_value),
             "seconds": self.seconds,
             "sb_range": rng(self.sb_shove),
             "bb_range": rng(self.bb_call),
         }
+
+
+def unit_fields(exploitability: float, sb_value: float) -> dict[str, float]:
+    """The JSON units of docs/conventions.md: push/fold's chips are big blinds."""
+    return {"exploitability": float(exploitability),
+            "exploitability_mbb": 1000.0 * float(exploitability),
+            "sb_value": float(sb_value), "sb_value_mbb": 1000.0 * float(sb_value),
+            "big_blind": 1.0}
 
 
 def _clean(x: np.ndarray, tol: float = 1e-9) -> np.ndarray:

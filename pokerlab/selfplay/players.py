@@ -134,14 +134,27 @@ def check_epsilons(epsilons: Sequence[float]) -> None:
 
 
 class EpsilonGreedyPlayer:
-    """With probability ``epsilons[move index]`` a random legal move, else ``inner``'s choice."""
+    """With probability ``epsilons[move index]`` a random legal move, else ``inner``'s choice.
 
-    def __init__(self, *, inner: Player, epsilons: Sequence[float]) -> None:
+    The move index is the ply (0-based, both players' moves counted) or, with
+    ``per_player_move=True``, the player's own move number ``ply // num_players`` (the
+    tic-tac-toe tutorial's convention: x's and o's first moves both use ``epsilons[0]``).
+    """
+
+    def __init__(self, *, inner: Player, epsilons: Sequence[float],
+                 per_player_move: bool = False, num_players: int = 2) -> None:
         check_epsilons(epsilons)
+        if num_players < 1:
+            raise ConfigError(f"num_players must be >= 1, got {num_players}")
         self.inner = inner
         self.epsilons = tuple(float(e) for e in epsilons)
+        self.per_player_move = bool(per_player_move)
+        self.num_players = int(num_players)
+
+    def move_index(self, ply: int) -> int:
+        return ply // self.num_players if self.per_player_move else ply
 
     def choose(self, state: State, rng: np.random.Generator, *, ply: int) -> int:
-        if rng.random() < epsilon_for(self.epsilons, ply):
+        if rng.random() < epsilon_for(self.epsilons, self.move_index(ply)):
             return _pick(state.legal_actions(), rng)
         return self.inner.choose(state, rng, ply=ply)

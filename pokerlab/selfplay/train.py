@@ -81,6 +81,8 @@ class TrainConfig:
     """Train level k on the datasets of levels k-replay_levels+1..k (1: only its own)."""
     lr_decay: float = 1.0
     """Level k trains with learning rate ``lr * lr_decay**k``."""
+    epsilon_per_player_move: bool = False
+    """Index ``epsilons`` by the player's own move number (tutorial) instead of the ply."""
     seed: int = 0
 
     def __post_init__(self) -> None:
@@ -103,12 +105,24 @@ class TrainConfig:
                   heads=self.heads)
         if not self.win_margin >= 0:
             raise ConfigError(f"win_margin {self.win_margin!r} must be >= 0")
+        if self.seed < 0:
+            raise ConfigError(f"seed {self.seed!r} must be >= 0")
 
     def to_json(self) -> dict[str, Any]:
         d = asdict(self)
         d["epsilons"] = list(self.epsilons)
         d["eval_epsilons"] = list(self.eval_epsilons)
         return d
+
+    @classmethod
+    def preset(cls, name: str, **overrides: Any) -> TrainConfig:
+        """Named settings: ``default`` (pokerlab's) or ``tutorial`` (the tic-tac-toe
+        tutorial script's: discount 0.95, 5 epochs, validation 0.2, batch 64, dropout 0.5,
+        learning rate 1e-4, weight decay 1e-5, exploration 1.0 at level 0 (random games)
+        then 0.5, 0.5, 0.1 per player move)."""
+        if name not in PRESETS:
+            raise ConfigError(f"unknown preset {name!r}; choose one of {', '.join(PRESETS)}")
+        return cls(**{**PRESETS[name], **overrides})
 
     @classmethod
     def from_json(cls, d: dict[str, Any]) -> TrainConfig:
@@ -123,18 +137,20 @@ class TrainConfig:
         return cls(**kw)
 
 
+PRESETS: dict[str, dict[str, Any]] = {
+    "default": {},
+    "tutorial": {"gamma": 0.95, "epochs": 5, "val_fraction": 0.2, "batch_size": 64,
+                 "dropout": 0.5, "lr": 1e-4, "weight_decay": 1e-5, "epsilons": (0.5, 0.5, 0.1),
+                 "epsilon_per_player_move": True},
+}
+"""Settings of ``TrainConfig.preset``; level 0 is always random play (exploration 1.0)."""
+
+
 def make_game(name: str) -> Game:
-    """A game by name from the :mod:`pokerlab.games` registry (``load_game``)."""
-    import pokerlab.games as games
+    """A game by name: :func:`pokerlab.games.load_game` (the one registry)."""
+    from pokerlab.games import load_game
 
-    getter = getattr(games, "load_game", None)
-    if getter is not None:
-        return getter(name)  # type: ignore[no-any-return]
-    if name == "tictactoe":  # registry not available: the built-in game only
-        from pokerlab.games.tictactoe import TicTacToeGame
-
-        return TicTacToeGame()
-    raise ConfigError(f"game {name!r} is not known to self-play (try 'tictactoe')")
+    return load_game(name)  # type: ignore[no-any-return]
 
 
 def tensor_shape(game: Game) -> tuple[int, ...]:
@@ -346,7 +362,9 @@ def run_training(
         if prev_agent is None:
             players: list[Player] = [RandomPlayer(), RandomPlayer()]
         else:
-            eg = EpsilonGreedyPlayer(inner=prev_agent, epsilons=cfg.epsilons)
+            eg = EpsilonGreedyPlayer(inner=prev_agent, epsilons=cfg.epsilons,
+                                     per_player_move=cfg.epsilon_per_player_move,
+                                     num_players=game.num_players)
             players = [eg, eg]
         ds = generate(game, players, num_games=cfg.games, gamma=cfg.gamma, tensor_shape=shape,
                       seed=_level_seed(cfg.seed, level, 0), progress=pr.on_games)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from pokerlab.solvers.cfr_kernels import KIND_CHANCE, KIND_DECISION, KIND_TERMINAL
+from pokerlab.solvers.regret import regret_matching_py
 
 
 def regret_match_py(kind, player, child_count, slot_base, regrets, sigma,
@@ -17,9 +18,7 @@ def regret_match_py(kind, player, child_count, slot_base, regrets, sigma,
             continue
         s, na = slot_base[v], child_count[v]
         for h in range(regrets.shape[1]):
-            pos = np.maximum(regrets[s:s + na, h], 0.0)
-            tot = pos.sum()
-            sigma[s:s + na, h] = pos / tot if tot > 0 else 1.0 / na
+            regret_matching_py(regrets[s:s + na, h], sigma[s:s + na, h])
 
 
 def cfr_iteration_py(kind, player, child_start, child_count, children, slot_base, term_index,

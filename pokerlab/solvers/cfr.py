@@ -104,9 +104,6 @@ class CFRSolver:
         """Normalised average strategy ``[num_slots, H]`` (uniform where never reached)."""
         return _normalise(self.tree, self.avg)
 
-    def current_strategy(self) -> np.ndarray:
-        return self.sigma.copy()
-
     def average_policy(self) -> TabularPolicy:
         return strategy_to_policy(self.tree, self.average_strategy(),
                                   metadata=self._meta("average"))

@@ -13,7 +13,8 @@ One iteration for a set of players (``update_player`` = 0 / 1, or -1 for both at
    ``avg += t**gamma * reach * sigma``;
 3. update: optional regret floor (CFR+), optional discounting of positive / negative
    regrets by ``t**alpha/(t**alpha+1)`` / ``t**beta/(t**beta+1)`` (LCFR, DCFR), then
-   regret matching gives the new ``sigma`` of the updated player(s).
+   regret matching (:func:`pokerlab.solvers.regret.regret_matching`) gives the new
+   ``sigma`` of the updated player(s).
 
 These are exactly the update rules of OpenSpiel's ``CFRSolver`` / ``CFRPlusSolver`` /
 ``DCFRSolver`` / ``LCFRSolver``.  Plain-Python twins: :mod:`pokerlab.solvers._reference`.
@@ -22,6 +23,8 @@ These are exactly the update rules of OpenSpiel's ``CFRSolver`` / ``CFRPlusSolve
 from __future__ import annotations
 
 from numba import njit
+
+from pokerlab.solvers.regret import regret_matching
 
 KIND_TERMINAL = 0
 KIND_CHANCE = 1
@@ -42,18 +45,7 @@ def regret_match_kernel(kind, player, child_count, slot_base, regrets, sigma,
         s = slot_base[v]
         na = child_count[v]
         for h in range(H):
-            tot = 0.0
-            for k in range(na):
-                r = regrets[s + k, h]
-                if r > 0.0:
-                    tot += r
-            if tot > 0.0:
-                for k in range(na):
-                    r = regrets[s + k, h]
-                    sigma[s + k, h] = r / tot if r > 0.0 else 0.0
-            else:
-                for k in range(na):
-                    sigma[s + k, h] = 1.0 / na
+            regret_matching(regrets[s:s + na, h], sigma[s:s + na, h])
 
 
 @njit(cache=True)

@@ -37,11 +37,27 @@ class SolveResult:
     policy: TabularPolicy
     # (iterations, seconds since start, exploitability) at every check
     history: list[tuple[int, float, float]] = field(default_factory=list)
+    big_blind: float = 1.0  # chip unit of the mbb figures (the game's GameInfo.big_blind)
+
+    @property
+    def target_reached(self) -> bool | None:
+        """None without a target; False when the iteration cap came first."""
+        target = self.config.target_exploitability
+        if target is None:
+            return None
+        return self.exploitability is not None and self.exploitability <= target
 
     def summary(self) -> dict[str, Any]:
+        mbb = (None if self.exploitability is None
+               else 1000.0 * self.exploitability / self.big_blind)
         return {"game": self.config.game, "algo": self.config.algo,
                 "iterations": self.iterations, "seconds": self.seconds,
-                "exploitability": self.exploitability, "game_value": self.game_value}
+                "exploitability": self.exploitability, "exploitability_mbb": mbb,
+                "big_blind": self.big_blind, "game_value": self.game_value,
+                "game_value_mbb": (None if self.game_value is None
+                                   else 1000.0 * self.game_value / self.big_blind),
+                "target_exploitability": self.config.target_exploitability,
+                "target_reached": self.target_reached}
 
     def config_json(self) -> dict[str, Any]:
         return {"config": asdict(self.config), "result": self.summary(),
@@ -78,6 +94,7 @@ def solve(
     """
     from pokerlab.evaluation import expected_values
     from pokerlab.evaluation import exploitability as full_exploitability
+    from pokerlab.games.protocol import game_info
 
     if algo not in ALGOS:
         raise ConfigError(f"unknown algorithm {algo!r}; choose from {', '.join(ALGOS)}")
@@ -85,6 +102,19 @@ def solve(
         raise ConfigError(f"iterations must be >= 0, got {iterations!r}")
     if target_exploitability is not None and not target_exploitability > 0:
         raise ConfigError(f"target exploitability must be > 0, got {target_exploitability!r}")
+    if seed < 0:
+        raise ConfigError(f"seed must be >= 0, got {seed}")
+    if algo == "lp" and iterations is not None:
+        raise ConfigError("--iterations does nothing for the LP (it solves exactly); drop it")
+    if algo == "lp" and target_exploitability is not None:
+        raise ConfigError("--target-exploitability does nothing for the LP (it solves exactly)")
+    info = game_info(game)
+    big_blind = 1.0 if info is None else float(info.big_blind)
+    if info is not None and not info.perfect_recall:
+        raise ConfigError(
+            f"game {game.name!r} lacks perfect recall (its information-state key forgets the "
+            "move order), so CFR, MCCFR and the LP cannot solve it"
+            + ("; learn it with `pokerlab ttt train`" if game.name == "tictactoe" else ""))
     cfg = SolveConfig(game=str(game.name), algo=algo, iterations=iterations,
                       target_exploitability=target_exploitability, seed=seed)
     t0 = time.perf_counter()
@@ -100,7 +130,7 @@ def solve(
             on_check(0, 0, expl)
         return SolveResult(config=cfg, iterations=0, seconds=time.perf_counter() - t0,
                            exploitability=expl, game_value=res.game_value, policy=res.policy,
-                           history=history)
+                           history=history, big_blind=big_blind)
     if iterations is None:
         limit = (MAX_ITERATIONS_WITH_TARGET if target_exploitability is not None
                  else DEFAULT_ITERATIONS.get(algo, 1000))
@@ -158,4 +188,4 @@ def solve(
             expl = value = None
     seconds = time.perf_counter() - t0
     return SolveResult(config=cfg, iterations=done, seconds=seconds, exploitability=expl,
-                       game_value=value, policy=policy, history=history)
+                       game_value=value, policy=policy, history=history, big_blind=big_blind)

@@ -18,6 +18,7 @@ import numpy as np
 from pokerlab.errors import ConfigError
 from pokerlab.games.protocol import State
 from pokerlab.policy.tabular import TabularPolicy
+from pokerlab.solvers.regret import regret_matching_py
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -25,6 +26,14 @@ class MCCFRConfig:
     sampling: str = "external"   # "external" or "outcome"
     epsilon: float = 0.6         # outcome sampling exploration
     seed: int = 0
+
+    def __post_init__(self) -> None:
+        if self.sampling not in ("external", "outcome"):
+            raise ConfigError(f"sampling must be 'external' or 'outcome', got {self.sampling!r}")
+        if not 0.0 < self.epsilon <= 1.0:
+            raise ConfigError(f"epsilon must be in (0, 1], got {self.epsilon!r}")
+        if self.seed < 0:
+            raise ConfigError(f"seed must be >= 0, got {self.seed}")
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -40,15 +49,8 @@ class _Info:
 
 
 def _rm(regret: list[float]) -> list[float]:
-    """Regret matching (plain lists: games here have 2-3 actions per node)."""
-    tot = 0.0
-    for r in regret:
-        if r > 0.0:
-            tot += r
-    n = len(regret)
-    if tot > 0.0:
-        return [r / tot if r > 0.0 else 0.0 for r in regret]
-    return [1.0 / n] * n
+    """Regret matching on plain lists (games here have 2-3 actions per node)."""
+    return regret_matching_py(regret, [0.0] * len(regret))  # type: ignore[no-any-return]
 
 
 class MCCFRSolver:

@@ -1,0 +1,51 @@
+"""Agents: anything that plays heads-up no-limit hold'em (or a small game) from its own view.
+
+* :mod:`pokerlab.agents.base` -- :class:`PlayerView`, typed events, the :class:`Agent`
+  protocol, :func:`make_agent`.
+* :mod:`pokerlab.agents.rules` -- ``random``, ``call``, ``raise``, ``tag``, ``pushfold``.
+* :mod:`pokerlab.agents.policy_agent` -- ``policy:PATH`` / ``blueprint`` over an action
+  abstraction, and the small-game agents.
+* :mod:`pokerlab.agents.registry` -- agent specs to agents.
+
+See docs/agents.md.
+"""
+
+from __future__ import annotations
+
+from pokerlab.agents.base import (
+    Agent,
+    AgentError,
+    BoardDealt,
+    CheckedOrCalled,
+    Event,
+    Folded,
+    HoleDealt,
+    PlayerView,
+    RaisedTo,
+    Shown,
+    SmallGameAgent,
+    action_probabilities,
+    checked_act,
+    events_of,
+    make_agent,
+    make_view,
+)
+
+__all__ = [
+    "Agent",
+    "AgentError",
+    "BoardDealt",
+    "CheckedOrCalled",
+    "Event",
+    "Folded",
+    "HoleDealt",
+    "PlayerView",
+    "RaisedTo",
+    "Shown",
+    "SmallGameAgent",
+    "action_probabilities",
+    "checked_act",
+    "events_of",
+    "make_agent",
+    "make_view",
+]

@@ -1,0 +1,285 @@
+"""``policy:PATH`` (and ``blueprint``): a saved policy over an action abstraction plays real
+no-limit hold'em.
+
+The policy file's metadata names its game (``metadata["game"]``, a ``load_game`` string
+such as ``hunl(stacks=20000,bets=default,buckets=test)``); the agent loads that
+:class:`~pokerlab.games.hunl.HUNLGame` and uses its :class:`ActionMap` for every mapping:
+
+* **In** -- at each decision the agent replays the hand from its view on two engine
+  states: the *real* one (the match's stacks, every real chip amount) and the *abstract*
+  one (the policy game's stacks, only abstract actions).  Each real betting action is
+  translated at the real state (:meth:`ActionMap.translate`: fold/call to themselves, an
+  on-tree raise to its size, an off-tree raise randomised between the two nearest sizes by
+  pseudo-harmonic mapping, or the nearest one) and the abstract id is applied to the
+  abstract state (a size the abstract state does not offer becomes its largest smaller
+  legal raise, else its smallest raise, else check/call).  Randomised translations are
+  drawn from the agent's seed and the event's position, so replaying the same view gives
+  the same abstract history.
+* **Lookup** -- an :class:`~pokerlab.policy.indexed.IndexedPolicy` is read at (tree
+  node, card bucket): the node comes from the compiled
+  :class:`~pokerlab.abstraction.action_tree.ActionTree` by following the abstract ids,
+  the bucket on the current street from the blueprint's hand-strength card spec when the
+  policy's metadata has one (``metadata["cards"]``,
+  :class:`pokerlab.blueprint.cards.CardSpec`), else from the game's bucket tables.  A
+  :class:`~pokerlab.policy.tabular.TabularPolicy` is read with the abstract state's
+  information-state string.
+* **Out** -- the policy's probabilities are restricted to the abstract ids that are legal
+  at the real state too (:meth:`ActionMap.abstract_actions`) and the chosen id is turned
+  into real chips with :meth:`ActionMap.to_real` at the real state (always legal).
+* **Off the tree** -- if the abstract state cannot follow the real hand (it is not this
+  player's turn there, or no action of the policy is legal in the real state), the agent
+  checks or calls.
+
+Sampling (shared with the kernel of :mod:`pokerlab.agents.match_kernels`, bit for bit):
+weights are the policy row's float32 values as float64 (all ones for an all-zero or
+missing row), ``u = (next() >> 11) / 2**53`` from the agent's SplitMix64 stream, and the
+first action whose running weight sum exceeds ``u * total`` is played.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pokerlab.abstraction.action_map import CALL, FOLD, RAISE0
+from pokerlab.agents.base import (
+    AgentError,
+    BoardDealt,
+    CheckedOrCalled,
+    Folded,
+    PlayerView,
+    RaisedTo,
+    event_to_action,
+)
+from pokerlab.agents.random_agent import MASK64, SplitMix64
+from pokerlab.holdem.engine import (
+    Action,
+    ActionKind,
+    HoldemConfig,
+    HoldemState,
+    Phase,
+)
+
+BOARD_PREFIX = (0, 3, 4, 5)
+
+
+def _mix(seed: int, index: int) -> int:
+    return SplitMix64((int(seed) * 0x9E3779B97F4A7C15 + int(index) * 0xC2B2AE3D27D4EB4F)
+                      & MASK64).next()
+
+
+def uniform_from(rng: SplitMix64) -> float:
+    """A float in [0, 1) from the top 53 bits of the next SplitMix64 value."""
+    return (rng.next() >> 11) / float(1 << 53)
+
+
+def sample_index(weights: list[float], u: float) -> int:
+    """The sampling rule of the module docstring (``weights`` non-negative, not all 0)."""
+    total = 0.0
+    for w in weights:
+        total += w
+    target = u * total
+    acc = 0.0
+    for i, w in enumerate(weights):
+        acc += w
+        if target < acc:
+            return i
+    return len(weights) - 1
+
+
+class HUNLPolicyAgent:
+    """A saved abstract-game policy playing real HUNL (see the module docstring)."""
+
+    def __init__(self, policy: Any, game: Any, *, name: str = "policy", seed: int = 0) -> None:
+        from pokerlab.policy.indexed import IndexedPolicy
+
+        self.policy = policy
+        self.game = game
+        self.name = name
+        self.map = game.action_map
+        if self.map.is_identity:
+            raise AgentError(f"agent {name!r}: the policy's game {game!r} has no bet-set "
+                             "abstraction (policy agents play over bet sets)")
+        self.indexed = isinstance(policy, IndexedPolicy)
+        self.tree: Any = None
+        if self.indexed:
+            from pokerlab.abstraction.action_tree import compile_tree
+
+            self.tree = compile_tree(self.map.bets, game.config)
+            if (self.tree.num_nodes != policy.num_nodes
+                    or not (self.tree.num_children == policy.num_children).all()):
+                raise AgentError(f"agent {name!r}: the policy does not fit the betting tree of "
+                                 f"its game {game.game_string()} ({policy.num_nodes} vs "
+                                 f"{self.tree.num_nodes} nodes)")
+        self.card_spec: Any = None
+        meta = getattr(policy, "metadata", None)
+        cards_meta = meta.get("cards") if isinstance(meta, dict) else None
+        if isinstance(cards_meta, dict) and cards_meta.get("method", "hs") == "hs":
+            from pokerlab.blueprint.cards import CardSpec
+
+            self.card_spec = CardSpec.from_json(cards_meta).with_thresholds()
+        self.seed = seed
+        self.rng = SplitMix64(seed)
+
+    def reset(self, seed: int) -> None:
+        self.seed = seed
+        self.rng = SplitMix64(seed)
+
+    # ------------------------------------------------------------------ card buckets
+    def bucket(self, street: int, hole: tuple[int, ...], board: tuple[int, ...]) -> int:
+        """The card bucket on ``street``: the blueprint's hand-strength buckets when the
+        policy's metadata carries a card spec (``cards``), else the game's bucket tables
+        (bucket 0 on streets without a table)."""
+        if self.card_spec is not None:
+            return int(self.card_spec.bucket(street, hole, board))
+        cards = self.game.cards
+        if cards is None or street >= len(cards.tables) or cards.num_buckets(street) <= 1:
+            return 0
+        return int(cards.bucket(street, hole, board[:BOARD_PREFIX[street]]))
+
+    # ------------------------------------------------------------------ tracking
+    def track(self, view: PlayerView) -> tuple[HoldemState, HoldemState, list[int], bool]:
+        """(real state, abstract state, abstract ids applied, on track) at ``view``."""
+        me = view.player
+        real = HoldemState(config=view.config)
+        ab = HoldemState(config=self.game.config)
+        for p in (0, 1):
+            real.deal_hole(list(view.hole) if p == me else None)
+            ab.deal_hole(list(view.hole) if p == me else None)
+        ids: list[int] = []
+        ok = True
+        for idx, ev in enumerate(view.events):
+            if isinstance(ev, BoardDealt):
+                real.deal_board(list(ev.cards))
+                if ok:
+                    if ab.phase == Phase.DEAL_BOARD:
+                        ab.deal_board(list(ev.cards))
+                    else:
+                        ok = False
+            elif isinstance(ev, (Folded, CheckedOrCalled, RaisedTo)):
+                act = event_to_action(ev)
+                aid = CALL
+                if ok:
+                    aid = self._translate(real, act, idx)
+                real.apply(act)
+                if ok:
+                    if ab.phase != Phase.BETTING or ab.actor != ev.player:
+                        ok = False
+                    else:
+                        aid = self._fit(ab, aid)
+                        ab.apply(self.map.to_real(ab, aid))
+                        ids.append(aid)
+        if ok and not (ab.phase == Phase.BETTING and ab.actor == me):
+            ok = False
+        return real, ab, ids, ok
+
+    def _translate(self, real: HoldemState, act: Action, idx: int) -> int:
+        probs = self.map.translate(real, act)
+        if len(probs) == 1:
+            return int(probs[0][0])
+        u = (_mix(self.seed, idx) >> 11) / float(1 << 53)
+        acc = 0.0
+        for a, p in probs:
+            acc += p
+            if u < acc:
+                return int(a)
+        return int(probs[-1][0])
+
+    def _fit(self, ab: HoldemState, aid: int) -> int:
+        legal = self.map.abstract_actions(ab)
+        if aid in legal:
+            return aid
+        if aid == FOLD:
+            return CALL
+        raises = [a for a in legal if a >= RAISE0]
+        if aid >= RAISE0 and raises:
+            smaller = [a for a in raises if a < aid]
+            return max(smaller) if smaller else min(raises)
+        return CALL
+
+    # ------------------------------------------------------------------ policy
+    def abstract_weights(self, view: PlayerView) -> tuple[HoldemState, list[int],
+                                                         list[float]] | None:
+        """(real state, abstract ids legal here, their weights) or None when off-tree."""
+        real, ab, ids, ok = self.track(view)
+        if not ok:
+            return None
+        if self.indexed:
+            node = self.tree.node_of(ids)
+            acts = [int(a) for a in self.tree.actions(node)]
+            b = self.bucket(int(self.tree.street[node]), view.hole, view.board)
+            s = self.policy.row_start(node, b)
+            k = len(acts)
+            if s < 0:
+                w = [1.0] * k
+            else:
+                w = [float(x) for x in self.policy.probs[s:s + k]]
+        else:
+            st = self.game.state_from_engine(ab)
+            d = self.policy.action_probabilities(st)
+            acts = sorted(int(a) for a in d)
+            w = [float(d[a]) for a in acts]
+        total = 0.0
+        for x in w:
+            total += x
+        if total <= 0:
+            w = [1.0] * len(acts)
+        legal_real = set(self.map.abstract_actions(real))
+        keep = [(a, x) for a, x in zip(acts, w, strict=True) if a in legal_real]
+        if not keep or sum(x for _, x in keep) <= 0:
+            return None
+        return real, [a for a, _ in keep], [x for _, x in keep]
+
+    def action_probabilities(self, view: PlayerView) -> list[tuple[Action, float]]:
+        res = self.abstract_weights(view)
+        if res is None:
+            return [(Action(kind=ActionKind.CHECK_CALL), 1.0)]
+        real, acts, w = res
+        total = sum(w)
+        out: dict[Action, float] = {}
+        for a, x in zip(acts, w, strict=True):
+            if x > 0:
+                act = self.map.to_real(real, a)
+                out[act] = out.get(act, 0.0) + x / total
+        return list(out.items())
+
+    def act(self, view: PlayerView) -> Action:
+        res = self.abstract_weights(view)
+        if res is None:
+            return Action(kind=ActionKind.CHECK_CALL)
+        real, acts, w = res
+        i = sample_index(w, uniform_from(self.rng))
+        return self.map.to_real(real, acts[i])
+
+
+def load_policy_agent(path: str, *, name: str, config: HoldemConfig | None = None,
+                      seed: int = 0) -> HUNLPolicyAgent:
+    """The agent of a HUNL policy file (tabular or indexed; its metadata names the game)."""
+    from pokerlab.policy.indexed import load_any_policy
+
+    pol = load_any_policy(path)
+    game_str = pol.metadata.get("game") if isinstance(pol.metadata, dict) else None
+    if not isinstance(game_str, str) or not game_str:
+        raise AgentError(f"agent {name!r}: policy file {path!r} does not name its game "
+                         "(metadata 'game'); cannot map it onto real no-limit betting")
+    if not game_str.strip().lower().startswith("hunl"):
+        raise AgentError(f"agent {name!r}: policy file {path!r} is for {game_str!r}, not "
+                         "hunl (use --game with that game)")
+    game = _policy_game(game_str, pol.metadata)
+    return HUNLPolicyAgent(pol, game, name=name, seed=seed)
+
+
+def _policy_game(game_str: str, metadata: dict[str, Any]) -> Any:
+    """The policy's HUNL game; a blueprint game string says ``bets=custom`` and keeps the
+    bet-set text in ``metadata["config"]["bets_text"]``."""
+    from pokerlab.games import load_game
+
+    cfg = metadata.get("config")
+    text = cfg.get("bets_text") if isinstance(cfg, dict) else None
+    if "bets=custom" in game_str and isinstance(text, str):
+        from pokerlab.abstraction.action_map import BetSetAbstraction
+        from pokerlab.abstraction.bets import parse_bet_set
+        from pokerlab.games.hunl import HUNLGame
+
+        base = load_game(game_str.replace("bets=custom", "bets=identity"))
+        return HUNLGame(base.config, BetSetAbstraction(bets=parse_bet_set(text)))
+    return load_game(game_str)

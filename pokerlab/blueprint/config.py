@@ -1,0 +1,158 @@
+"""Trainer configuration (a frozen dataclass saved as JSON next to every policy) and presets.
+
+Presets (``preset(name, stack=...)``):
+
+* ``pushfold`` -- any stack (default 10 bb); preflop bet set ``a`` (all-in) with the limp
+  removed, no postflop betting: the abstract game *is* heads-up push/fold, with the 169
+  lossless preflop classes.  Exploitability is exact (:mod:`pokerlab.pushfold`).
+* ``small`` -- 100 bb, bet set ``small`` (preflop 3x / all-in, cap 2; postflop 50% pot /
+  all-in, cap 2), HS buckets 169 / 50 / 50 / 50: a useful agent in tens of minutes.
+* ``blueprint`` -- the ACPC / Slumbot game (blinds 50/100, 200 bb = 20,000 chips), bet
+  set ``default`` (preflop 2.5x, 4x, all-in, cap 3; postflop 33%, 75%, 150% pot, all-in,
+  cap 3), 169 / 200 / 200 / 200 buckets, int32 regrets, average strategy preflop and
+  snapshots later (Pluribus): trains for hours.
+
+A further trainer (the thesis agent, :mod:`pokerlab.blueprint.thesis`) lives beside this
+one with its own config; :data:`PRESETS` names the presets this trainer owns.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, replace
+from typing import Any
+
+from pokerlab.abstraction.bets import BetSet, parse_bet_set
+from pokerlab.errors import ConfigError
+from pokerlab.holdem.engine import HoldemConfig
+
+CONFIG_VERSION = 1
+
+
+@dataclass(frozen=True, kw_only=True)
+class BlueprintConfig:
+    """Everything that defines a blueprint run (the iteration budget is not part of it).
+
+    Schedules are in iterations: ``lcfr_until`` / ``lcfr_every`` (Linear CFR discounting:
+    0 = off), ``prune_after`` (-1 = never prune) with ``prune_prob``, thresholds in big
+    blinds (``prune_threshold_bb``, ``regret_floor_bb``), ``avg_streets`` (which streets
+    keep an average strategy), ``snapshot_every`` / ``snapshot_after`` (current-strategy
+    snapshots summed for the other streets; 0 = off), ``allin_ev`` (a preflop all-in
+    showdown pays its exact all-in equity instead of one sampled board), ``board_reuse``
+    (K iterations share one sampled board, each with its own hole cards).
+    """
+
+    preset: str = "custom"
+    stack_bb: float = 100.0
+    small_blind: int = 50
+    big_blind: int = 100
+    bets: str = "small"
+    no_limp: bool = False
+    buckets: tuple[int, int, int, int] = (169, 50, 50, 50)
+    card_sample: int = 20_000
+    card_seed: int = 0
+    regret_dtype: str = "float32"
+    avg_streets: tuple[bool, bool, bool, bool] = (True, True, True, True)
+    lcfr_until: int = 0
+    lcfr_every: int = 0
+    prune_after: int = -1
+    prune_prob: float = 0.95
+    prune_threshold_bb: float = -300.0
+    regret_floor_bb: float = -310.0
+    snapshot_every: int = 0
+    snapshot_after: int = 0
+    allin_ev: bool = True
+    board_reuse: int = 1
+    seed: int = 0
+    max_memory: int = 8 << 30
+
+    def __post_init__(self) -> None:
+        if self.regret_dtype not in ("float32", "int32"):
+            raise ConfigError(f"regret_dtype must be float32 or int32, got {self.regret_dtype!r}")
+        if not 0.0 <= self.prune_prob <= 1.0:
+            raise ConfigError(f"prune_prob must be in [0, 1], got {self.prune_prob}")
+        if self.regret_floor_bb > self.prune_threshold_bb:
+            raise ConfigError(f"regret_floor_bb {self.regret_floor_bb} must be <= "
+                              f"prune_threshold_bb {self.prune_threshold_bb}")
+        if self.lcfr_every < 0 or self.lcfr_until < 0 or self.snapshot_every < 0:
+            raise ConfigError("lcfr_every, lcfr_until and snapshot_every must be >= 0")
+        if self.board_reuse < 1:
+            raise ConfigError(f"board_reuse must be >= 1, got {self.board_reuse}")
+        if self.seed < 0:
+            raise ConfigError(f"seed must be >= 0, got {self.seed}")
+        object.__setattr__(self, "buckets", tuple(int(b) for b in self.buckets))
+        object.__setattr__(self, "avg_streets", tuple(bool(b) for b in self.avg_streets))
+        self.bet_set()  # validates the bets text
+        self.holdem()
+
+    def bet_set(self) -> BetSet:
+        return parse_bet_set(self.bets)
+
+    def holdem(self) -> HoldemConfig:
+        return HoldemConfig.from_bb(self.stack_bb, small_blind=self.small_blind,
+                                    big_blind=self.big_blind)
+
+    def game_string(self) -> str:
+        """``load_game`` string of the abstract game's betting (cards in ``card_spec``)."""
+        st = self.holdem().stacks[0]
+        parts = [f"stacks={st}"]
+        if (self.small_blind, self.big_blind) != (50, 100):
+            parts += [f"small_blind={self.small_blind}", f"big_blind={self.big_blind}"]
+        bets = self.bets if "," not in self.bets and ";" not in self.bets else "custom"
+        parts.append(f"bets={bets}")
+        return f"hunl({','.join(parts)})"
+
+    def to_json(self) -> dict[str, Any]:
+        d = asdict(self)
+        d["buckets"] = list(self.buckets)
+        d["avg_streets"] = list(self.avg_streets)
+        d["version"] = CONFIG_VERSION
+        d["bets_text"] = self.bet_set().text()
+        return d
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> BlueprintConfig:
+        d = dict(d)
+        if d.pop("version", CONFIG_VERSION) != CONFIG_VERSION:
+            raise ConfigError(f"blueprint config version is not {CONFIG_VERSION}")
+        d.pop("bets_text", None)
+        try:
+            d["buckets"] = tuple(d["buckets"])
+            d["avg_streets"] = tuple(d["avg_streets"])
+            return cls(**d)
+        except (KeyError, TypeError) as exc:
+            raise ConfigError(f"bad blueprint config: {exc}") from None
+
+    def dumps(self) -> str:
+        return json.dumps(self.to_json(), sort_keys=True)
+
+
+PRESETS: dict[str, BlueprintConfig] = {
+    "pushfold": BlueprintConfig(
+        preset="pushfold", stack_bb=10.0, bets="preflop: a, cap 1; postflop: cap 0",
+        no_limp=True, buckets=(169, 1, 1, 1), lcfr_until=200_000, lcfr_every=1_000,
+        prune_after=-1, card_sample=100),
+    "small": BlueprintConfig(
+        preset="small", stack_bb=100.0, bets="small", buckets=(169, 50, 50, 50),
+        lcfr_until=4_000_000, lcfr_every=100_000, prune_after=2_000_000,
+        regret_dtype="float32", avg_streets=(True, True, True, True), board_reuse=16),
+    "blueprint": BlueprintConfig(
+        preset="blueprint", stack_bb=200.0, bets="default", buckets=(169, 200, 200, 200),
+        lcfr_until=40_000_000, lcfr_every=1_000_000, prune_after=20_000_000,
+        regret_dtype="int32", avg_streets=(True, False, False, False),
+        snapshot_every=1_000_000, snapshot_after=40_000_000, board_reuse=16,
+        max_memory=96 << 30),
+}
+"""Presets of this trainer (see the module docstring)."""
+
+
+def preset(name: str, *, stack: float | None = None, seed: int | None = None) -> BlueprintConfig:
+    key = name.strip().lower()
+    if key not in PRESETS:
+        raise ConfigError(f"unknown blueprint preset {name!r}; known: {', '.join(PRESETS)}")
+    cfg = PRESETS[key]
+    if stack is not None:
+        cfg = replace(cfg, stack_bb=float(stack))
+    if seed is not None:
+        cfg = replace(cfg, seed=int(seed))
+    return cfg

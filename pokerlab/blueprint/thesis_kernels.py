@@ -1,0 +1,406 @@
+"""Numba kernels of the thesis trainer (:mod:`pokerlab.blueprint.thesis`), with plain-Python
+twins (``*_py``) that follow them operation for operation (parity test:
+``tests/test_thesis.py``).
+
+Layout shared by kernel and twin.  The compiled betting tree's flat arrays (``kind``,
+``actor``, ``child_start``, ``num_children``, ``child_node``, ``child_action``), plus
+
+* ``row_of[node]``: offset of the node's row (``num_children`` values) in a flat per-seat
+  value array (``-1`` at terminals); ``dec_of[node]``: its decision index (``-1`` at
+  terminals);
+* ``fold_win0[node]``: chips player 0 wins at a fold terminal; ``sd_amount[node]``: what the
+  loser of a showdown pays at a showdown terminal;
+* the two *loaded subtrees* (the thesis's "two root children in memory"): ``reg[p]`` and
+  ``ssum[p]`` (float32, regrets and average-strategy sums of seat ``p`` holding the current
+  class), ``kept[p, d]`` (-1: open; ``j >= 0``: settled on child ``j``, the others pruned),
+  ``visits[p, d]`` (traverser visits) and ``touched[p, d]`` (1 once the row was used).
+
+One *game* of a batch: a fresh board for the batch's fixed hole cards (five partial
+Fisher-Yates draws from the batch's SplitMix64 stream ``rng``), then one external-sampling
+traversal per seat (traverser 0, then 1): the traverser explores every open action, the
+other seat samples one from its current strategy and adds that strategy to its sums.
+Regrets are stored as float32 after adding in float64.  ``fold_rule`` (0 off, 1
+"move", 2 "credit"): the fold action's cumulative regret never goes below 0; the part that
+would is added, split equally, to the node's other actions (1: as it is, negative; 2: with
+its sign flipped, i.e. the other actions are credited with what folding lost).  Utilities are in big blinds.
+
+Caching: ``_traverse`` is recursive and numba 0.6x segfaults when it loads a cached
+recursive kernel (reproduced here: the second process crashes), so ``_traverse`` and
+``train_batch_kernel`` are compiled in every process (``cache=False``, about 15 s); the
+other kernels are cached as usual.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from pokerlab.cards.evaluator_kernels import strength_nb
+
+FOLD_KIND = 1
+SHOWDOWN_KIND = 2
+MASK64 = (1 << 64) - 1
+
+
+@njit(cache=True)
+def _uniform(state):  # type: ignore[no-untyped-def]
+    """SplitMix64 step on ``state[0]`` (uint64): a float in [0, 1) from the top 53 bits."""
+    z = state[0] + np.uint64(0x9E3779B97F4A7C15)
+    state[0] = z
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    z = z ^ (z >> np.uint64(31))
+    return np.float64(z >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+
+
+def uniform_py(state: list[int]) -> float:
+    """Plain-Python twin of :func:`_uniform` (``state`` a one-element list)."""
+    z = (state[0] + 0x9E3779B97F4A7C15) & MASK64
+    state[0] = z
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+    z = z ^ (z >> 31)
+    return float(z >> 11) * (1.0 / 9007199254740992.0)
+
+
+# ----------------------------------------------------------------------------- numba
+@njit(cache=True)
+def _strategy(reg, p, off, k, out):  # type: ignore[no-untyped-def]
+    tot = 0.0
+    for a in range(k):
+        r = np.float64(reg[p, off + a])
+        out[a] = r if r > 0.0 else 0.0
+        tot += out[a]
+    if tot > 0.0:
+        for a in range(k):
+            out[a] = out[a] / tot
+    else:
+        for a in range(k):
+            out[a] = 1.0 / k
+
+
+@njit(cache=True)
+def _sample(sigma, k, u):  # type: ignore[no-untyped-def]
+    acc = 0.0
+    for a in range(k):
+        acc += sigma[a]
+        if u < acc:
+            return a
+    return k - 1
+
+
+@njit(cache=False)  # recursive: numba segfaults loading a cached recursive kernel
+def _traverse(node, trav, kind, actor, child_start, num_children, child_node, child_action,
+              row_of, dec_of, fold_win0, sd_amount, outcome, inv_bb, reg, ssum, kept, visits,
+              touched, rng, fold_rule):  # type: ignore[no-untyped-def]
+    kd = kind[node]
+    if kd == FOLD_KIND:
+        v0 = fold_win0[node] * inv_bb
+        return v0 if trav == 0 else -v0
+    if kd == SHOWDOWN_KIND:
+        v0 = outcome * sd_amount[node] * inv_bb
+        return v0 if trav == 0 else -v0
+    p = actor[node]
+    d = dec_of[node]
+    cs = child_start[node]
+    touched[p, d] = 1
+    kp = kept[p, d]
+    if kp >= 0:
+        return _traverse(child_node[cs + kp], trav, kind, actor, child_start, num_children,
+                         child_node, child_action, row_of, dec_of, fold_win0, sd_amount,
+                         outcome, inv_bb, reg, ssum, kept, visits, touched, rng,
+                         fold_rule)
+    k = num_children[node]
+    off = row_of[node]
+    sigma = np.empty(k, dtype=np.float64)
+    _strategy(reg, p, off, k, sigma)
+    if p == trav:
+        visits[p, d] += 1
+        vals = np.empty(k, dtype=np.float64)
+        v = 0.0
+        for a in range(k):
+            vals[a] = _traverse(child_node[cs + a], trav, kind, actor, child_start,
+                                num_children, child_node, child_action, row_of, dec_of,
+                                fold_win0, sd_amount, outcome, inv_bb, reg, ssum, kept,
+                                visits, touched, rng, fold_rule)
+            v += sigma[a] * vals[a]
+        for a in range(k):
+            reg[p, off + a] = np.float32(np.float64(reg[p, off + a]) + (vals[a] - v))
+        if fold_rule > 0 and k > 1 and child_action[cs] == 0:
+            r0 = np.float64(reg[p, off])
+            if r0 < 0.0:
+                share = r0 / (k - 1) if fold_rule == 1 else -r0 / (k - 1)
+                reg[p, off] = np.float32(0.0)
+                for a in range(1, k):
+                    reg[p, off + a] = np.float32(np.float64(reg[p, off + a]) + share)
+        return v
+    for a in range(k):
+        ssum[p, off + a] = np.float32(np.float64(ssum[p, off + a]) + sigma[a])
+    a = _sample(sigma, k, _uniform(rng))
+    return _traverse(child_node[cs + a], trav, kind, actor, child_start, num_children,
+                     child_node, child_action, row_of, dec_of, fold_win0, sd_amount, outcome,
+                     inv_bb, reg, ssum, kept, visits, touched, rng, fold_rule)
+
+
+@njit(cache=True)
+def _play(kind, actor, child_start, num_children, child_node, row_of, dec_of, reg, kept,
+          rng):  # type: ignore[no-untyped-def]
+    """One self-play game from both loaded subtrees' current strategies: its terminal."""
+    node = 0
+    sigma = np.empty(16, dtype=np.float64)
+    while kind[node] == 0:
+        p = actor[node]
+        d = dec_of[node]
+        cs = child_start[node]
+        kp = kept[p, d]
+        if kp >= 0:
+            node = child_node[cs + kp]
+            continue
+        k = num_children[node]
+        _strategy(reg, p, row_of[node], k, sigma)
+        a = _sample(sigma, k, _uniform(rng))
+        node = child_node[cs + a]
+    return node
+
+
+@njit(cache=False)  # calls the recursive _traverse (see there)
+def train_batch_kernel(games, hole, kind, actor, child_start, num_children, child_node,
+                       child_action, row_of, dec_of, fold_win0, sd_amount, allin_node,
+                       inv_bb, reg, ssum, kept, visits, touched, seed, fold_rule, tables,
+                       stats):  # type: ignore[no-untyped-def]
+    """``games`` games for the hole cards ``hole`` (p0 two cards, p1 two cards); random
+    numbers from SplitMix64 seeded with ``seed`` (uint64).
+
+    ``stats`` (int64[3]) gets += self-play games played, of them ending with a player
+    all-in, and of them ending in a fold."""
+    used = np.zeros(52, dtype=np.bool_)
+    for i in range(4):
+        used[hole[i]] = True
+    deck = np.empty(48, dtype=np.int64)
+    m = 0
+    for c in range(52):
+        if not used[c]:
+            deck[m] = c
+            m += 1
+    cards0 = np.empty(7, dtype=np.int64)
+    cards1 = np.empty(7, dtype=np.int64)
+    rng = np.zeros(1, dtype=np.uint64)
+    rng[0] = seed
+    for _g in range(games):
+        for j in range(5):
+            r = j + int(_uniform(rng) * (48 - j))
+            if r > 47:
+                r = 47
+            t = deck[j]
+            deck[j] = deck[r]
+            deck[r] = t
+        cards0[0] = hole[0]
+        cards0[1] = hole[1]
+        cards1[0] = hole[2]
+        cards1[1] = hole[3]
+        for j in range(5):
+            cards0[2 + j] = deck[j]
+            cards1[2 + j] = deck[j]
+        s0 = strength_nb(tables, cards0, 7)
+        s1 = strength_nb(tables, cards1, 7)
+        outcome = 1.0 if s0 > s1 else (-1.0 if s0 < s1 else 0.0)
+        for trav in range(2):
+            _traverse(0, trav, kind, actor, child_start, num_children, child_node,
+                      child_action, row_of, dec_of, fold_win0, sd_amount, outcome, inv_bb,
+                      reg, ssum, kept, visits, touched, rng, fold_rule)
+        term = _play(kind, actor, child_start, num_children, child_node, row_of, dec_of,
+                     reg, kept, rng)
+        stats[0] += 1
+        if allin_node[term]:
+            stats[1] += 1
+        if kind[term] == FOLD_KIND:
+            stats[2] += 1
+
+
+@njit(cache=True)
+def prune_kernel(p, seat_nodes, child_start, num_children, child_node, row_of, dec_of,
+                 subtree_end, reg, kept, visits, touched, min_visits,
+                 threshold):  # type: ignore[no-untyped-def]
+    """Settle seat ``p``'s open nodes (visited ``>= min_visits`` times as traverser) whose
+    current strategy puts ``>= threshold`` on one action: keep that child, free the seat's
+    rows below the other children (``touched = 0``, ``kept = -1``, ``visits = 0``).
+    ``seat_nodes`` lists the seat's decision nodes in tree (pre-)order.  Returns the number
+    of nodes settled."""
+    settled = 0
+    sigma = np.empty(16, dtype=np.float64)
+    for i in range(seat_nodes.shape[0]):
+        node = seat_nodes[i]
+        d = dec_of[node]
+        if kept[p, d] != -1 or touched[p, d] == 0 or visits[p, d] < min_visits:
+            continue
+        k = num_children[node]
+        _strategy(reg, p, row_of[node], k, sigma)
+        best = 0
+        for a in range(1, k):
+            if sigma[a] > sigma[best]:
+                best = a
+        if sigma[best] < threshold:
+            continue
+        kept[p, d] = best
+        settled += 1
+        # free the seat's rows in the subtrees of the other children (pre-order ranges)
+        c = child_node[child_start[node] + best]
+        keep_lo = c
+        keep_hi = subtree_end[c]
+        hi = subtree_end[node]
+        for j in range(i + 1, seat_nodes.shape[0]):
+            n2 = seat_nodes[j]
+            if n2 >= hi:
+                break
+            if keep_lo <= n2 < keep_hi:
+                continue
+            d2 = dec_of[n2]
+            touched[p, d2] = 0
+            kept[p, d2] = -1
+            visits[p, d2] = 0
+    return settled
+
+
+# ----------------------------------------------------------------------------- twins
+def _strategy_py(reg: np.ndarray, p: int, off: int, k: int) -> list[float]:
+    out = [max(float(reg[p, off + a]), 0.0) for a in range(k)]
+    tot = 0.0
+    for x in out:
+        tot += x
+    if tot > 0.0:
+        return [x / tot for x in out]
+    return [1.0 / k] * k
+
+
+def _sample_py(sigma: list[float], u: float) -> int:
+    acc = 0.0
+    for a, s in enumerate(sigma):
+        acc += s
+        if u < acc:
+            return a
+    return len(sigma) - 1
+
+
+class _Tree:
+    def __init__(self, arrays: dict[str, np.ndarray]) -> None:
+        self._arrays = arrays
+
+    def __getattr__(self, name: str) -> np.ndarray:
+        try:
+            return self.__dict__["_arrays"][name]  # type: ignore[no-any-return]
+        except KeyError:
+            raise AttributeError(name) from None
+
+
+def _traverse_py(t: _Tree, node: int, trav: int, outcome: float, inv_bb: float,
+                 reg: np.ndarray, ssum: np.ndarray, kept: np.ndarray, visits: np.ndarray,
+                 touched: np.ndarray, rng: list[int], fold_rule: int) -> float:
+    kd = int(t.kind[node])
+    if kd == FOLD_KIND:
+        v0 = float(t.fold_win0[node]) * inv_bb
+        return v0 if trav == 0 else -v0
+    if kd == SHOWDOWN_KIND:
+        v0 = outcome * float(t.sd_amount[node]) * inv_bb
+        return v0 if trav == 0 else -v0
+    p = int(t.actor[node])
+    d = int(t.dec_of[node])
+    cs = int(t.child_start[node])
+    touched[p, d] = 1
+    kp = int(kept[p, d])
+    if kp >= 0:
+        return _traverse_py(t, int(t.child_node[cs + kp]), trav, outcome, inv_bb, reg, ssum,
+                            kept, visits, touched, rng, fold_rule)
+    k = int(t.num_children[node])
+    off = int(t.row_of[node])
+    sigma = _strategy_py(reg, p, off, k)
+    if p == trav:
+        visits[p, d] += 1
+        vals = []
+        v = 0.0
+        for a in range(k):
+            x = _traverse_py(t, int(t.child_node[cs + a]), trav, outcome, inv_bb, reg, ssum,
+                             kept, visits, touched, rng, fold_rule)
+            vals.append(x)
+            v += sigma[a] * x
+        for a in range(k):
+            reg[p, off + a] = np.float32(float(reg[p, off + a]) + (vals[a] - v))
+        if int(fold_rule) > 0 and k > 1 and int(t.child_action[cs]) == 0:
+            r0 = float(reg[p, off])
+            if r0 < 0.0:
+                share = r0 / (k - 1) if int(fold_rule) == 1 else -r0 / (k - 1)
+                reg[p, off] = np.float32(0.0)
+                for a in range(1, k):
+                    reg[p, off + a] = np.float32(float(reg[p, off + a]) + share)
+        return v
+    for a in range(k):
+        ssum[p, off + a] = np.float32(float(ssum[p, off + a]) + sigma[a])
+    a = _sample_py(sigma, uniform_py(rng))
+    return _traverse_py(t, int(t.child_node[cs + a]), trav, outcome, inv_bb, reg, ssum, kept,
+                        visits, touched, rng, fold_rule)
+
+
+def train_batch_py(games: int, hole: np.ndarray, tree: dict[str, np.ndarray], inv_bb: float,
+                   reg: np.ndarray, ssum: np.ndarray, kept: np.ndarray, visits: np.ndarray,
+                   touched: np.ndarray, seed: int, fold_rule: int,
+                   stats: np.ndarray) -> None:
+    """Plain-Python twin of :func:`train_batch_kernel` (``tree`` holds the named arrays)."""
+    from pokerlab.cards.evaluator import strength
+
+    t = _Tree(tree)
+    used = set(int(c) for c in hole)
+    deck = [c for c in range(52) if c not in used]
+    rng = [int(seed) & MASK64]
+    for _g in range(games):
+        for j in range(5):
+            r = min(j + int(uniform_py(rng) * (48 - j)), 47)
+            deck[j], deck[r] = deck[r], deck[j]
+        board = deck[:5]
+        s0 = strength([int(hole[0]), int(hole[1]), *board])
+        s1 = strength([int(hole[2]), int(hole[3]), *board])
+        outcome = 1.0 if s0 > s1 else (-1.0 if s0 < s1 else 0.0)
+        for trav in range(2):
+            _traverse_py(t, 0, trav, outcome, inv_bb, reg, ssum, kept, visits, touched, rng,
+                         fold_rule)
+        node = 0
+        while int(t.kind[node]) == 0:
+            p, d, cs = int(t.actor[node]), int(t.dec_of[node]), int(t.child_start[node])
+            if int(kept[p, d]) >= 0:
+                node = int(t.child_node[cs + int(kept[p, d])])
+                continue
+            sigma = _strategy_py(reg, p, int(t.row_of[node]), int(t.num_children[node]))
+            a = _sample_py(sigma, uniform_py(rng))
+            node = int(t.child_node[cs + a])
+        stats[0] += 1
+        stats[1] += int(bool(t.allin_node[node]))
+        stats[2] += int(int(t.kind[node]) == FOLD_KIND)
+
+
+def prune_py(p: int, seat_nodes: np.ndarray, tree: dict[str, np.ndarray], reg: np.ndarray,
+             kept: np.ndarray, visits: np.ndarray, touched: np.ndarray, min_visits: int,
+             threshold: float) -> int:
+    """Plain-Python twin of :func:`prune_kernel`."""
+    t = _Tree(tree)
+    settled = 0
+    for i, node in enumerate(int(x) for x in seat_nodes):
+        d = int(t.dec_of[node])
+        if int(kept[p, d]) != -1 or int(touched[p, d]) == 0 or int(visits[p, d]) < min_visits:
+            continue
+        k = int(t.num_children[node])
+        sigma = _strategy_py(reg, p, int(t.row_of[node]), k)
+        best = max(range(k), key=lambda a: (sigma[a], -a))
+        if sigma[best] < threshold:
+            continue
+        kept[p, d] = best
+        settled += 1
+        c = int(t.child_node[int(t.child_start[node]) + best])
+        keep_lo, keep_hi = c, int(t.subtree_end[c])
+        for n2 in (int(x) for x in seat_nodes[i + 1:]):
+            if n2 >= int(t.subtree_end[node]):
+                break
+            if keep_lo <= n2 < keep_hi:
+                continue
+            d2 = int(t.dec_of[n2])
+            touched[p, d2] = 0
+            kept[p, d2] = -1
+            visits[p, d2] = 0
+    return settled

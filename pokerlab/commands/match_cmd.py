@@ -1,0 +1,81 @@
+"""``pokerlab match AGENT_A AGENT_B``: a head-to-head match with a confidence interval."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+from pokerlab.commands._common import (
+    check_output_path,
+    check_positive,
+    check_seed,
+    emit_json,
+    hands_option,
+    json_option,
+    out_option,
+    progress,
+    seed_option,
+    stack_option,
+)
+
+
+def match(
+    agent_a: str = typer.Argument(..., help="Agent A: random, call, raise, tag, pushfold, "
+                                  "policy:PATH, blueprint."),
+    agent_b: str = typer.Argument(..., help="Agent B (same specs)."),
+    game: str = typer.Option("hunl", "--game", help="hunl, kuhn, leduc or eight_card."),
+    stack: float = stack_option(200.0, "Starting stacks in big blinds (hunl)."),
+    hands: int = hands_option(1000, "Number of hands (even with --duplicate)."),
+    duplicate: bool = typer.Option(False, "--duplicate",
+                                   help="Replay every deal with the seats swapped."),
+    seed: int = seed_option(),
+    out: Path | None = out_option("Write every hand here: .phhs (PHH) or .log (ACPC)."),
+    workers: int | None = typer.Option(None, "--workers",
+                                       help="Processes (default: the local cores)."),
+    ray_address: str | None = typer.Option(
+        None, "--ray-address", help="Run on a Ray cluster ('local' starts a local one)."),
+    aivat: bool = typer.Option(False, "--aivat", help="Also report AIVAT (and all-in EV) "
+                               "variance-reduced means of the same hands."),
+    as_json: bool = json_option(),
+) -> None:
+    """Play AGENT_A against AGENT_B; report A's mean in mbb/hand with a 95% CI."""
+    from pokerlab.evaluation.matches import play_match
+
+    check_seed(seed)
+    check_positive(hands, "--hands")
+    if out is not None:
+        check_output_path(out, suffixes=(".phhs", ".phh", ".log"))
+    with progress("match", enabled=not as_json, total=hands, unit="hands") as bar:
+        res = play_match(agent_a, agent_b, game=game, hands=hands, duplicate=duplicate,
+                         seed=seed, stack_bb=stack, out=out, workers=workers,
+                         ray_address=ray_address, progress=lambda d, t: bar(d, total=t))
+    d = res.to_json()
+    if aivat:
+        from pokerlab.evaluation.aivat import aivat_summary
+
+        d.update(aivat_summary(agent_a, agent_b, game=game, hands=hands, duplicate=duplicate,
+                               seed=seed, stack_bb=stack))
+    if as_json:
+        emit_json(d)
+        return
+    ci = d["ci95_mbb"]
+    ci_text = "n/a" if ci is None else f"{ci:.1f}"
+    typer.echo(f"{d['game']}: {agent_a} vs {agent_b}, {d['hands']} hands"
+               f"{' (duplicate)' if duplicate else ''}, {d['seconds']:.2f} s")
+    typer.echo(f"A: {d['mean_mbb']:+.1f} +- {ci_text} mbb/hand ({d['bb_per_100']:+.2f} bb/100), "
+               f"per-hand SD {d['sd_mbb']:.1f} mbb")
+    for seat, v in d["per_seat"].items():
+        typer.echo(f"  A as {seat}: {v['mean_mbb']:+.1f} mbb/hand over {int(v['hands'])} hands")
+    if aivat:
+        aci = d["aivat_ci95_mbb"]
+        typer.echo(f"AIVAT: {d['aivat_mean_mbb']:+.1f} +- "
+                   f"{'n/a' if aci is None else format(aci, '.1f')} mbb/hand, per-hand SD "
+                   f"{d['aivat_sd_mbb']:.1f} mbb ({100 * d['aivat_sd_reduction']:.0f}% lower)")
+    if d.get("exact_mbb") is not None:
+        typer.echo(f"exact: {d['exact_mbb']:+.3f} mbb/hand")
+    if out is not None:
+        typer.echo(f"hands written to {out}")
+
+
+COMMANDS = [match]

@@ -1,0 +1,94 @@
+"""``pokerlab play``: play against an agent in the browser (or the terminal with ``--tty``)."""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+import typer
+
+from pokerlab.errors import ConfigError
+
+
+def play(
+    agent: str = typer.Option(
+        None, "--agent", help="HUNL agent spec: blueprint, thesis, tag, call, raise, random, "
+        "policy:PATH (default: the shipped blueprint when installed, else tag); generic "
+        "games: equilibrium (default), random, policy:PATH."),
+    game: str = typer.Option("hunl", "--game", help="hunl, pushfold, leduc, kuhn, or any "
+                             "small two-player game string: gamedef:PATH (or a shipped name "
+                             "such as gamedef:leduc5), \"universal_poker(...)\"."),
+    stack: float = typer.Option(
+        None, "--stack", help="Stack in big blinds (default 100 for hunl, 10 for pushfold)."),
+    host: str = typer.Option("127.0.0.1", "--host", help="Interface to serve on."),
+    port: int = typer.Option(8000, "--port", min=0, max=65535, help="Port to serve on."),
+    no_open: bool = typer.Option(False, "--no-open", help="Do not open a browser."),
+    tty: bool = typer.Option(False, "--tty", help="Play in this terminal instead of a browser."),
+    carry: bool = typer.Option(False, "--carry", help="Carry stacks from hand to hand "
+                               "(default: reset every hand)."),
+    out: Path = typer.Option(None, "--out", help="Folder for the session folders with the hand "
+                             "histories (default: the user data folder)."),
+    seed: int = typer.Option(None, "--seed", min=0, help="Seed the deals (default: random)."),
+) -> None:
+    """Play heads-up poker against an agent: a web table, or the terminal with --tty."""
+    from pokerlab.play.session import GAMES, Session, SessionConfig
+
+    generic = game not in GAMES
+    if generic:  # any small two-player game: checked (size, players) before serving
+        from pokerlab.play.generic import load_play_game
+
+        load_play_game(game)
+        spec = agent if agent is not None else "equilibrium"
+        if spec.strip().lower() not in ("equilibrium", "nash", "lp"):
+            from pokerlab.agents.base import make_agent
+
+            make_agent(spec, game=game)  # a bad spec fails here, in one line
+    else:
+        spec = agent if agent is not None else default_agent()
+    if stack is None:
+        stack = 10.0 if game == "pushfold" else 100.0
+    if out is not None and out.exists() and not out.is_dir():
+        raise ConfigError(f"--out {str(out)!r} is a file, not a folder")
+    if game == "hunl":  # a bad spec fails here, in one line, not in the page
+        from pokerlab.agents.base import make_agent
+        from pokerlab.holdem.engine import HoldemConfig
+
+        make_agent(spec, game="hunl", config=HoldemConfig.from_bb(stack))
+    if tty:
+        from pokerlab.play.server import _default_root
+        from pokerlab.play.tty import play_tty
+
+        root = out if out is not None else _default_root()
+        folder = root / f"{time.strftime('%Y%m%d-%H%M%S')}-tty"
+        s = Session(SessionConfig(game=game, agent=spec if game == "hunl" or generic else "",
+                                  stack=stack, carry_stacks=carry, seed=seed), folder=folder)
+        play_tty(s)
+        typer.echo(f"\nhand histories: {folder}")
+        return
+    from pokerlab.play.server import ServerConfig, serve
+
+    hunl_spec = default_agent() if generic else spec
+    cfg = ServerConfig(game=game, agent=hunl_spec, small_agent=spec if generic else "equilibrium",
+                       stack=stack, carry_stacks=carry,
+                       out_dir=str(out) if out is not None else None, seed=seed)
+    open_browser = not no_open and sys.stdout.isatty()
+    try:
+        serve(cfg, host=host, port=port, open_browser=open_browser, quiet=True)
+    except KeyboardInterrupt:  # pragma: no cover - interactive
+        pass
+
+
+def default_agent() -> str:
+    """``blueprint`` when the shipped blueprint is installed, else ``tag``."""
+    try:
+        from pokerlab.agents.registry import BLUEPRINT_FILES, shipped_policy
+
+        if shipped_policy(BLUEPRINT_FILES) is not None:
+            return "blueprint"
+    except ImportError:  # pragma: no cover - agents layer missing
+        pass
+    return "tag"
+
+
+COMMANDS = [play]

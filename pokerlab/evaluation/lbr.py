@@ -1,0 +1,811 @@
+"""Local best response (LBR; Lisý & Bowling 2017) against an agent, by sampling.
+
+LBR plays one seat against the agent; every deal is played twice with the seats swapped
+(duplicate).  It never sees the agent's cards.  It keeps the agent's *range* -- a weight
+per possible private hand (1326 combos in hold'em) -- by Bayes' rule: the prior is uniform
+over the hands that do not clash with LBR's cards, board cards zero the hands they block,
+and every agent action multiplies each hand's weight by the probability the agent takes
+that action with that hand (asked for all hands at once, see
+:func:`all_hands_probabilities`).
+
+At its own decisions LBR values each action of its action set against the range and plays
+the best one (the paper's Algorithm 1):
+
+* fold: what LBR has put in is lost;
+* check/call: both players check to the showdown ("check-down"); LBR wins
+  ``equity x pot`` where the equity against each hand is exact (every runout enumerated
+  with the numba evaluator, :mod:`pokerlab.evaluation.lbr_kernels`; preflop the exact
+  all-in equity matrix);
+* a bet/raise: the agent folds with its own per-hand fold probability at the state after
+  the raise, otherwise LBR assumes a call and a check-down against the calling hands.
+
+Ties prefer call, then fold, then the smaller raise.  Before ``from_round`` (1 = preflop ..
+4 = river) LBR only checks/calls, as in the paper's "rounds 3-4" rows.
+
+Action sets (``--actions``): ``fc`` (fold/call), ``fcp`` (+ pot), ``fcpa`` (+ pot and
+all-in), ``56`` (fold, call, all-in and the 53 pot fractions ``0.05 x 1.15^k``), or any
+bet-set text of :mod:`pokerlab.abstraction.bets` (e.g. ``"50%, 100%, a"``).  On the small
+games (Kuhn, Leduc) ``fc`` means fold/call and every other set means all legal actions.
+
+The hand loop (:func:`play_lbr_hand`), the decision rule (:func:`lbr_choose`) and the
+statistics are shared by hold'em (:class:`HoldemSession`) and the small protocol games
+(:mod:`pokerlab.evaluation.lbr_small`), so the sampled code path can be checked against
+the exact LBR value on Leduc.
+
+Units: ``mbb`` is milli-big-blinds per hand for hold'em and milli-chips per hand for the
+small games (``unit`` in :meth:`LBRResult.to_json`).  The reported value is LBR's mean
+winnings per hand over both seats; its 95% CI comes from the per-deal duplicate means.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import time
+import weakref
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+import numpy as np
+
+from pokerlab.errors import ConfigError
+
+NUM_COMBOS = 1326
+ROUND_NAMES = ("preflop", "flop", "turn", "river")
+Z95 = 1.959963984540054
+
+
+class LBRError(ConfigError):
+    """Bad LBR input (action set, round, agent without action probabilities, ...)."""
+
+
+# ----------------------------------------------------------------------------- action sets
+@dataclass(frozen=True, kw_only=True)
+class ActionSet:
+    """LBR's bet sizes per street (fold and check/call are always available).
+
+    ``sizes[street]`` is a tuple of :class:`pokerlab.abstraction.bets.BetSize`; an empty
+    tuple means fold/call only.  ``name`` is the text it was parsed from.
+    """
+
+    name: str
+    sizes: tuple[tuple[Any, ...], tuple[Any, ...], tuple[Any, ...], tuple[Any, ...]]
+
+    @property
+    def raises(self) -> bool:
+        return any(len(s) > 0 for s in self.sizes)
+
+
+def parse_action_set(text: str) -> ActionSet:
+    """``fc``, ``fcp``, ``fcpa``, ``56`` or a bet-set text (see the module docs)."""
+    from pokerlab.abstraction.bets import BetSize, parse_bet_set
+    from pokerlab.errors import BetSizeError
+
+    if not isinstance(text, str) or not text.strip():
+        raise LBRError(f"LBR action set must be fc, fcp, fcpa, 56 or a bet-set text, got {text!r}")
+    key = text.strip().lower()
+    pot = BetSize(kind="pot", value=1.0)
+    allin = BetSize(kind="allin")
+    one: tuple[Any, ...]
+    if key == "fc":
+        one = ()
+    elif key == "fcp":
+        one = (pot,)
+    elif key == "fcpa":
+        one = (pot, allin)
+    elif key == "56":
+        one = (allin,) + tuple(BetSize(kind="pot", value=0.05 * 1.15 ** k) for k in range(53))
+    else:
+        try:
+            bs = parse_bet_set(text)
+        except BetSizeError as exc:
+            raise LBRError(f"bad LBR action set {text!r}: {exc}") from None
+        return ActionSet(name=text.strip(), sizes=(
+            bs.streets[0].sizes, bs.streets[1].sizes, bs.streets[2].sizes, bs.streets[3].sizes))
+    return ActionSet(name=key, sizes=(one, one, one, one))
+
+
+def check_from_round(from_round: int) -> int:
+    if isinstance(from_round, bool) or not isinstance(from_round, int) or not 1 <= from_round <= 4:
+        raise LBRError(f"from-round must be 1 (preflop) .. 4 (river), got {from_round!r}")
+    return from_round
+
+
+# ----------------------------------------------------------------------------- decision
+def lbr_choose(weights: np.ndarray, values: Sequence[np.ndarray | float]) -> int:
+    """Index of the option with the largest range-weighted value ``sum_j w_j v_j``.
+
+    ``values[k]`` is option ``k``'s value per opponent hand (or one number for all hands).
+    Options are listed in LBR's tie order (call, fold, raises by size); a later option
+    must beat the best so far by more than a relative 1e-9 to be chosen.
+    """
+    best_k = 0
+    best = -math.inf
+    for k, v in enumerate(values):
+        ev = float(np.dot(weights, v)) if isinstance(v, np.ndarray) else float(v) * float(
+            weights.sum())
+        if ev > best + 1e-9 * (1.0 + abs(best) if math.isfinite(best) else 1.0):
+            best = ev
+            best_k = k
+    return best_k
+
+
+class LBRSession(Protocol):
+    """One hand as LBR sees it (see :class:`HoldemSession`)."""
+
+    seat: int
+    range: np.ndarray
+
+    def advance(self) -> int:
+        """Deal pending chance events (zeroing blocked hands); return the actor or -1."""
+        ...
+
+    def lbr_active(self) -> bool: ...
+
+    def call_action(self) -> Any: ...
+
+    def lbr_options(self) -> list[tuple[Any, np.ndarray | float]]: ...
+
+    def opponent_policy(self) -> tuple[list[Any], np.ndarray]: ...
+
+    def opponent_hand(self) -> int: ...
+
+    def apply(self, action: Any) -> None: ...
+
+    def payoff(self) -> float: ...
+
+
+def play_lbr_hand(session: LBRSession, rng: np.random.Generator) -> float:
+    """Play one hand: LBR decides by :func:`lbr_choose`, the agent's action is drawn from
+    its probabilities for its real hand and the range is updated by Bayes' rule."""
+    while True:
+        actor = session.advance()
+        if actor < 0:
+            return session.payoff()
+        if actor == session.seat:
+            if session.lbr_active():
+                opts = session.lbr_options()
+                w = session.range
+                k = lbr_choose(w / max(float(w.sum()), 1e-300), [v for _, v in opts])
+                session.apply(opts[k][0])
+            else:
+                session.apply(session.call_action())
+            continue
+        acts, probs = session.opponent_policy()
+        row = np.asarray(probs[session.opponent_hand()], dtype=np.float64)
+        total = float(row.sum())
+        if not total > 0:
+            raise LBRError("the agent gives its own hand no action probability")
+        u = rng.random() * total
+        i = int(np.searchsorted(np.cumsum(row), u, side="right"))
+        i = min(i, len(acts) - 1)
+        while row[i] <= 0 and i > 0:  # never pick a zero-probability action at the edge
+            i -= 1
+        w = session.range * np.asarray(probs[:, i], dtype=np.float64)
+        session.range = w / float(w.sum())  # normalised: no underflow in long hands
+        session.apply(acts[i])
+
+
+# ----------------------------------------------------------------------------- results
+@dataclass(frozen=True, kw_only=True)
+class LBRResult:
+    """LBR's winnings against ``agent`` (positive: the agent is exploitable)."""
+
+    agent: str
+    game: str
+    actions: str
+    from_round: int
+    deals: int
+    hands: int
+    mbb: float
+    ci95_mbb: float
+    sd_mbb: float
+    seat_mbb: tuple[float, float]
+    seconds: float
+    unit: str
+    exact: bool = False
+    seed: int = 0
+    big_blind: float = 1.0
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        d = {k: v for k, v in dataclasses.asdict(self).items() if k != "extra"}
+        d["seat_mbb"] = list(self.seat_mbb)
+        d.update(self.extra)
+        return d
+
+
+def summarize(per_deal: np.ndarray, *, agent: str, game: str, actions: str, from_round: int,
+              seconds: float, unit: str, big_blind: float, seed: int) -> LBRResult:
+    """Statistics of ``per_deal[i, seat]`` (LBR's chips in each seat of each deal)."""
+    n = int(per_deal.shape[0])
+    if n == 0:
+        raise LBRError("LBR needs at least one hand")
+    pair = per_deal.mean(axis=1) * 1000.0 / big_blind
+    mean = float(pair.mean())
+    sd = float(pair.std(ddof=1)) if n > 1 else 0.0
+    seat = per_deal.mean(axis=0) * 1000.0 / big_blind
+    return LBRResult(agent=agent, game=game, actions=actions, from_round=from_round, deals=n,
+                     hands=2 * n, mbb=mean, ci95_mbb=Z95 * sd / math.sqrt(n), sd_mbb=sd,
+                     seat_mbb=(float(seat[0]), float(seat[1])), seconds=seconds, unit=unit,
+                     big_blind=big_blind, seed=seed)
+
+
+def run_sessions(make: Callable[[int, int], tuple[LBRSession, np.random.Generator]],
+                 deals: Sequence[int],
+                 progress: Callable[[int], None] | None = None) -> np.ndarray:
+    """``per_deal[i, seat]`` for the deals ``deals`` (``make(deal, seat)`` builds a hand)."""
+    out = np.zeros((len(deals), 2))
+    for i, d in enumerate(deals):
+        for seat in (0, 1):
+            sess, rng = make(d, seat)
+            out[i, seat] = play_lbr_hand(sess, rng)
+        if progress is not None:
+            progress(i + 1)
+    return out
+
+
+# ----------------------------------------------------------------------------- agents
+def _with_hole(view: Any, cards: tuple[int, int]) -> Any:
+    from pokerlab.agents.base import HoleDealt
+
+    ev = tuple(HoleDealt(e.player, cards) if isinstance(e, HoleDealt) and e.player == view.player
+               else e for e in view.events)
+    return dataclasses.replace(view, hole=cards, events=ev)
+
+
+def hand_independent(agent: Any) -> bool:
+    """True for agents whose play never looks at their cards (``random``, ``call``,
+    ``raise``, or any agent with ``hand_independent = True``)."""
+    flag = getattr(agent, "hand_independent", None)
+    if flag is not None:
+        return bool(flag)
+    from pokerlab.agents.random_agent import RandomAgent
+    from pokerlab.agents.rules import CallAgent, RaiseAgent
+
+    return isinstance(agent, (RandomAgent, CallAgent, RaiseAgent))
+
+
+def compact_distribution(agent: Any, view: Any) -> tuple[list[tuple[Any, float]],
+                                                        np.ndarray, np.ndarray] | None:
+    """The agent's action distribution at ``view`` as (non-raise ``(action, p)`` pairs,
+    raise-to amounts, their probabilities), or ``None`` when it exposes none.
+
+    ``random`` spreads part of its weight over every legal raise size; its distribution is
+    built from its weights directly instead of thousands of ``(Action, p)`` pairs.
+    """
+    from pokerlab.agents.random_agent import RandomAgent
+    from pokerlab.holdem.engine import Action, ActionKind
+
+    if type(agent) is RandomAgent:
+        lg = view.legal()
+        w = agent.weights
+        ws = [w[0] if lg.can_fold else 0, w[1], 0, 0, 0]
+        if lg.can_raise:
+            ws[2], ws[3], ws[4] = w[2], w[3], w[4]
+        total = float(sum(ws))
+        pairs = [(Action(kind=ActionKind.FOLD), ws[0] / total),
+                 (Action(kind=ActionKind.CHECK_CALL), ws[1] / total)]
+        pairs = [(a, q) for a, q in pairs if q > 0]
+        if not lg.can_raise:
+            return pairs, np.zeros(0, dtype=np.int64), np.zeros(0)
+        lo, hi = lg.min_raise_to, lg.max_raise_to
+        amounts = np.concatenate([[lo, hi], np.arange(lo, hi + 1)]).astype(np.int64)
+        span = hi - lo + 1
+        probs = np.concatenate([[ws[2] / total, ws[3] / total],
+                                np.full(span, ws[4] / total / span)])
+        return pairs, amounts, probs
+    fn = getattr(agent, "action_probabilities", None)
+    if fn is None:
+        return None
+    others: list[tuple[Any, float]] = []
+    sizes: list[int] = []
+    weights: list[float] = []
+    for a, q in fn(view):
+        if a.kind == ActionKind.RAISE:
+            sizes.append(int(a.amount))
+            weights.append(float(q))
+        else:
+            others.append((a, float(q)))
+    return others, np.asarray(sizes, dtype=np.int64), np.asarray(weights, dtype=np.float64)
+
+
+def fold_probability(agent: Any, view: Any) -> float:
+    """The agent's probability of folding at ``view`` (0 when it exposes none)."""
+    from pokerlab.holdem.engine import ActionKind
+
+    d = compact_distribution(agent, view)
+    if d is None:
+        return 0.0
+    return float(sum(q for a, q in d[0] if a.kind == ActionKind.FOLD))
+
+
+@dataclass
+class _FastState:
+    checked: bool = False
+    ok: bool = True
+    buckets: dict[tuple[int, tuple[int, ...]], np.ndarray] = field(default_factory=dict)
+
+
+_FAST: weakref.WeakKeyDictionary[Any, _FastState] = weakref.WeakKeyDictionary()
+
+
+def _fast_state(agent: Any) -> _FastState:
+    st = _FAST.get(agent)
+    if st is None:
+        st = _FAST[agent] = _FastState()
+    return st
+
+
+def _indexed_policy_all_hands(agent: Any, view: Any, live: np.ndarray
+                              ) -> tuple[list[Any], np.ndarray] | None:
+    """Vectorised ``action_probabilities`` of a ``policy:`` agent over an indexed policy:
+    the hand is replayed once (the betting does not depend on the hole cards) and each
+    combo only costs a bucket and a row lookup.  ``None`` when the agent is not such an
+    agent.  Checked against the agent's own per-hand answer on its first use."""
+    from pokerlab.cards.cards import COMBOS
+    from pokerlab.holdem.engine import Action, ActionKind
+
+    if not (getattr(agent, "indexed", False) and hasattr(agent, "track")
+            and hasattr(agent, "bucket") and hasattr(agent, "map")):
+        return None
+    try:
+        fs = _fast_state(agent)
+    except TypeError:  # not weak-referenceable: no cache, no fast path
+        return None
+    if not fs.ok:
+        return None
+    real, _, ids, ok = agent.track(view)
+    call = Action(kind=ActionKind.CHECK_CALL)
+    if not ok:
+        return [call], live.astype(np.float64)[:, None]
+    tree = agent.tree
+    node = tree.node_of(ids)
+    acts = [int(a) for a in tree.actions(node)]
+    street = int(tree.street[node])
+    legal_real = set(agent.map.abstract_actions(real))
+    keep = [k for k, a in enumerate(acts) if a in legal_real]
+    columns: list[Any] = []
+    col_of: list[int] = []
+    for k in keep:
+        act = agent.map.to_real(real, acts[k])
+        if act not in columns:
+            columns.append(act)
+        col_of.append(columns.index(act))
+    if call not in columns:
+        columns.append(call)
+    call_col = columns.index(call)
+    key = (street, tuple(view.board))
+    buckets = fs.buckets.get(key)
+    if buckets is None:
+        if len(fs.buckets) > 64:
+            fs.buckets.clear()
+        buckets = np.full(NUM_COMBOS, -1, dtype=np.int64)
+        used = set(view.board)
+        for j in range(NUM_COMBOS):
+            a, b = int(COMBOS[j, 0]), int(COMBOS[j, 1])
+            if a not in used and b not in used:
+                buckets[j] = agent.bucket(street, (b, a), tuple(view.board))
+        fs.buckets[key] = buckets
+    probs = np.zeros((NUM_COMBOS, len(columns)))
+    pol = agent.policy
+    n = len(acts)
+    rows: dict[int, np.ndarray] = {}
+    for j in np.nonzero(live)[0].tolist():
+        bk = int(buckets[j])
+        row = rows.get(bk)
+        if row is None:
+            s0 = pol.row_start(node, bk)
+            w = np.ones(n) if s0 < 0 else np.asarray(pol.probs[s0:s0 + n], dtype=np.float64)
+            if w.sum() <= 0:
+                w = np.ones(n)
+            wk = w[keep]
+            row = np.zeros(len(columns))
+            if wk.size == 0 or wk.sum() <= 0:
+                row[call_col] = 1.0
+            else:
+                for x, c in zip(wk / wk.sum(), col_of, strict=True):
+                    row[c] += x
+            rows[bk] = row
+        probs[j] = row
+    if not fs.checked:
+        for j in np.nonzero(live)[0][:3]:
+            a, b = int(COMBOS[j, 0]), int(COMBOS[j, 1])
+            ref = dict(agent.action_probabilities(_with_hole(view, (b, a))))
+            got = {columns[c]: probs[j, c] for c in range(len(columns)) if probs[j, c] > 0}
+            if set(ref) != set(got) or any(abs(ref[x] - got[x]) > 1e-6 for x in ref):
+                fs.ok = False
+                return None
+        fs.checked = True
+    return columns, probs
+
+
+def all_hands_probabilities(agent: Any, view: Any, live: np.ndarray | None = None
+                            ) -> tuple[list[Any], np.ndarray]:
+    """The agent's action probabilities at ``view`` for every hole-card combo at once.
+
+    Returns ``(actions, probs)`` with ``probs[combo, k]`` the probability of ``actions[k]``
+    holding ``combo`` (rows of combos outside ``live`` are 0).  Uses, in this order: the
+    agent's own vectorised ``action_probabilities_all_hands(view)``; one query broadcast to
+    all hands for agents that ignore their cards; else ``action_probabilities`` on the view
+    with each live combo as the hole cards.
+    """
+    from pokerlab.cards.cards import COMBOS
+
+    fn = getattr(agent, "action_probabilities_all_hands", None)
+    if fn is not None:
+        acts, probs = fn(view)
+        probs = np.asarray(probs, dtype=np.float64)
+        if live is not None:
+            probs = probs * live[:, None]
+        return list(acts), probs
+    if live is not None:
+        fast = _indexed_policy_all_hands(agent, view, live)
+        if fast is not None:
+            return fast
+    single = getattr(agent, "action_probabilities", None)
+    if single is None:
+        raise LBRError(f"agent {getattr(agent, 'name', agent)!r} does not expose action "
+                       f"probabilities; LBR needs them to track its range")
+    if hand_independent(agent):
+        from pokerlab.holdem.engine import Action, ActionKind
+
+        d = compact_distribution(agent, view)
+        assert d is not None
+        pairs = list(d[0]) + [(Action(kind=ActionKind.RAISE, amount=int(x)), float(q))
+                              for x, q in zip(d[1], d[2], strict=True)]
+        acts = [a for a, _ in pairs]
+        row = np.array([p for _, p in pairs], dtype=np.float64)
+        mask = np.ones(NUM_COMBOS) if live is None else live.astype(np.float64)
+        return acts, mask[:, None] * row[None, :]
+    index: dict[Any, int] = {}
+    cols: list[list[tuple[int, float]]] = []
+    combos = range(NUM_COMBOS) if live is None else np.nonzero(live)[0]
+    for j in combos:
+        a, b = int(COMBOS[j, 0]), int(COMBOS[j, 1])
+        for act, p in single(_with_hole(view, (b, a))):
+            k = index.get(act)
+            if k is None:
+                k = index[act] = len(cols)
+                cols.append([])
+            cols[k].append((int(j), float(p)))
+    probs = np.zeros((NUM_COMBOS, len(cols)))
+    for k, col in enumerate(cols):
+        for j, p in col:
+            probs[j, k] = p
+    return list(index), probs
+
+
+# ----------------------------------------------------------------------------- hold'em
+class HoldemSession:
+    """One HUNL hand of LBR (seat ``seat``) against ``agent`` with the 9 dealt ``cards``
+    (hole of player 0, hole of player 1, flop, turn, river)."""
+
+    def __init__(self, agent: Any, config: Any, seat: int, cards: Sequence[int],
+                 action_set: ActionSet, from_round: int) -> None:
+        from pokerlab.cards.cards import COMBO_INDEX, COMBO_MASKS, cards_mask
+        from pokerlab.holdem.engine import HoldemState
+
+        self.agent = agent
+        self.config = config
+        self.seat = seat
+        self.cards = [int(c) for c in cards]
+        self.action_set = action_set
+        self.from_round = from_round
+        st = HoldemState(config=config)
+        st.deal_hole(self.cards[0:2])
+        st.deal_hole(self.cards[2:4])
+        self.state = st
+        self.hole = tuple(st.hole[seat])
+        opp = st.hole[1 - seat]
+        self._opp_combo = int(COMBO_INDEX[opp[0], opp[1]])
+        self._masks = COMBO_MASKS
+        blocked = (COMBO_MASKS & np.uint64(cards_mask(self.hole))) != 0
+        self.range = np.where(blocked, 0.0, 1.0)
+        self._eq_cache: dict[int, np.ndarray] = {}
+
+    # -- protocol
+    def advance(self) -> int:
+        from pokerlab.cards.cards import cards_mask
+        from pokerlab.holdem.engine import Phase
+
+        st = self.state
+        while st.phase == Phase.DEAL_BOARD:
+            n = st.cards_due()
+            pos = 4 + len(st.board)
+            new = self.cards[pos:pos + n]
+            st.deal_board(new)
+            blocked = (self._masks & np.uint64(cards_mask(new))) != 0
+            self.range = np.where(blocked, 0.0, self.range)
+        if st.phase == Phase.TERMINAL:
+            return -1
+        return int(st.actor)
+
+    def lbr_active(self) -> bool:
+        return self.state.street + 1 >= self.from_round
+
+    def call_action(self) -> Any:
+        from pokerlab.holdem.engine import Action, ActionKind
+
+        return Action(kind=ActionKind.CHECK_CALL)
+
+    def opponent_hand(self) -> int:
+        return self._opp_combo
+
+    def opponent_policy(self) -> tuple[list[Any], np.ndarray]:
+        view = self.state.view(1 - self.seat)
+        if hand_independent(self.agent):
+            # the same distribution for every hand: the Bayes update is a constant factor,
+            # so let the agent draw its own action (seeded by reset) and keep the range
+            return [self.agent.act(view)], (self.range > 0).astype(np.float64)[:, None]
+        return all_hands_probabilities(self.agent, view, self.range > 0)
+
+    def apply(self, action: Any) -> None:
+        self.state.apply(action)
+
+    def payoff(self) -> float:
+        return float(self.state.payoffs()[self.seat])
+
+    # -- valuation
+    def equity(self) -> np.ndarray:
+        """LBR's check-down pot share against every combo on the current board."""
+        nb = len(self.state.board)
+        eq = self._eq_cache.get(nb)
+        if eq is None:
+            eq = checkdown_equities(self.hole, tuple(self.state.board))
+            self._eq_cache[nb] = eq
+        return eq
+
+    def lbr_options(self) -> list[tuple[Any, np.ndarray | float]]:
+        from pokerlab.abstraction.bets import StreetBets, resolve_raises
+        from pokerlab.holdem.engine import Action, ActionKind
+
+        st = self.state
+        me, opp = self.seat, 1 - self.seat
+        lg = st.legal()
+        c_me, c_opp = st.committed
+        if me == 1:
+            c_me, c_opp = c_opp, c_me
+        tot_me = self.config.stacks[me]
+        tot_opp = self.config.stacks[opp]
+        two_eq = 2.0 * self.equity() - 1.0
+        opts: list[tuple[Any, np.ndarray | float]] = []
+        c_call = min(tot_me, c_opp)
+        opts.append((Action(kind=ActionKind.CHECK_CALL), two_eq * c_call))
+        if lg.can_fold:
+            opts.append((Action(kind=ActionKind.FOLD), -float(c_me)))
+        sizes = self.action_set.sizes[st.street]
+        if lg.can_raise and sizes:
+            raises = resolve_raises(
+                StreetBets(sizes=tuple(sizes)), pot=st.pot, current_bet=max(st.bets),
+                to_call=st.to_call, min_raise_to=lg.min_raise_to, all_in_to=lg.max_raise_to,
+                big_blind=self.config.big_blind, raises_so_far=0)
+            live = self.range > 0
+            for _, amount in raises:
+                act = Action(kind=ActionKind.RAISE, amount=int(amount))
+                child = st.clone()
+                child.apply(act)
+                if hand_independent(self.agent):
+                    fold = np.full(NUM_COMBOS, fold_probability(self.agent, child.view(opp)))
+                else:
+                    acts, probs = all_hands_probabilities(self.agent, child.view(opp), live)
+                    fold = np.zeros(NUM_COMBOS)
+                    for k, a in enumerate(acts):
+                        if a.kind == ActionKind.FOLD:
+                            fold = fold + probs[:, k]
+                new_me = c_me + (int(amount) - st.bets[me])
+                c = min(new_me, tot_opp)
+                opts.append((act, fold * float(c_opp) + (1.0 - fold) * two_eq * c))
+        return opts
+
+
+def checkdown_equities(hole: Sequence[int], board: Sequence[int]) -> np.ndarray:
+    """Pot share of ``hole`` against every combo when checking down from ``board`` (0 for
+    combos that clash); preflop from the exact all-in equity matrix."""
+    from pokerlab.cards.cards import COMBO_INDEX
+
+    if len(board) == 0:
+        from pokerlab.cards.equity import preflop_equity_matrix
+
+        row = preflop_equity_matrix()[int(COMBO_INDEX[hole[0], hole[1]])]
+        return np.nan_to_num(np.asarray(row, dtype=np.float64), nan=0.0)
+    from pokerlab.cards.evaluator import eval_tables
+    from pokerlab.evaluation.lbr_kernels import checkdown_equity
+
+    out = np.zeros(NUM_COMBOS)
+    b = np.zeros(5, dtype=np.int64)
+    b[:len(board)] = board
+    checkdown_equity(eval_tables(), np.asarray(hole, dtype=np.int64), b, len(board),
+                     _combos64(), out)
+    return out
+
+
+_COMBOS64: list[np.ndarray] = []
+
+
+def _combos64() -> np.ndarray:
+    if not _COMBOS64:
+        from pokerlab.cards.cards import COMBOS
+
+        _COMBOS64.append(np.ascontiguousarray(COMBOS, dtype=np.int64))
+    return _COMBOS64[0]
+
+
+def deal_cards(seed: int, deal: int) -> list[int]:
+    """The 9 cards of deal number ``deal`` (seeded; the same for both seats)."""
+    rng = np.random.default_rng([int(seed), int(deal), 9])
+    return [int(c) for c in rng.permutation(52)[:9]]
+
+
+@dataclass(frozen=True, kw_only=True)
+class LBRConfig:
+    """A sampled LBR run (saved next to results)."""
+
+    actions: str = "fc"
+    from_round: int = 1
+    hands: int = 1000
+    seed: int = 0
+
+    def __post_init__(self) -> None:
+        parse_action_set(self.actions)
+        check_from_round(self.from_round)
+        if isinstance(self.hands, bool) or not isinstance(self.hands, int) or self.hands < 1:
+            raise LBRError(f"hands must be a positive integer, got {self.hands!r}")
+        if isinstance(self.seed, bool) or not isinstance(self.seed, int) or self.seed < 0:
+            raise LBRError(f"seed must be a non-negative integer, got {self.seed!r}")
+
+
+def lbr_holdem(agent: Any, *, config: Any = None, lbr: LBRConfig | None = None,
+               deals: Sequence[int] | None = None,
+               progress: Callable[[int], None] | None = None) -> LBRResult:
+    """Sampled LBR against a HUNL ``agent`` (an :class:`pokerlab.agents.Agent`).
+
+    ``lbr.hands`` deals, each played with LBR in both seats.  ``deals`` picks the deal
+    numbers explicitly (for splitting a run over processes).
+    """
+    from pokerlab.holdem.engine import HoldemConfig
+
+    cfg = config if config is not None else HoldemConfig.from_bb(200)
+    c = lbr or LBRConfig()
+    ids = list(range(c.hands)) if deals is None else list(deals)
+    t0 = time.perf_counter()
+    per = per_deal_holdem(agent, cfg, c, ids, progress)
+    return summarize(per, agent=str(getattr(agent, "name", agent)), game="hunl",
+                     actions=parse_action_set(c.actions).name, from_round=c.from_round,
+                     seconds=time.perf_counter() - t0, unit="mbb/hand",
+                     big_blind=float(cfg.big_blind), seed=c.seed)
+
+
+def per_deal_holdem(agent: Any, config: Any, lbr: LBRConfig, deals: Sequence[int],
+                    progress: Callable[[int], None] | None = None) -> np.ndarray:
+    """``per_deal[i, seat]`` chips for the given deal numbers (worker entry point)."""
+    aset = parse_action_set(lbr.actions)
+
+    def make(d: int, seat: int) -> tuple[LBRSession, np.random.Generator]:
+        agent.reset(int(np.random.default_rng([lbr.seed, d, seat, 3]).integers(2**31)))
+        sess = HoldemSession(agent, config, seat, deal_cards(lbr.seed, d), aset, lbr.from_round)
+        return sess, np.random.default_rng([lbr.seed, d, seat, 1])
+
+    return run_sessions(make, list(deals), progress)
+
+
+# ----------------------------------------------------------------------------- runner
+@dataclass(frozen=True, kw_only=True)
+class _Chunk:
+    spec: str
+    game: str
+    stack_bb: float
+    lbr: LBRConfig
+    deals: tuple[int, ...]
+
+
+def _run_chunk(chunk: _Chunk) -> np.ndarray:
+    """Worker entry point: ``per_deal`` chips of one chunk of deals (agent built here)."""
+    return _run_chunk_progress(chunk, None)
+
+
+def _map_chunks(chunks: list[_Chunk], workers: int, ray_address: str | None) -> list[np.ndarray]:
+    if ray_address is not None:
+        try:
+            import ray
+        except ImportError:  # pragma: no cover - ray is in the dev extra
+            raise LBRError("--ray-address needs the 'ray' package (pip install ray)") from None
+        started = False
+        if not ray.is_initialized():
+            if ray_address == "local":
+                ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+            else:
+                ray.init(address=ray_address, include_dashboard=False, log_to_driver=False)
+            started = True
+        try:
+            remote = ray.remote(_run_chunk)
+            return list(ray.get([remote.remote(c) for c in chunks]))
+        finally:
+            if started:
+                ray.shutdown()
+    if workers <= 1 or len(chunks) <= 1:
+        return [_run_chunk(c) for c in chunks]
+    import multiprocessing as mp
+    from concurrent.futures import ProcessPoolExecutor
+
+    with ProcessPoolExecutor(max_workers=workers, mp_context=mp.get_context("spawn")) as ex:
+        return list(ex.map(_run_chunk, chunks))
+
+
+def check_lbr_args(*, game: str, actions: str, from_round: int, hands: int, seed: int,
+                   exact: bool) -> str:
+    """Validate LBR arguments before any work; returns the game kind."""
+    from pokerlab.agents.registry import game_kind
+
+    kind = game_kind(game)
+    LBRConfig(actions=actions, from_round=from_round, hands=hands, seed=seed)
+    if exact and kind == "hunl":
+        raise LBRError("--exact is for the small games (kuhn, leduc, eight_card), not hunl")
+    return kind
+
+
+def run_lbr(spec: str, *, game: str = "hunl", actions: str = "fc", from_round: int = 1,
+            hands: int = 1000, seed: int = 0, stack_bb: float = 200.0, exact: bool = False,
+            workers: int = 1, ray_address: str | None = None,
+            progress: Callable[[int], None] | None = None) -> LBRResult:
+    """LBR against the agent ``spec`` (what ``pokerlab lbr`` runs).
+
+    ``game`` is ``hunl``, ``kuhn``, ``leduc`` or ``eight_card``; ``exact`` (small games
+    only) enumerates instead of sampling.  Sampled runs split the deals over ``workers``
+    processes or Ray tasks (``ray_address``, ``"local"`` starts a local Ray); the result
+    does not depend on the split.
+    """
+    kind = check_lbr_args(game=game, actions=actions, from_round=from_round, hands=hands,
+                          seed=seed, exact=exact)
+    cfg = LBRConfig(actions=actions, from_round=from_round, hands=hands, seed=seed)
+    if kind == "hunl":
+        from pokerlab.agents import make_agent
+        from pokerlab.holdem.engine import HoldemConfig
+
+        make_agent(spec, game="hunl", config=HoldemConfig.from_bb(stack_bb))  # fail early
+        bb = float(HoldemConfig.from_bb(stack_bb).big_blind)
+        unit = "mbb/hand"
+    else:
+        from pokerlab.evaluation.lbr_small import exact_lbr, small_opponent
+        from pokerlab.games import load_game
+
+        opp = small_opponent(spec, kind)
+        g = load_game(kind)
+        if exact:
+            r = exact_lbr(g, opp, actions=actions, from_round=from_round, name=spec)
+            return dataclasses.replace(r, seed=seed)
+        bb = 1.0
+        unit = "mchips/hand"
+    t0 = time.perf_counter()
+    n = cfg.hands
+    parts = 1 if (workers <= 1 and ray_address is None) else max(2, workers)
+    parts = min(parts, n)
+    bounds = [round(n * k / parts) for k in range(parts + 1)]
+    chunks = [_Chunk(spec=spec, game=kind, stack_bb=stack_bb, lbr=cfg,
+                     deals=tuple(range(lo, hi)))
+              for lo, hi in zip(bounds, bounds[1:], strict=False) if hi > lo]
+    if parts == 1 and progress is not None:
+        per = _run_chunk_progress(chunks[0], progress)
+    else:
+        per = np.concatenate(_map_chunks(chunks, workers, ray_address))
+    return summarize(per, agent=spec, game=kind, actions=parse_action_set(actions).name,
+                     from_round=from_round, seconds=time.perf_counter() - t0, unit=unit,
+                     big_blind=bb, seed=seed)
+
+
+def _run_chunk_progress(chunk: _Chunk,
+                        progress: Callable[[int], None] | None) -> np.ndarray:
+    if chunk.game == "hunl":
+        from pokerlab.agents import make_agent
+        from pokerlab.holdem.engine import HoldemConfig
+
+        cfg = HoldemConfig.from_bb(chunk.stack_bb)
+        agent = make_agent(chunk.spec, game="hunl", config=cfg)
+        return per_deal_holdem(agent, cfg, chunk.lbr, chunk.deals, progress)
+    from pokerlab.evaluation.lbr_small import per_deal_small, small_opponent
+    from pokerlab.games import load_game
+
+    game = load_game(chunk.game)
+    return per_deal_small(game, small_opponent(chunk.spec, chunk.game), chunk.lbr,
+                          chunk.deals, progress)

@@ -1,0 +1,498 @@
+"""Head-to-head matches between two agents, with confidence intervals.
+
+:func:`play_match` plays ``hands`` hands of heads-up no-limit hold'em (or of a small game:
+Kuhn, Leduc, 8-card) between agent A and agent B and reports A's result.
+
+* **Seats.** The engine's player 0 is the big blind and player 1 the button, so the blinds
+  rotate by swapping seats: A sits in seat ``i % 2`` in hand ``i``.
+* **Seeds.** Every hand has its own seed, derived from ``(seed, deal index)`` by
+  SplitMix64; the cards and both agents' :meth:`reset` seeds come from it.  A hand's play
+  therefore does not depend on which process plays it or in which order: a parallel run
+  (processes, or Ray workers) gives exactly the totals of a serial one.
+* **Duplicate** (``duplicate=True``): hands ``2k`` and ``2k + 1`` share deal index ``k``
+  (same cards, same seed stream) with the seats swapped, which cancels most of the card
+  luck.  The confidence interval is then computed over the pair means (the independent
+  units); otherwise over the hands.
+* **Result.** ``mean_mbb`` (A's mean in milli-big-blinds per hand), ``ci95_mbb``
+  (half-width: 1.96 standard errors), ``sd_mbb`` (per-hand standard deviation),
+  ``bb_per_100``, per-seat means, and for the small games ``exact_mbb``: the exact
+  expected value of A against B with the seats rotating, i.e. the mean of
+  :func:`pokerlab.evaluation.expected_values` over the two seatings (big blind = 1 chip).
+* **Hand histories.** ``out=FILE.phhs`` writes every HUNL hand as PHH (player names
+  ``A-spec``/``B-spec`` per hand, see :func:`player_name`), readable by
+  ``pokerlab hands import`` and PokerKit; ``FILE.log`` writes ACPC ``STATE:`` lines
+  (:mod:`pokerlab.hands.acpc_log`).
+* **Fast path.** When both agents are ``policy:`` agents over the same compiled betting
+  tree, hands are played by the numba kernel of :mod:`pokerlab.agents.match_kernels`
+  (see there), unless hand histories are asked for; in this process, or per chunk in the
+  worker processes / Ray tasks.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+import os
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from pokerlab.errors import ConfigError
+from pokerlab.holdem.engine import HoldemConfig, HoldemState, Phase
+
+Z95 = 1.959963984540054
+MASK64 = (1 << 64) - 1
+
+
+def hand_seed(seed: int, index: int, stream: int = 0) -> int:
+    """Seed of deal ``index`` (stream 0: cards; 1, 2: agents A and B): SplitMix64 of the
+    match seed mixed with the index, so hands are independent of execution order."""
+    z = (int(seed) * 0x9E3779B97F4A7C15 + (int(index) + 1) * 0xD1B54A32D192ED03
+         + int(stream) * 0x8CB92BA72F3D8DD7) & MASK64
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+    return (z ^ (z >> 31)) & ((1 << 63) - 1)
+
+
+def deal_index(i: int, duplicate: bool) -> int:
+    return i // 2 if duplicate else i
+
+
+@dataclass(frozen=True, kw_only=True)
+class MatchConfig:
+    """What :func:`play_match` was asked to do (saved as JSON next to hand histories)."""
+
+    agents: tuple[str, str]
+    game: str = "hunl"
+    hands: int = 1000
+    duplicate: bool = False
+    seed: int = 0
+    stack_bb: float = 200.0
+    small_blind: int = 50
+    big_blind: int = 100
+
+    def __post_init__(self) -> None:
+        if isinstance(self.hands, bool) or not isinstance(self.hands, int) or self.hands < 1:
+            raise ConfigError(f"hands must be a positive integer, got {self.hands!r}")
+        if self.duplicate and self.hands % 2:
+            raise ConfigError(f"--duplicate needs an even number of hands, got {self.hands}")
+        if isinstance(self.seed, bool) or not isinstance(self.seed, int) or self.seed < 0:
+            raise ConfigError(f"seed must be an integer >= 0, got {self.seed!r}")
+        if len(self.agents) != 2:
+            raise ConfigError(f"a match needs two agents, got {self.agents!r}")
+        if not (self.stack_bb > 1):
+            raise ConfigError(f"stack must exceed 1 big blind, got {self.stack_bb!r}")
+
+    def holdem_config(self) -> HoldemConfig:
+        return HoldemConfig.from_bb(self.stack_bb, small_blind=self.small_blind,
+                                    big_blind=self.big_blind)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"agents": list(self.agents), "game": self.game, "hands": self.hands,
+                "duplicate": self.duplicate, "seed": self.seed, "stack_bb": self.stack_bb,
+                "small_blind": self.small_blind, "big_blind": self.big_blind}
+
+
+@dataclass(frozen=True, kw_only=True)
+class MatchResult:
+    """A's result (chips per hand in ``chips``; everything else derived)."""
+
+    config: MatchConfig
+    chips: np.ndarray = field(repr=False)
+    """A's winnings per hand (chips), in hand order."""
+    big_blind: float
+    seconds: float
+    exact_mbb: float | None = None
+    fast_path: bool = False
+    workers: int = 1
+
+    @property
+    def hands(self) -> int:
+        return int(self.chips.size)
+
+    @property
+    def mbb(self) -> np.ndarray:
+        return self.chips / self.big_blind * 1000.0
+
+    @property
+    def mean_mbb(self) -> float:
+        return float(self.mbb.mean())
+
+    @property
+    def sd_mbb(self) -> float:
+        x = self.mbb
+        return float(x.std(ddof=1)) if x.size > 1 else 0.0
+
+    @property
+    def ci95_mbb(self) -> float:
+        x = self.mbb
+        if self.config.duplicate:
+            x = x.reshape(-1, 2).mean(axis=1)
+        if x.size < 2:
+            return math.inf
+        return float(Z95 * x.std(ddof=1) / math.sqrt(x.size))
+
+    @property
+    def bb_per_100(self) -> float:
+        return self.mean_mbb / 10.0
+
+    def per_seat(self) -> dict[str, dict[str, float]]:
+        """A's mean (mbb/hand) and hands in each seat (HUNL: ``bb`` = player 0, ``button``;
+        small games ``p0``, ``p1``)."""
+        x = self.mbb
+        out: dict[str, dict[str, float]] = {}
+        names = ("bb", "button") if self.config.game == "hunl" else ("p0", "p1")
+        for seat, name in enumerate(names):
+            part = x[seat::2]
+            n = int(part.size)
+            ci = float(Z95 * part.std(ddof=1) / math.sqrt(n)) if n > 1 else math.inf
+            out[name] = {"hands": n, "mean_mbb": float(part.mean()) if n else 0.0,
+                         "ci95_mbb": ci}
+        return out
+
+    def to_json(self) -> dict[str, Any]:
+        def num(v: float) -> float | None:
+            return v if math.isfinite(v) else None
+
+        d: dict[str, Any] = {
+            "game": self.config.game,
+            "agents": list(self.config.agents),
+            "hands": self.hands,
+            "mean_mbb": self.mean_mbb,
+            "ci95_mbb": num(self.ci95_mbb),
+            "sd_mbb": self.sd_mbb,
+            "bb_per_100": self.bb_per_100,
+            "seconds": self.seconds,
+            "duplicate": self.config.duplicate,
+            "seed": self.config.seed,
+            "per_seat": {k: {kk: num(vv) for kk, vv in v.items()}
+                         for k, v in self.per_seat().items()},
+            "big_blind": self.big_blind,
+            "total_chips": float(self.chips.sum()),
+            "hands_per_second": self.hands / self.seconds if self.seconds > 0 else None,
+            "fast_path": self.fast_path,
+        }
+        if self.config.game != "hunl":
+            d["exact_mbb"] = self.exact_mbb
+        else:
+            d["stack_bb"] = self.config.stack_bb
+        return d
+
+
+# ----------------------------------------------------------------------------- HUNL
+def play_hunl_hand(agent_a: Any, agent_b: Any, config: HoldemConfig, a_seat: int,
+                   cards: Sequence[int], seed_a: int, seed_b: int) -> HoldemState:
+    """One hand: A in seat ``a_seat``, the given 9 cards (hole p0, hole p1, board)."""
+    from pokerlab.agents.base import checked_act
+
+    agent_a.reset(seed_a)
+    agent_b.reset(seed_b)
+    seats = (agent_a, agent_b) if a_seat == 0 else (agent_b, agent_a)
+    st = HoldemState(config=config)
+    st.deal_hole(cards[0:2])
+    st.deal_hole(cards[2:4])
+    pos = 4
+    while st.phase != Phase.TERMINAL:
+        if st.phase == Phase.DEAL_BOARD:
+            n = st.cards_due()
+            st.deal_board(cards[pos:pos + n])
+            pos += n
+        else:
+            st.apply(checked_act(seats[st.actor], st))
+    return st
+
+
+def hand_cards(seed: int, k: int) -> list[int]:
+    from pokerlab.agents.random_agent import SplitMix64, deal_cards
+
+    return deal_cards(SplitMix64(hand_seed(seed, k, 0)))
+
+
+_AGENTS: dict[tuple[str, str, str, int], Any] = {}
+
+
+def _agent(spec: str, game: str, config: HoldemConfig | None, slot: int) -> Any:
+    """The agent of ``spec`` for seat-label ``slot`` (0 = A, 1 = B), built once per process
+    (agents are reset before every hand, so reuse does not change play)."""
+    from pokerlab.agents.registry import build_agent
+
+    stamp = ""
+    if spec.lower().startswith("policy:"):
+        with contextlib.suppress(OSError):
+            stamp = str(os.stat(spec.split(":", 1)[1]).st_mtime_ns)
+    key = (spec + "@" + stamp, game, "" if config is None else repr(config), slot)
+    ag = _AGENTS.get(key)
+    if ag is None:
+        if len(_AGENTS) > 16:
+            _AGENTS.clear()
+        ag = build_agent(spec, game=game, config=config)
+        _AGENTS[key] = ag
+    return ag
+
+
+@dataclass(frozen=True, kw_only=True)
+class _Chunk:
+    config: MatchConfig
+    start: int
+    stop: int
+    want_text: bool
+    fast: bool = True
+
+
+def _play_chunk(chunk: _Chunk) -> tuple[np.ndarray, list[str]]:
+    """Hands ``start..stop-1``: A's chips per hand, and PHH sections when asked."""
+    cfg = chunk.config
+
+    hc = cfg.holdem_config()
+    a = _agent(cfg.agents[0], cfg.game, hc, 0)
+    b = _agent(cfg.agents[1], cfg.game, hc, 1)
+    n = chunk.stop - chunk.start
+    if chunk.fast and not chunk.want_text:
+        from pokerlab.agents.match_kernels import eligible, run_kernel
+
+        if eligible(a, b, hc):
+            return run_kernel(a, b, chunk.start, chunk.stop, cfg.duplicate, cfg.seed), []
+    out = np.zeros(n, dtype=np.float64)
+    texts: list[str] = []
+    for j in range(n):
+        i = chunk.start + j
+        k = deal_index(i, cfg.duplicate)
+        a_seat = i % 2
+        st = play_hunl_hand(a, b, hc, a_seat, hand_cards(cfg.seed, k),
+                            hand_seed(cfg.seed, k, 1), hand_seed(cfg.seed, k, 2))
+        out[j] = st.payoffs()[a_seat]
+        if chunk.want_text:
+            texts.append(_phh_section(st, i, cfg, a_seat))
+    return out, texts
+
+
+def player_name(label: str, spec: str) -> str:
+    """``A-random``, ``B-policy-pa.npz``: the label and the spec (a policy by its file name),
+    without the ``:`` and ``|`` that ACPC logs forbid."""
+    text = spec
+    if spec.lower().startswith("policy:"):
+        text = "policy-" + Path(spec.split(":", 1)[1]).name
+    return f"{label}-{text}".replace(":", "-").replace("|", "-").replace(" ", "_")
+
+
+def _phh_section(st: HoldemState, i: int, cfg: MatchConfig, a_seat: int) -> str:
+    from pokerlab.holdem.phh import to_hand_history
+
+    names = [player_name("A", cfg.agents[0]), player_name("B", cfg.agents[1])]
+    players = names if a_seat == 0 else names[::-1]
+    hh = to_hand_history(st, hand=i + 1, players=players)
+    return f"[{i + 1}]\n{hh.dumps().strip()}\n"
+
+
+def _chunks(cfg: MatchConfig, parts: int, want_text: bool, fast: bool = True) -> list[_Chunk]:
+    n = cfg.hands
+    parts = max(1, min(parts, n))
+    # even chunk boundaries keep duplicate pairs together
+    bounds = [round(n * k / parts) // 2 * 2 for k in range(parts + 1)]
+    bounds[-1] = n
+    return [_Chunk(config=cfg, start=lo, stop=hi, want_text=want_text, fast=fast)
+            for lo, hi in zip(bounds, bounds[1:], strict=False) if hi > lo]
+
+
+def _run_chunks(chunks: list[_Chunk], workers: int, ray_address: str | None,
+                fn: Callable[[_Chunk], Any],
+                progress: Callable[[int, int], None] | None = None) -> list[Any]:
+    total = sum(c.stop - c.start for c in chunks)
+
+    def tick(done: list[Any]) -> None:
+        if progress is not None:
+            progress(sum(int(r[0].size) for r in done), total)
+
+    if ray_address is not None:
+        return _run_ray(chunks, ray_address, fn)
+    out: list[Any] = []
+    if workers <= 1 or len(chunks) <= 1:
+        for c in chunks:
+            out.append(fn(c))
+            tick(out)
+        return out
+    import multiprocessing as mp
+    from concurrent.futures import ProcessPoolExecutor
+
+    ctx = mp.get_context("spawn")
+    with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as ex:
+        for r in ex.map(fn, chunks):
+            out.append(r)
+            tick(out)
+    return out
+
+
+def _run_ray(chunks: list[_Chunk], address: str, fn: Callable[[_Chunk], Any]) -> list[Any]:
+    try:
+        import ray
+    except ImportError:  # pragma: no cover - ray is in the dev extra
+        raise ConfigError("--ray-address needs the 'ray' package (pip install ray)") from None
+    started = False
+    if not ray.is_initialized():
+        if address == "local":
+            ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+        else:
+            ray.init(address=address, include_dashboard=False, log_to_driver=False)
+        started = True
+    try:
+        remote = ray.remote(fn)
+        return list(ray.get([remote.remote(c) for c in chunks]))
+    finally:
+        if started:
+            ray.shutdown()
+
+
+def _write_out(out: str | Path, texts: list[str], cfg: MatchConfig) -> None:
+    from pokerlab.io import atomic_write_json, atomic_write_text
+
+    p = Path(out)
+    if p.suffix.lower() == ".log":
+        from pokerkit import HandHistory
+
+        from pokerlab.hands.acpc_log import write_acpc_log
+
+        hhs = [HandHistory.loads(t.split("\n", 1)[1]) for t in texts]
+        write_acpc_log(hhs, p)
+    else:
+        atomic_write_text(p, "\n".join(texts))
+    atomic_write_json(p.with_name(p.name + ".json"), cfg.to_json())
+
+
+# ----------------------------------------------------------------------------- small games
+def _small_big_blind(game_name: str) -> float:
+    """The chip unit of mbb for a small game (its ``GameInfo.big_blind``; 1 by default)."""
+    from pokerlab.games import load_game
+
+    info = getattr(load_game(game_name), "info", None)
+    return float(info().big_blind) if info is not None else 1.0
+
+
+def _play_small_chunk(chunk: _Chunk) -> tuple[np.ndarray, list[str]]:
+    from pokerlab.games import load_game
+
+    cfg = chunk.config
+    game = load_game(cfg.game)
+    a = _agent(cfg.agents[0], cfg.game, None, 0)
+    b = _agent(cfg.agents[1], cfg.game, None, 1)
+    n = chunk.stop - chunk.start
+    out = np.zeros(n, dtype=np.float64)
+    for j in range(n):
+        i = chunk.start + j
+        k = deal_index(i, cfg.duplicate)
+        a_seat = i % 2
+        out[j] = play_small_hand(game, a, b, a_seat, hand_seed(cfg.seed, k, 0),
+                                 hand_seed(cfg.seed, k, 1), hand_seed(cfg.seed, k, 2))
+    return out, []
+
+
+def play_small_hand(game: Any, agent_a: Any, agent_b: Any, a_seat: int, chance_seed: int,
+                    seed_a: int, seed_b: int) -> float:
+    """One hand of a small game; returns A's utility."""
+    from pokerlab.agents.base import AgentError
+
+    agent_a.reset(seed_a)
+    agent_b.reset(seed_b)
+    seats = (agent_a, agent_b) if a_seat == 0 else (agent_b, agent_a)
+    rng = np.random.default_rng(chance_seed)
+    st = game.new_initial_state()
+    while not st.is_terminal():
+        if st.is_chance_node():
+            outs = st.chance_outcomes()
+            u = rng.random()
+            acc = 0.0
+            pick = outs[-1][0]
+            for act, p in outs:
+                acc += p
+                if u < acc:
+                    pick = act
+                    break
+            st.apply_action(pick)
+        else:
+            p = st.current_player()
+            ag = seats[p]
+            act = ag.act_state(st, p)
+            if act not in st.legal_actions():
+                raise AgentError(f"agent {ag.name!r} chose the illegal action {act!r} "
+                                 f"(legal: {st.legal_actions()})")
+            st.apply_action(act)
+    return float(st.returns()[a_seat])
+
+
+def exact_small_mbb(game_name: str, spec_a: str, spec_b: str) -> float:
+    """Exact mean of A against B over both seatings (mbb/hand, big blind = 1 chip)."""
+    from pokerlab.agents.registry import build_agent
+    from pokerlab.agents.small import SeatPolicy, agent_policy
+    from pokerlab.evaluation.exploit import expected_values
+    from pokerlab.games import load_game
+
+    game = load_game(game_name)
+    pa = agent_policy(build_agent(spec_a, game=game_name))
+    pb = agent_policy(build_agent(spec_b, game=game_name))
+    v0 = float(expected_values(game, SeatPolicy(pa, pb))[0])
+    v1 = float(expected_values(game, SeatPolicy(pb, pa))[1])
+    return 1000.0 * (v0 + v1) / 2.0
+
+
+# ----------------------------------------------------------------------------- entry
+def default_workers() -> int:
+    return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
+               else (os.cpu_count() or 1))
+
+
+def play_match(agent_a: str, agent_b: str, *, game: str = "hunl", hands: int = 1000,
+               duplicate: bool = False, seed: int = 0, stack_bb: float = 200.0,
+               out: str | Path | None = None, workers: int | None = None,
+               ray_address: str | None = None, fast: bool = True,
+               progress: Callable[[int, int], None] | None = None) -> MatchResult:
+    """Play a match of agent specs A vs B; see the module docstring.
+
+    ``workers`` processes (default: the local cores; 1 = in this process); ``ray_address``
+    (``"local"`` starts a two-CPU local Ray) runs the same chunks as Ray tasks.
+    ``fast=False`` disables the kernel fast path.  ``progress(done, total)`` is called as
+    hands finish (the Python path plays in up to 20 chunks for it).
+    """
+    from pokerlab.agents.registry import game_kind
+
+    kind = game_kind(game)
+    cfg = MatchConfig(agents=(agent_a, agent_b), game=kind, hands=hands, duplicate=duplicate,
+                      seed=seed, stack_bb=stack_bb)
+    # build once here: bad specs and missing files fail before any work starts
+    hc = cfg.holdem_config() if kind == "hunl" else None
+    a = _agent(agent_a, kind, hc, 0)
+    b = _agent(agent_b, kind, hc, 1)
+    if out is not None and kind != "hunl":
+        raise ConfigError(f"hand histories (--out) are written for hunl only, not {kind}")
+    if workers is None:  # processes pay off only for longer matches
+        nw = default_workers() if hands >= 2000 else 1
+    else:
+        nw = max(1, int(workers))
+    t0 = time.perf_counter()
+    exact: float | None = None
+    if kind == "hunl" and fast and out is None and ray_address is None:
+        from pokerlab.agents.match_kernels import fast_match
+
+        chips = fast_match(a, b, cfg)
+        if chips is not None:
+            return MatchResult(config=cfg, chips=chips, big_blind=float(cfg.big_blind),
+                               seconds=time.perf_counter() - t0, fast_path=True, workers=1)
+    chunk_fn = _play_chunk if kind == "hunl" else _play_small_chunk
+    if ray_address is not None:
+        parts = max(2, nw)
+    elif progress is not None:
+        parts = max(nw, min(20, hands // 20))
+    else:
+        parts = nw
+    results = _run_chunks(_chunks(cfg, parts, out is not None, fast), nw, ray_address,
+                          chunk_fn, progress)
+    chips = np.concatenate([r[0] for r in results]) if results else np.zeros(0)
+    if out is not None:
+        _write_out(out, [t for r in results for t in r[1]], cfg)
+    bb = float(cfg.big_blind) if kind == "hunl" else _small_big_blind(kind)
+    if kind != "hunl":
+        exact = exact_small_mbb(kind, agent_a, agent_b)
+    return MatchResult(config=cfg, chips=chips, big_blind=bb, seconds=time.perf_counter() - t0,
+                       exact_mbb=exact, workers=nw)

@@ -1,0 +1,364 @@
+"""HUNL opponent models from hand histories, and node locking in the blueprint trainer.
+
+**Estimation** (:func:`observe_histories`, :func:`estimate_model`): every heads-up no-limit
+hand of the PHH files is replayed in the engine beside an abstract hand of the *base*
+policy's game (by default the shipped blueprint, ``pokerlab/data/blueprint_policy.npz``).
+Each real action of either player is mapped to the abstract game through the one
+:class:`~pokerlab.abstraction.action_map.ActionMap` (``translate``: an off-tree raise is
+split between its two neighbouring sizes with the translation's probabilities) and the
+:class:`~pokerlab.abstraction.action_tree.ActionTree` node is followed; the abstract hand
+continues with the most likely abstract action.  The named player's actions are counted
+per (node, card bucket) when its hole cards are in the history (buckets from the base
+policy's card spec, as :class:`~pokerlab.agents.policy_agent.HUNLPolicyAgent` computes
+them) and per node when they are not.  A hand that leaves the tree (the abstract state
+cannot follow the real one) stops counting there.
+
+The model is an :class:`~pokerlab.policy.indexed.IndexedPolicy` over the base tree whose row
+(node ``n``, bucket ``b``) is the Dirichlet posterior mean
+
+    ``(s * base(n, b) + c(n, b) + u(n) / B(n)) / (s + |c(n, b)| + |u(n)| / B(n))``
+
+with ``s`` the prior strength in pseudo-observations, ``c`` the counts where the cards are
+known and ``u`` the node's counts where they are not, spread evenly over its ``B(n)``
+buckets (a deviation: a full model would spread them by the posterior over the hidden
+hand).  The counts themselves are kept, sparse, in the policy's metadata
+(``opponent_model``), so the file is both an agent (``policy:MODEL``) and the data.
+
+**Node locking** (:func:`locked_trainer`): a :class:`~pokerlab.blueprint.trainer.BlueprintTrainer`
+with the base policy's configuration whose opponent, at locked rows, plays the model's
+fixed probabilities (see :meth:`BlueprintTrainer.set_lock`).  The tables are shared by the
+two seats, so the exploiter in seat 0 meets the model in seat 1 and vice versa.  With
+weight ``p`` each iteration is a *model* iteration with probability ``p`` (locked rows play
+the model) and a *free* one otherwise, in which the opponent plays the shared table's
+current strategy (self-play).  Deviation from the restricted Nash response: the free
+opponent is the exploiter's own strategy, not a separate worst-case player with its own
+tables, so ``p < 1`` regularises toward self-play rather than guaranteeing a worst case.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import asdict, dataclass, replace
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from pokerlab.errors import ConfigError, HandHistoryError
+
+MODEL_KIND = "hunl-opponent-model"
+HISTORY_SUFFIXES = (".phh", ".phhs")
+
+
+def is_history_input(path: str | Path) -> bool:
+    """True for a ``.phh`` / ``.phhs`` file or a folder (HUNL hand histories)."""
+    p = Path(path)
+    return p.is_dir() or p.suffix.lower() in HISTORY_SUFFIXES
+
+
+def history_files(paths: Iterable[str | Path]) -> list[Path]:
+    """The PHH files of ``paths`` (folders searched recursively, sorted)."""
+    out: list[Path] = []
+    for raw in paths:
+        p = Path(raw)
+        if p.is_dir():
+            out.extend(sorted(q for q in p.rglob("*") if q.suffix.lower() in HISTORY_SUFFIXES))
+        elif p.exists():
+            out.append(p)
+        else:
+            raise HandHistoryError(f"no such hand-history file or folder: {str(p)!r}")
+    if not out:
+        raise HandHistoryError(f"no .phh/.phhs files in {[str(p) for p in paths]!r}")
+    return out
+
+
+def default_base_path() -> Path:
+    """The shipped blueprint policy (the default prior and tree)."""
+    from pokerlab.agents.registry import BLUEPRINT_FILES, shipped_policy
+
+    p = shipped_policy(BLUEPRINT_FILES)
+    if p is None:
+        raise ConfigError("no shipped blueprint policy; pass --base POLICY")
+    return Path(p)
+
+
+def base_agent(base: str | Path) -> Any:
+    """The :class:`HUNLPolicyAgent` of a dense indexed HUNL policy file."""
+    from pokerlab.agents.policy_agent import load_policy_agent
+
+    agent = load_policy_agent(str(base), name="base")
+    if not agent.indexed or agent.policy.storage != "dense":
+        raise ConfigError(f"base policy {str(base)!r} must be a dense indexed (blueprint) "
+                          "policy")
+    return agent
+
+
+@dataclass
+class HUNLObservations:
+    """Counts of one player's abstract actions: ``known`` in the policy layout (per node,
+    bucket, action), ``public`` per tree edge (cards unknown)."""
+
+    player: str
+    known: np.ndarray
+    public: np.ndarray
+    hands: int = 0
+    decisions: int = 0
+    off_tree: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        ki = np.flatnonzero(self.known)
+        pi = np.flatnonzero(self.public)
+        return {"player": self.player, "hands": self.hands, "decisions": self.decisions,
+                "off_tree": self.off_tree,
+                "known": [[int(i), float(self.known[i])] for i in ki],
+                "public": [[int(i), float(self.public[i])] for i in pi]}
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any], num_values: int, num_edges: int) -> HUNLObservations:
+        known = np.zeros(num_values)
+        public = np.zeros(num_edges)
+        for i, c in d.get("known", []):
+            known[int(i)] = float(c)
+        for i, c in d.get("public", []):
+            public[int(i)] = float(c)
+        return cls(player=str(d["player"]), known=known, public=public,
+                   hands=int(d.get("hands", 0)), decisions=int(d.get("decisions", 0)),
+                   off_tree=int(d.get("off_tree", 0)))
+
+
+def _hands(files: Sequence[Path]) -> Iterable[tuple[Any, Any]]:
+    """(PokerKit hand history, final engine state) of every hand of the files."""
+    from pokerlab.holdem.phh import _load_all, state_from_history
+
+    for f in files:
+        try:
+            text = f.read_text(encoding="utf-8")
+        except OSError as exc:
+            raise HandHistoryError(f"cannot read {str(f)!r}: {exc}") from None
+        for hh in _load_all(text):
+            yield hh, state_from_history(hh)
+
+
+def observe_histories(paths: Iterable[str | Path], player: str, agent: Any) -> HUNLObservations:
+    """Count ``player``'s abstract actions in the hands of ``paths`` (see the module doc)."""
+    from pokerlab.abstraction.action_map import CALL
+    from pokerlab.holdem.engine import UNKNOWN, Action, ActionKind, HoldemState, Phase
+
+    tree = agent.tree
+    pol = agent.policy
+    obs = HUNLObservations(player=player, known=np.zeros(pol.probs.shape[0]),
+                           public=np.zeros(int(tree.child_action.shape[0])))
+    names_seen: set[str] = set()
+    for hh, final in _hands(history_files(paths)):
+        names = [str(x) for x in (getattr(hh, "players", None) or [])]
+        names_seen.update(names)
+        if player not in names:
+            continue
+        me = names.index(player)
+        obs.hands += 1
+        hole = tuple(final.hole[me])
+        known = len(hole) == 2 and UNKNOWN not in hole
+        real = HoldemState(config=final.config)
+        ab = HoldemState(config=agent.game.config)
+        for st in (real, ab):
+            st.deal_hole(None)
+            st.deal_hole(None)
+        node = 0
+        on = True
+        for item in final.history:
+            tag = item[0]
+            if tag == "board":
+                real.deal_board(list(item[1]))
+                if on and ab.phase == Phase.DEAL_BOARD:
+                    ab.deal_board(list(item[1]))
+                else:
+                    on = False
+                continue
+            if tag not in ("fold", "cc", "cbr"):
+                continue
+            who = int(item[1])
+            act = (Action(kind=ActionKind.FOLD) if tag == "fold" else
+                   Action(kind=ActionKind.CHECK_CALL) if tag == "cc" else
+                   Action(kind=ActionKind.RAISE, amount=int(item[2])))
+            if on and (ab.phase != Phase.BETTING or ab.actor != who):
+                on = False
+                if who == me:
+                    obs.off_tree += 1
+            if on:
+                probs = agent.map.translate(real, act)
+                fitted: dict[int, float] = {}
+                for aid, w in probs:
+                    f = int(agent._fit(ab, int(aid)))
+                    fitted[f] = fitted.get(f, 0.0) + float(w)
+                if who == me:
+                    obs.decisions += 1
+                    cs = int(tree.child_start[node])
+                    k = int(tree.num_children[node])
+                    if known:
+                        b = agent.bucket(int(tree.street[node]), hole, tuple(real.board))
+                        base = int(pol.row_start(node, b))
+                    for f, w in fitted.items():
+                        j = int(tree.edge(node, f)) - cs
+                        if not 0 <= j < k:  # pragma: no cover - the tree and the map agree
+                            continue
+                        if known:
+                            obs.known[base + j] += w
+                        else:
+                            obs.public[cs + j] += w
+                best = max(fitted.items(), key=lambda kv: kv[1])[0] if fitted else CALL
+                ab.apply(agent.map.to_real(ab, best))
+                node = int(tree.child(node, best))
+            elif who == me:
+                obs.off_tree += 1
+            real.apply(act)
+    if obs.hands == 0:
+        raise HandHistoryError(f"player {player!r} plays no hand in these histories "
+                               f"(players seen: {sorted(names_seen)[:10]!r})")
+    return obs
+
+
+def posterior(agent: Any, obs: HUNLObservations, strength: float) -> np.ndarray:
+    """The Dirichlet posterior mean in the policy layout (see the module docstring)."""
+    from pokerlab.abstraction.action_tree import DECISION
+
+    if not np.isfinite(strength) or strength < 0:
+        raise ConfigError(f"prior strength must be finite and >= 0, got {strength!r}")
+    tree = agent.tree
+    pol = agent.policy
+    out = np.asarray(pol.probs, dtype=np.float64).copy()
+    for node in np.flatnonzero(tree.kind == DECISION).tolist():
+        k = int(tree.num_children[node])
+        nb = int(pol.num_buckets[node])
+        lo = int(pol.node_offset[node])
+        hi = lo + nb * k
+        cs = int(tree.child_start[node])
+        c = obs.known[lo:hi].reshape(nb, k)
+        u = obs.public[cs:cs + k]
+        if c.sum() == 0 and u.sum() == 0:
+            continue
+        prior = out[lo:hi].reshape(nb, k)
+        num = strength * prior + c + u[None, :] / nb
+        tot = num.sum(axis=1, keepdims=True)
+        rows = np.where(tot > 0, num / np.where(tot > 0, tot, 1.0), prior)
+        out[lo:hi] = rows.ravel()
+    return out
+
+
+def estimate_model(paths: Iterable[str | Path], player: str, *, base: str | Path | None = None,
+                   strength: float = 1.0) -> tuple[Any, HUNLObservations]:
+    """(model :class:`IndexedPolicy`, observations) of ``player`` in the hands of ``paths``."""
+    from pokerlab.policy.indexed import IndexedPolicy
+
+    base_path = Path(base) if base is not None else default_base_path()
+    agent = base_agent(base_path)
+    obs = observe_histories(paths, player, agent)
+    probs = posterior(agent, obs, strength)
+    pol = agent.policy
+    meta = dict(pol.metadata)
+    meta["opponent_model"] = {"kind": MODEL_KIND, "prior_strength": float(strength),
+                              "base": str(base_path), **obs.to_json()}
+    model = IndexedPolicy(num_children=pol.num_children, child_action=pol.child_action,
+                          num_buckets=pol.num_buckets, probs=probs, metadata=meta)
+    return model, obs
+
+
+def save_model(model: Any, path: str | Path) -> None:
+    from pokerlab.policy.indexed import save_indexed_policy
+
+    save_indexed_policy(model, path)
+
+
+def load_model(path: str | Path) -> tuple[Any, HUNLObservations]:
+    """(model policy, its observations) from a file written by :func:`save_model`."""
+    from pokerlab.policy.indexed import IndexedPolicy, load_any_policy
+
+    pol = load_any_policy(path)
+    info = pol.metadata.get("opponent_model") if isinstance(pol.metadata, dict) else None
+    if not isinstance(pol, IndexedPolicy) or not isinstance(info, dict) or info.get(
+            "kind") != MODEL_KIND:
+        raise ConfigError(f"{str(path)!r} is not a HUNL opponent model "
+                          "(pokerlab opponent model HISTORIES --player NAME --out MODEL)")
+    obs = HUNLObservations.from_json(info, int(pol.probs.shape[0]),
+                                     int(pol.child_action.shape[0]))
+    return pol, obs
+
+
+# ---------------------------------------------------------------------- node locking
+@dataclass(frozen=True, kw_only=True)
+class LockConfig:
+    """A locked training run (saved as ``lock.json`` next to the policy)."""
+
+    model: str
+    p: float = 1.0
+    rows: str = "all"  # all | observed
+    iterations: int = 100_000
+    seed: int = 0
+
+    def __post_init__(self) -> None:
+        if not 0.0 <= self.p <= 1.0:
+            raise ConfigError(f"lock weight p must be in [0, 1], got {self.p}")
+        if self.rows not in ("all", "observed"):
+            raise ConfigError(f"locked rows must be 'all' or 'observed', got {self.rows!r}")
+        if self.iterations < 0:
+            raise ConfigError(f"iterations must be >= 0, got {self.iterations}")
+        if self.seed < 0:
+            raise ConfigError(f"seed must be >= 0, got {self.seed}")
+
+
+def lock_rows(model: Any, obs: HUNLObservations, rows: str = "all") -> np.ndarray:
+    """Per-value flags (set at each locked row's first value): every row, or (``observed``)
+    the rows with a count where the cards were known or at a node with public counts."""
+    flags = np.zeros(model.probs.shape[0], dtype=np.bool_)
+    for node in range(model.num_nodes):
+        k = int(model.num_children[node])
+        nb = int(model.num_buckets[node])
+        if k == 0 or nb == 0:
+            continue
+        lo = int(model.node_offset[node])
+        cs = int(model.child_start[node])
+        pub = obs.public[cs:cs + k].sum() > 0
+        for b in range(nb):
+            s = lo + b * k
+            if rows == "all" or pub or obs.known[s:s + k].sum() > 0:
+                flags[s] = True
+    return flags
+
+
+def locked_trainer(cfg: LockConfig) -> tuple[Any, int]:
+    """A blueprint trainer (the model's base configuration, ``cfg.seed``) with the model
+    locked in; returns (trainer, number of locked rows).  Call ``run`` to train."""
+    from pokerlab.blueprint.config import BlueprintConfig
+    from pokerlab.blueprint.trainer import BlueprintTrainer
+
+    model, obs = load_model(cfg.model)
+    bcfg = model.metadata.get("config")
+    if not isinstance(bcfg, dict):
+        raise ConfigError(f"model {cfg.model!r} has no blueprint config in its metadata")
+    tr = BlueprintTrainer(replace(BlueprintConfig.from_json(bcfg), seed=cfg.seed))
+    if (tr.layout.num_values != model.probs.shape[0]
+            or tr.tree.fingerprint() != model.metadata.get("tree_fingerprint")):
+        raise ConfigError(f"model {cfg.model!r} does not fit its blueprint's betting tree")
+    flags = lock_rows(model, obs, cfg.rows)
+    tr.set_lock(model.probs.astype(np.float64), flags, cfg.p)
+    return tr, int(flags.sum())
+
+
+def train_locked(cfg: LockConfig, out: str | Path, *,
+                 progress: Callable[[int, int, dict[str, Any]], None] | None = None
+                 ) -> dict[str, Any]:
+    """Train the exploiting strategy and write ``out/policy.npz`` (an agent:
+    ``policy:out/policy.npz``), ``checkpoint.npz``, ``config.json``, ``lock.json``."""
+    from pokerlab.io import atomic_write_json
+    from pokerlab.policy.indexed import save_indexed_policy
+
+    tr, nlocked = locked_trainer(cfg)
+    tr.run(cfg.iterations, progress=progress)
+    folder = Path(out)
+    tr.save(folder, policy=False)
+    pol = tr.policy()
+    pol.metadata["exploit"] = {"kind": "node-lock", **asdict(cfg), "locked_rows": nlocked}
+    save_indexed_policy(pol, folder / "policy.npz")
+    atomic_write_json(folder / "lock.json", asdict(cfg))
+    return {"model": cfg.model, "p": cfg.p, "rows": cfg.rows, "locked_rows": nlocked,
+            "iterations": tr.iterations, "seconds": round(tr.seconds, 3),
+            "policy_path": str(folder / "policy.npz")}

@@ -1,0 +1,173 @@
+"""CFR for restricted responses over a :class:`~pokerlab.games.compiled.CompiledGame`.
+
+One kernel covers the restricted Nash response (Johanson, Zinkevich & Bowling 2007), the
+data-biased response (Johanson & Bowling 2009) and node locking:
+
+* ``W`` worlds, chosen by chance at the root with probabilities ``world_w`` and seen by the
+  opponent only (the exploiter's information sets are shared across worlds);
+* in world ``w`` the opponent plays, at information set ``I``,
+  ``c[w, I] * model(I) + (1 - c[w, I]) * free_w(I)``, where ``free_w`` is its own
+  regret-minimising strategy (one per world).
+
+RNR(p): ``W = 2``, weights ``(p, 1 - p)``, ``c = (1, 0)``.  DBR: ``W = 1``, ``c = P_conf(I)``.
+Node locking: ``W = 1``, ``c`` = 1 at the locked sets, 0 elsewhere.  The opponent's regret
+at ``I`` is scaled by ``1 - c`` (the derivative of its value with respect to ``free_w``).
+
+CFR+ (regrets floored at 0), alternating updates (exploiter, then opponent), linearly
+weighted average of the exploiter's strategy.  The plain-Python twin is
+:func:`pokerlab.opponents.response_reference.restricted_cfr_py` (parity test).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+KIND_TERMINAL = 0
+KIND_CHANCE = 1
+KIND_DECISION = 2
+
+
+@njit(cache=True)
+def _match(regrets, infoset_offset, num_i, out):  # pragma: no cover - compiled
+    for i in range(num_i):
+        lo = infoset_offset[i]
+        hi = infoset_offset[i + 1]
+        tot = 0.0
+        for s in range(lo, hi):
+            if regrets[s] > 0.0:
+                tot += regrets[s]
+        for s in range(lo, hi):
+            if tot > 0.0:
+                out[s] = regrets[s] / tot if regrets[s] > 0.0 else 0.0
+            else:
+                out[s] = 1.0 / (hi - lo)
+
+
+@njit(cache=True)
+def _pass(kind, player, child_start, child_count, children, edge_prob, edge_slot,
+          utility, exploiter, sigma, r_e, r_o, r_c, v):  # pragma: no cover - compiled
+    """Forward reaches (exploiter's own, opponent's own, chance) and exploiter values."""
+    n = kind.shape[0]
+    r_e[0] = 1.0
+    r_o[0] = 1.0
+    r_c[0] = 1.0
+    for h in range(n):
+        k = kind[h]
+        if k == KIND_TERMINAL:
+            continue
+        s = child_start[h]
+        for e in range(s, s + child_count[h]):
+            c = children[e]
+            r_e[c] = r_e[h]
+            r_o[c] = r_o[h]
+            r_c[c] = r_c[h]
+            if k == KIND_CHANCE:
+                r_c[c] *= edge_prob[e]
+            elif player[h] == exploiter:
+                r_e[c] *= sigma[edge_slot[e]]
+            else:
+                r_o[c] *= sigma[edge_slot[e]]
+    for h in range(n - 1, -1, -1):
+        k = kind[h]
+        if k == KIND_TERMINAL:
+            v[h] = utility[h, exploiter]
+            continue
+        acc = 0.0
+        s = child_start[h]
+        for e in range(s, s + child_count[h]):
+            w = edge_prob[e] if k == KIND_CHANCE else sigma[edge_slot[e]]
+            acc += w * v[children[e]]
+        v[h] = acc
+
+
+@njit(cache=True)
+def restricted_cfr(kind, player, infoset, child_start, child_count, children, edge_prob,
+                   edge_slot, utility, infoset_player, infoset_offset, exploiter, world_w,
+                   conf, model_sp, iterations):  # pragma: no cover - compiled
+    """Returns the exploiter's average strategy (slot probabilities; other slots 0)."""
+    n = kind.shape[0]
+    num_i = infoset_player.shape[0]
+    num_s = infoset_offset[num_i]
+    num_w = world_w.shape[0]
+    r_ex = np.zeros(num_s)
+    r_op = np.zeros((num_w, num_s))
+    avg = np.zeros(num_s)
+    sig_e = np.zeros(num_s)
+    sig_o = np.zeros(num_s)
+    sigma = np.zeros(num_s)
+    r_e = np.zeros(n)
+    r_o = np.zeros(n)
+    r_c = np.zeros(n)
+    v = np.zeros(n)
+    inc = np.zeros(num_s)
+    own_reach = np.zeros(num_i)
+    for t in range(1, iterations + 1):
+        for phase in range(2):  # 0: exploiter update, 1: opponent update
+            _match(r_ex, infoset_offset, num_i, sig_e)
+            inc[:] = 0.0
+            for w in range(num_w):
+                _match(r_op[w], infoset_offset, num_i, sig_o)
+                for i in range(num_i):
+                    lo = infoset_offset[i]
+                    hi = infoset_offset[i + 1]
+                    if infoset_player[i] == exploiter:
+                        for s in range(lo, hi):
+                            sigma[s] = sig_e[s]
+                    else:
+                        c = conf[w, i]
+                        for s in range(lo, hi):
+                            sigma[s] = c * model_sp[s] + (1.0 - c) * sig_o[s]
+                _pass(kind, player, child_start, child_count, children, edge_prob,
+                      edge_slot, utility, exploiter, sigma, r_e, r_o, r_c, v)
+                ww = world_w[w]
+                for h in range(n):
+                    if kind[h] != KIND_DECISION:
+                        continue
+                    i = infoset[h]
+                    s0 = child_start[h]
+                    if player[h] == exploiter:
+                        if phase != 0:
+                            continue
+                        if w == 0:
+                            own_reach[i] = r_e[h]
+                        cf = ww * r_o[h] * r_c[h]
+                        if cf == 0.0:
+                            continue
+                        for e in range(s0, s0 + child_count[h]):
+                            inc[edge_slot[e]] += cf * (v[children[e]] - v[h])
+                    else:
+                        if phase != 1:
+                            continue
+                        cf = ww * (1.0 - conf[w, i]) * r_e[h] * r_c[h]
+                        if cf == 0.0:
+                            continue
+                        for e in range(s0, s0 + child_count[h]):
+                            r_op[w, edge_slot[e]] += cf * (v[h] - v[children[e]])
+            if phase == 0:
+                for i in range(num_i):
+                    if infoset_player[i] != exploiter:
+                        continue
+                    lo = infoset_offset[i]
+                    hi = infoset_offset[i + 1]
+                    for s in range(lo, hi):
+                        x = r_ex[s] + inc[s]
+                        r_ex[s] = x if x > 0.0 else 0.0
+                        avg[s] += t * own_reach[i] * sig_e[s]
+            else:
+                for w in range(num_w):
+                    for s in range(num_s):
+                        if r_op[w, s] < 0.0:
+                            r_op[w, s] = 0.0
+    out = np.zeros(num_s)
+    for i in range(num_i):
+        if infoset_player[i] != exploiter:
+            continue
+        lo = infoset_offset[i]
+        hi = infoset_offset[i + 1]
+        tot = 0.0
+        for s in range(lo, hi):
+            tot += avg[s]
+        for s in range(lo, hi):
+            out[s] = avg[s] / tot if tot > 0.0 else 1.0 / (hi - lo)
+    return out

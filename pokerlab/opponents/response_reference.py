@@ -1,0 +1,121 @@
+"""Plain-Python twin of :func:`pokerlab.opponents.response_kernels.restricted_cfr`
+(same algorithm, same arithmetic order; used by the parity test only)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+KIND_TERMINAL = 0
+KIND_CHANCE = 1
+KIND_DECISION = 2
+
+
+def _match(regrets: list[float], offs: list[int], num_i: int) -> list[float]:
+    out = [0.0] * len(regrets)
+    for i in range(num_i):
+        lo, hi = offs[i], offs[i + 1]
+        tot = sum(r for r in regrets[lo:hi] if r > 0.0)
+        for s in range(lo, hi):
+            if tot > 0.0:
+                out[s] = regrets[s] / tot if regrets[s] > 0.0 else 0.0
+            else:
+                out[s] = 1.0 / (hi - lo)
+    return out
+
+
+def restricted_cfr_py(kind, player, infoset, child_start, child_count, children, edge_prob,
+                      edge_slot, utility, infoset_player, infoset_offset, exploiter, world_w,
+                      conf, model_sp, iterations) -> np.ndarray:
+    n = len(kind)
+    num_i = len(infoset_player)
+    offs = [int(x) for x in infoset_offset]
+    num_s = offs[num_i]
+    num_w = len(world_w)
+    r_ex = [0.0] * num_s
+    r_op = [[0.0] * num_s for _ in range(num_w)]
+    avg = [0.0] * num_s
+    own_reach = [0.0] * num_i
+    for t in range(1, iterations + 1):
+        for phase in range(2):
+            sig_e = _match(r_ex, offs, num_i)
+            inc = [0.0] * num_s
+            for w in range(num_w):
+                sig_o = _match(r_op[w], offs, num_i)
+                sigma = [0.0] * num_s
+                for i in range(num_i):
+                    for s in range(offs[i], offs[i + 1]):
+                        if infoset_player[i] == exploiter:
+                            sigma[s] = sig_e[s]
+                        else:
+                            c = float(conf[w][i])
+                            sigma[s] = c * float(model_sp[s]) + (1.0 - c) * sig_o[s]
+                r_e = [0.0] * n
+                r_o = [0.0] * n
+                r_c = [0.0] * n
+                v = [0.0] * n
+                r_e[0] = r_o[0] = r_c[0] = 1.0
+                for h in range(n):
+                    if kind[h] == KIND_TERMINAL:
+                        continue
+                    for e in range(child_start[h], child_start[h] + child_count[h]):
+                        c_ = children[e]
+                        r_e[c_], r_o[c_], r_c[c_] = r_e[h], r_o[h], r_c[h]
+                        if kind[h] == KIND_CHANCE:
+                            r_c[c_] *= edge_prob[e]
+                        elif player[h] == exploiter:
+                            r_e[c_] *= sigma[edge_slot[e]]
+                        else:
+                            r_o[c_] *= sigma[edge_slot[e]]
+                for h in range(n - 1, -1, -1):
+                    if kind[h] == KIND_TERMINAL:
+                        v[h] = float(utility[h][exploiter])
+                        continue
+                    acc = 0.0
+                    for e in range(child_start[h], child_start[h] + child_count[h]):
+                        wt = edge_prob[e] if kind[h] == KIND_CHANCE else sigma[edge_slot[e]]
+                        acc += wt * v[children[e]]
+                    v[h] = acc
+                ww = float(world_w[w])
+                for h in range(n):
+                    if kind[h] != KIND_DECISION:
+                        continue
+                    i = infoset[h]
+                    edges = range(child_start[h], child_start[h] + child_count[h])
+                    if player[h] == exploiter:
+                        if phase != 0:
+                            continue
+                        if w == 0:
+                            own_reach[i] = r_e[h]
+                        cf = ww * r_o[h] * r_c[h]
+                        if cf == 0.0:
+                            continue
+                        for e in edges:
+                            inc[edge_slot[e]] += cf * (v[children[e]] - v[h])
+                    else:
+                        if phase != 1:
+                            continue
+                        cf = ww * (1.0 - float(conf[w][i])) * r_e[h] * r_c[h]
+                        if cf == 0.0:
+                            continue
+                        for e in edges:
+                            r_op[w][edge_slot[e]] += cf * (v[h] - v[children[e]])
+            if phase == 0:
+                for i in range(num_i):
+                    if infoset_player[i] != exploiter:
+                        continue
+                    for s in range(offs[i], offs[i + 1]):
+                        x = r_ex[s] + inc[s]
+                        r_ex[s] = x if x > 0.0 else 0.0
+                        avg[s] += t * own_reach[i] * sig_e[s]
+            else:
+                for w in range(num_w):
+                    r_op[w] = [x if x > 0.0 else 0.0 for x in r_op[w]]
+    out = np.zeros(num_s)
+    for i in range(num_i):
+        if infoset_player[i] != exploiter:
+            continue
+        lo, hi = offs[i], offs[i + 1]
+        tot = sum(avg[lo:hi])
+        for s in range(lo, hi):
+            out[s] = avg[s] / tot if tot > 0.0 else 1.0 / (hi - lo)
+    return out

@@ -1,0 +1,109 @@
+"""The FastAPI routes of the play server (imported only with the ``[web]`` extra).
+
+Kept apart from :mod:`pokerlab.play.server` so that the protocol logic imports without
+FastAPI; FastAPI resolves the route annotations from this module's globals.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from contextlib import asynccontextmanager
+from typing import Any
+
+from fastapi import FastAPI, WebSocket, WebSocketDisconnect
+from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse
+from fastapi.staticfiles import StaticFiles
+
+from pokerlab.errors import PokerlabError
+from pokerlab.play.server import STATIC, Bucket, Entry, PlayServer, ServerConfig, validate
+from pokerlab.play.session import PlayError
+
+
+def build_app(cfg: ServerConfig) -> FastAPI:
+    """The FastAPI application of :mod:`pokerlab.play.server`."""
+    server = PlayServer(cfg)
+
+    @asynccontextmanager
+    async def lifespan(app: Any) -> Any:
+        async def sweeper() -> None:
+            while True:
+                await asyncio.sleep(min(30.0, max(0.05, cfg.idle_seconds / 4)))
+                server.manager.expire()
+
+        task = asyncio.create_task(sweeper())
+        try:
+            yield
+        finally:
+            task.cancel()
+            server.pool.shutdown(wait=False, cancel_futures=True)
+
+    app = FastAPI(title="pokerlab play", lifespan=lifespan, docs_url=None, redoc_url=None,
+                  openapi_url=None)
+    app.state.play = server
+
+    @app.get("/api/health")
+    async def health() -> dict[str, str]:
+        return {"status": "ok"}
+
+    @app.get("/api/config")
+    async def api_config() -> dict[str, Any]:
+        return {"game": cfg.game, "agent": cfg.agent, "stack": cfg.stack, "games": cfg.allowed_games(),
+                "agents": cfg.allowed_agents()}
+
+    @app.get("/api/session/{sid}/hands.phhs")
+    async def download(sid: str) -> Any:
+        entry = server.manager.sessions.get(sid)
+        if entry is None:
+            return JSONResponse({"error": "unknown or expired session"}, status_code=404)
+        try:
+            text = entry.session.phh_text(mask_hidden=True)
+        except PlayError as exc:
+            return JSONResponse({"error": str(exc)}, status_code=400)
+        return PlainTextResponse(text, headers={
+            "Content-Disposition": 'attachment; filename="pokerlab-session.phhs"'})
+
+    @app.get("/")
+    async def index() -> Any:
+        return FileResponse(STATIC / "index.html")
+
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+    @app.websocket("/ws")
+    async def ws(websocket: WebSocket) -> None:
+        await websocket.accept()
+        bucket = Bucket(cfg.rate_per_second, cfg.rate_burst)
+        bound: Entry | None = None
+        strikes = 0
+
+        async def send(obj: dict[str, Any]) -> None:
+            await websocket.send_text(json.dumps(obj, separators=(",", ":")))
+
+        try:
+            while True:
+                raw = await websocket.receive_text()
+                server.messages_in += 1
+                if not bucket.take():
+                    strikes += 1
+                    await send({"type": "error", "message": "rate limit: too many messages; "
+                                "slow down"})
+                    if strikes > 100:
+                        await websocket.close(code=1008)
+                        return
+                    continue
+                req = None
+                try:
+                    msg = validate(raw, cfg.max_message_bytes)
+                    req = msg.get("id")
+                    bound = await server.handle(msg, bound, send)
+                except PokerlabError as exc:
+                    err: dict[str, Any] = {"type": "error", "message": str(exc)}
+                    if isinstance(req, (int, str)):
+                        err["id"] = req
+                    await send(err)
+        except WebSocketDisconnect:
+            return
+
+    return app
+
+

@@ -1,0 +1,170 @@
+"""Regret matching, the one copy every solver uses (CFR kernels, MCCFR, push/fold CFR+,
+Deep CFR's advantage networks).
+
+Regret matching (Hart & Mas-Colell 2000, as used by CFR, Zinkevich et al. 2007) turns
+cumulative regrets into a strategy: each action's probability is its positive regret over
+the sum of positive regrets; when no regret is positive the strategy is uniform.
+Regret matching+ (Tammelin 2014) first floors the stored regrets at zero.
+Deep CFR (Brown et al. 2019) matches on predicted advantages restricted to the legal
+actions and, when none is positive, plays the legal action of highest advantage.
+
+Numba kernels (called from other ``@njit`` code, or directly on numpy rows):
+
+* :func:`regret_matching` ``(regrets_row, out_row)``
+* :func:`regret_matching_plus` ``(regrets_row, out_row)`` -- floors ``regrets_row`` in place
+* :func:`regret_matching_legal` ``(values_row, legal_row, out_row)`` -- Deep CFR's rule
+* :func:`regret_matching_rows` ``(values, legal, out)`` -- row-wise ``regret_matching_legal``
+
+Plain-Python twins ``*_py`` take the same arguments (lists or arrays) and do the same
+arithmetic in the same order, so results agree bit for bit (tests/test_regret.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import MutableSequence, Sequence
+from typing import Any
+
+import numpy as np
+from numba import njit
+
+
+@njit(cache=True)
+def regret_matching(regrets_row, out_row):  # type: ignore[no-untyped-def]  # pragma: no cover
+    """``out_row`` <- positive part of ``regrets_row`` normalised (uniform if none > 0)."""
+    n = regrets_row.shape[0]
+    tot = 0.0
+    for k in range(n):
+        r = regrets_row[k]
+        if r > 0.0:
+            tot += r
+    if tot > 0.0:
+        for k in range(n):
+            r = regrets_row[k]
+            out_row[k] = r / tot if r > 0.0 else 0.0
+    else:
+        for k in range(n):
+            out_row[k] = 1.0 / n
+
+
+@njit(cache=True)
+def regret_matching_plus(regrets_row, out_row):  # type: ignore[no-untyped-def]  # pragma: no cover
+    """Regret matching+: floor ``regrets_row`` at 0 in place, then :func:`regret_matching`."""
+    for k in range(regrets_row.shape[0]):
+        if regrets_row[k] < 0.0:
+            regrets_row[k] = 0.0
+    regret_matching(regrets_row, out_row)
+
+
+@njit(cache=True)
+def regret_matching_legal(values_row, legal_row, out_row):  # type: ignore[no-untyped-def]  # pragma: no cover
+    """Deep CFR's rule: positive legal values normalised; if none, the best legal action
+    (first one on ties) gets probability 1.  Illegal actions get 0."""
+    n = values_row.shape[0]
+    tot = 0.0
+    for k in range(n):
+        if legal_row[k] and values_row[k] > 0.0:
+            tot += values_row[k]
+    if tot > 0.0:
+        for k in range(n):
+            v = values_row[k]
+            out_row[k] = v / tot if (legal_row[k] and v > 0.0) else 0.0
+        return
+    best = -1
+    for k in range(n):
+        out_row[k] = 0.0
+        if legal_row[k] and (best < 0 or values_row[k] > values_row[best]):
+            best = k
+    if best >= 0:
+        out_row[best] = 1.0
+
+
+@njit(cache=True)
+def regret_matching_rows(values, legal, out):  # type: ignore[no-untyped-def]  # pragma: no cover
+    """Row-wise :func:`regret_matching_legal` over ``(n, num_actions)`` arrays."""
+    for i in range(values.shape[0]):
+        regret_matching_legal(values[i], legal[i], out[i])
+
+
+# ------------------------------------------------------------------- plain-Python twins
+
+
+def regret_matching_py(regrets_row: Sequence[float] | np.ndarray,
+                       out_row: MutableSequence[float] | np.ndarray) -> Any:
+    """Twin of :func:`regret_matching`; returns ``out_row`` (a list or an array)."""
+    n = len(regrets_row)
+    tot = 0.0
+    for r in regrets_row:
+        if r > 0.0:
+            tot += r
+    for k in range(n):
+        r = regrets_row[k]
+        out_row[k] = (r / tot if r > 0.0 else 0.0) if tot > 0.0 else 1.0 / n
+    return out_row
+
+
+def regret_matching_plus_py(regrets_row: MutableSequence[float] | np.ndarray,
+                            out_row: MutableSequence[float] | np.ndarray) -> Any:
+    """Twin of :func:`regret_matching_plus`."""
+    for k in range(len(regrets_row)):
+        if regrets_row[k] < 0.0:
+            regrets_row[k] = 0.0
+    return regret_matching_py(regrets_row, out_row)
+
+
+def regret_matching_legal_py(values_row: Sequence[float] | np.ndarray,
+                             legal_row: Sequence[bool] | np.ndarray,
+                             out_row: MutableSequence[float] | np.ndarray) -> Any:
+    """Twin of :func:`regret_matching_legal`."""
+    n = len(values_row)
+    tot = 0.0
+    for k in range(n):
+        if legal_row[k] and values_row[k] > 0.0:
+            tot += values_row[k]
+    if tot > 0.0:
+        for k in range(n):
+            v = values_row[k]
+            out_row[k] = v / tot if (legal_row[k] and v > 0.0) else 0.0
+        return out_row
+    best = -1
+    for k in range(n):
+        out_row[k] = 0.0
+        if legal_row[k] and (best < 0 or values_row[k] > values_row[best]):
+            best = k
+    if best >= 0:
+        out_row[best] = 1.0
+    return out_row
+
+
+def regret_matching_rows_py(values: np.ndarray, legal: np.ndarray, out: np.ndarray) -> np.ndarray:
+    """Twin of :func:`regret_matching_rows`."""
+    for i in range(values.shape[0]):
+        regret_matching_legal_py(values[i], legal[i], out[i])
+    return out
+
+
+def legal_strategy(values: np.ndarray, legal: np.ndarray) -> np.ndarray:
+    """Deep CFR strategy for one row or a batch ``(n, A)``: float64 in, float32 out."""
+    v = np.ascontiguousarray(values, dtype=np.float64)
+    m = np.ascontiguousarray(legal, dtype=np.bool_)
+    if v.shape != m.shape:
+        raise ValueError(f"values {v.shape} and legal mask {m.shape} differ in shape")
+    out = np.empty_like(v)
+    if v.ndim == 1:
+        regret_matching_legal(v, m, out)
+    else:
+        regret_matching_rows(v.reshape(-1, v.shape[-1]), m.reshape(-1, v.shape[-1]),
+                             out.reshape(-1, v.shape[-1]))
+    return out.astype(np.float32)
+
+
+__all__ = [
+    "legal_strategy",
+    "regret_matching",
+    "regret_matching_legal",
+    "regret_matching_legal_py",
+    "regret_matching_plus",
+    "regret_matching_plus_py",
+    "regret_matching_py",
+    "regret_matching_rows",
+    "regret_matching_rows_py",
+]

@@ -1,0 +1,100 @@
+"""League tables and the ``pokerlab lbr`` / ``pokerlab league`` commands."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+from pokerlab.errors import ConfigError
+from pokerlab.evaluation.league import LeagueConfig, run_league, write_league
+
+
+def test_league_hunl_tables_and_files(tmp_path: Path) -> None:
+    cfg = LeagueConfig(agents=("call", "raise", "tag"), hands=6, seed=1, stack_bb=30.0,
+                       lbr=True, lbr_hands=2)
+    lg = run_league(cfg)
+    val, ci = lg.matrix()
+    assert np.all(np.isnan(np.diag(val)))
+    np.testing.assert_allclose(val, -val.T)
+    assert len(lg.pairings) == 3 and all(p.method == "aivat" for p in lg.pairings)
+    # call vs raise: both ignore their cards, so duplicate + AIVAT cancels exactly
+    p = next(p for p in lg.pairings if {p.a, p.b} == {"call", "raise"})
+    assert p.value_mbb == pytest.approx(0.0, abs=1e-6) and p.value_ci95_mbb == pytest.approx(0.0)
+    assert set(lg.lbr) == {"call", "raise", "tag"}
+    assert lg.lbr["call"]["mbb"] == 0.0  # fc LBR cannot exploit a calling station
+    files = write_league(lg, tmp_path)
+    d = json.loads((tmp_path / "league.json").read_text())
+    assert d["agents"] == ["call", "raise", "tag"] and d["unit"] == "mbb/hand"
+    assert len(d["matrix_mbb"]) == 3 and d["matrix_mbb"][0][0] is None
+    assert sorted(d["ranking"]) == ["call", "raise", "tag"]
+    assert (tmp_path / "league.png").read_bytes()[:4] == b"\x89PNG"
+    assert "<table>" in (tmp_path / "league.html").read_text()
+    assert len(files) == 4
+    with pytest.raises(ConfigError, match="existing folder"):
+        write_league(lg, tmp_path / "missing")
+
+
+def test_league_small_game_uses_exact_values(tmp_path: Path) -> None:
+    lg = run_league(LeagueConfig(agents=("random", "policy:" + _kuhn_policy(tmp_path)),
+                                 game="kuhn", hands=20, lbr=True))
+    p = lg.pairings[0]
+    assert p.method == "exact" and p.exact_mbb is not None
+    assert p.value_mbb == pytest.approx(p.exact_mbb)
+    assert lg.lbr["random"]["exact"] is True
+    assert lg.lbr["random"]["mbb"] == pytest.approx(1000 / 6)  # fc: fold/call only
+
+
+def _kuhn_policy(tmp_path: Path) -> str:
+    from pokerlab.games import load_game
+    from pokerlab.policy import save_policy
+    from pokerlab.solvers.cfr import CFRSolver
+
+    s = CFRSolver(game=load_game("kuhn"), config="cfr+")
+    s.run(50)
+    path = tmp_path / "kuhn.npz"
+    save_policy(s.average_policy(), path)
+    return str(path)
+
+
+def test_league_config_errors() -> None:
+    with pytest.raises(ConfigError, match="two agents"):
+        LeagueConfig(agents=("call",))
+    with pytest.raises(ConfigError, match="even"):
+        LeagueConfig(agents=("call", "tag"), hands=3)
+
+
+def test_lbr_and_league_commands(tmp_path: Path) -> None:
+    from pokerlab.cli import app
+
+    runner = CliRunner()
+    res = runner.invoke(app, ["lbr", "random", "--game", "kuhn", "--exact", "--actions", "fcpa",
+                              "--json"])
+    assert res.exit_code == 0, res.output
+    d = json.loads(res.stdout)
+    for key in ("agent", "actions", "hands", "mbb", "ci95_mbb", "seconds", "unit"):
+        assert key in d
+    assert d["ci95_mbb"] == 0.0 and d["unit"] == "mchips/hand"
+    assert d["mbb"] == pytest.approx(458.3333333333333)
+    res = runner.invoke(app, ["lbr", "call", "--hands", "3", "--actions", "fcpa", "--seed",
+                              "2", "--stack", "20", "--json"])
+    assert res.exit_code == 0, res.output
+    d = json.loads(res.stdout)
+    assert d["hands"] == 6 and d["unit"] == "mbb/hand"
+    assert d["mbb"] == pytest.approx(6333.333333333333)
+    res = runner.invoke(app, ["lbr", "call", "--actions", "zz"])
+    assert res.exit_code == 2 and "error:" in res.output and "zz" in res.output
+    res = runner.invoke(app, ["lbr", "call", "--exact"])
+    assert res.exit_code == 2 and "--exact" in res.output
+    res = runner.invoke(app, ["lbr", "call", "--from-round", "0"])
+    assert res.exit_code == 2 and "from-round" in res.output
+    res = runner.invoke(app, ["league", "call", "raise", "--hands", "2", "--stack", "20",
+                              "--out", str(tmp_path), "--json"])
+    assert res.exit_code == 0, res.output
+    d = json.loads(res.stdout)
+    assert d["agents"] == ["call", "raise"] and len(d["files"]) == 4
+    res = runner.invoke(app, ["league", "call", "raise", "--out", str(tmp_path / "nope")])
+    assert res.exit_code == 2 and "existing folder" in res.output
