@@ -51,8 +51,9 @@ def run_demo(console: Console, *, quick: bool = False) -> None:
     for title, fn in _solver_steps(console, quick=quick):
         _step(console, title, fn)
     console.rule("[bold]Next")
-    console.print("pokerlab --help lists every command: solve, pushfold, equity, range, hands, "
-                  "holdem, abstraction, ttt, deepcfr, bench.")
+    console.print("pokerlab --help lists every command: solve, game, pushfold, equity, range, "
+                  "hands, holdem, abstraction, blueprint, match, lbr, league, exploit, opponent, "
+                  "play, policy, ttt, deepcfr, bench.")
 
 
 def _solver_steps(console: Console, *, quick: bool) -> list[tuple[str, Callable[[], None]]]:

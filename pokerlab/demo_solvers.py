@@ -67,4 +67,23 @@ def solver_steps(console: Console, *, quick: bool) -> list[tuple[str, Callable[[
             console.print(t)
 
         steps.append(("7. How Pluribus plays next to humans (hand-history analysis)", pluribus))
+
+    def blueprint() -> None:
+        from rich.table import Table
+
+        from pokerlab.evaluation.matches import play_match
+
+        hands = 2000 if quick else 10000
+        t = Table(title=f"The shipped HUNL agent (MCCFR blueprint, 100 bb), {hands:,} duplicate "
+                        "hands per opponent")
+        for col in ("opponent", "mbb/hand", "95% CI", "hands/s"):
+            t.add_column(col, justify="right")
+        for opp in ("random", "call", "raise", "tag"):
+            r = play_match("blueprint", opp, hands=hands, duplicate=True, seed=0, stack_bb=100.0)
+            t.add_row(opp, f"{r.mean_mbb:+,.0f}", f"+-{r.ci95_mbb:,.0f}",
+                      f"{r.hands / max(r.seconds, 1e-9):,.0f}")
+        console.print(t)
+        console.print("Play it yourself: pokerlab play (browser) or pokerlab play --tty.")
+
+    steps.append(("8. A heads-up no-limit agent trained by self-play, measured", blueprint))
     return steps
