@@ -74,7 +74,7 @@ def test_load_errors(tmp_path: Path) -> None:
     with pytest.raises(PolicyFileError, match="corrupt or truncated"):
         load_policy(tmp_path / "trunc.npz")
     (tmp_path / "junk.npz").write_bytes(b"not a zip at all")
-    with pytest.raises(PolicyFileError, match="corrupt or truncated"):
+    with pytest.raises(PolicyFileError, match="not a pokerlab policy"):
         load_policy(tmp_path / "junk.npz")
 
     def rewrite(name: str, mutate) -> Path:  # type: ignore[no-untyped-def]

@@ -55,6 +55,7 @@ import numpy as np
 
 from pokerlab.errors import ConfigError
 from pokerlab.evaluation.lbr import compact_distribution, fold_probability
+from pokerlab.evaluation.matches import sample_chance
 from pokerlab.holdem.engine import Action, ActionKind, HoldemConfig, HoldemState, Phase
 
 Z95 = 1.959963984540054
@@ -387,14 +388,7 @@ def aivat_small_hand(game: Any, agent_a: Any, agent_b: Any, a_seat: int, chance_
     while not st.is_terminal():
         if st.is_chance_node():
             outs = st.chance_outcomes()
-            u = rng.random()
-            acc = 0.0
-            pick = outs[-1][0]
-            for act, p in outs:
-                acc += p
-                if u < acc:
-                    pick = act
-                    break
+            pick = sample_chance(outs, rng)
             corr += small_term(v, st, pick, dict(outs))
             st.apply_action(pick)
             continue

@@ -363,6 +363,18 @@ def _write_out(out: str | Path, texts: list[str], cfg: MatchConfig) -> None:
 
 
 # ----------------------------------------------------------------------------- small games
+def sample_chance(outs: list[tuple[int, float]], rng: np.random.Generator) -> int:
+    """One chance outcome drawn with one uniform number (inverse CDF, the last outcome
+    absorbs round-off); shared by matches and AIVAT so both see the same deals."""
+    u = rng.random()
+    acc = 0.0
+    for act, p in outs:
+        acc += p
+        if u < acc:
+            return int(act)
+    return int(outs[-1][0])
+
+
 def _small_big_blind(game_name: str) -> float:
     """The chip unit of mbb for a small game (its ``GameInfo.big_blind``; 1 by default)."""
     from pokerlab.games import load_game
@@ -401,16 +413,7 @@ def play_small_hand(game: Any, agent_a: Any, agent_b: Any, a_seat: int, chance_s
     st = game.new_initial_state()
     while not st.is_terminal():
         if st.is_chance_node():
-            outs = st.chance_outcomes()
-            u = rng.random()
-            acc = 0.0
-            pick = outs[-1][0]
-            for act, p in outs:
-                acc += p
-                if u < acc:
-                    pick = act
-                    break
-            st.apply_action(pick)
+            st.apply_action(sample_chance(st.chance_outcomes(), rng))
         else:
             p = st.current_player()
             ag = seats[p]

@@ -37,7 +37,14 @@ from pokerlab.errors import PolicyFileError
 from pokerlab.games.protocol import State
 from pokerlab.io import atomic_path, sha256_bytes
 from pokerlab.policy.base import Policy
-from pokerlab.policy.tabular import FORMAT_NAME, PolicyLookupError, TabularPolicy, load_policy
+from pokerlab.policy.tabular import (
+    FORMAT_NAME,
+    PolicyLookupError,
+    TabularPolicy,
+    check_archive,
+    load_policy,
+    parse_header,
+)
 
 INDEXED_KIND = "indexed"
 INDEXED_VERSION = 1
@@ -264,6 +271,7 @@ def _read(path: str | os.PathLike[str]) -> tuple[str, dict[str, Any], Any]:
     except OSError as exc:
         raise PolicyFileError(f"cannot read policy file {p!r}: {exc.strerror}") from None
     try:
+        check_archive(p, raw)
         z = np.load(io.BytesIO(raw), allow_pickle=False)
         if "header" not in z.files:
             raise PolicyFileError(f"policy file {p!r} has no header (not a pokerlab policy?)")
@@ -272,12 +280,7 @@ def _read(path: str | os.PathLike[str]) -> tuple[str, dict[str, Any], Any]:
         raise
     except (zipfile.BadZipFile, ValueError, OSError, EOFError, KeyError) as exc:
         raise PolicyFileError(f"policy file {p!r} is corrupt or truncated: {exc}") from None
-    try:
-        header = json.loads(header_raw.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError):
-        raise PolicyFileError(f"policy file {p!r} has an unreadable header") from None
-    if not isinstance(header, dict) or header.get("format") != FORMAT_NAME:
-        raise PolicyFileError(f"policy file {p!r} is not a {FORMAT_NAME} file")
+    header = parse_header(p, header_raw)
     return p, header, z
 
 

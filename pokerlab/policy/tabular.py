@@ -242,6 +242,24 @@ def save_policy(policy: Policy, path: str | os.PathLike[str]) -> None:
         tmp.write_bytes(buf.getvalue())
 
 
+def check_archive(p: str, raw: bytes) -> None:
+    """A policy file is a zip (npz) archive; anything else is named as not a policy file
+    (before NumPy, whose message for other files talks about pickles)."""
+    if not raw.startswith(b"PK"):
+        raise PolicyFileError(f"policy file {p!r} is not a pokerlab policy (not an .npz archive)")
+
+
+def parse_header(p: str, header_raw: bytes) -> dict[str, Any]:
+    """The JSON header of a policy file (both policy kinds), or a clear PolicyFileError."""
+    try:
+        header = json.loads(header_raw.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError):
+        raise PolicyFileError(f"policy file {p!r} has an unreadable header") from None
+    if not isinstance(header, dict) or header.get("format") != FORMAT_NAME:
+        raise PolicyFileError(f"policy file {p!r} is not a {FORMAT_NAME} file")
+    return header
+
+
 def load_policy(path: str | os.PathLike[str]) -> TabularPolicy:
     """Read a policy written by :func:`save_policy`.
 
@@ -255,6 +273,7 @@ def load_policy(path: str | os.PathLike[str]) -> TabularPolicy:
     except OSError as exc:
         raise PolicyFileError(f"cannot read policy file {p!r}: {exc.strerror}") from None
     try:
+        check_archive(p, raw)
         with np.load(io.BytesIO(raw), allow_pickle=False) as z:
             names = set(z.files)
             if "header" in names and b'"kind": "indexed"' in z["header"].tobytes():
@@ -271,12 +290,7 @@ def load_policy(path: str | os.PathLike[str]) -> TabularPolicy:
         raise
     except (zipfile.BadZipFile, ValueError, OSError, EOFError, KeyError) as exc:
         raise PolicyFileError(f"policy file {p!r} is corrupt or truncated: {exc}") from None
-    try:
-        header = json.loads(header_raw.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError):
-        raise PolicyFileError(f"policy file {p!r} has an unreadable header") from None
-    if not isinstance(header, dict) or header.get("format") != FORMAT_NAME:
-        raise PolicyFileError(f"policy file {p!r} is not a {FORMAT_NAME} file")
+    header = parse_header(p, header_raw)
     if header.get("version") != FORMAT_VERSION:
         raise PolicyFileError(
             f"policy file {p!r} has version {header.get('version')!r}; this pokerlab reads "
