@@ -9,6 +9,13 @@
    Both wall-clock and CPU (process) time are reported: the shared machine is loaded, and
    CPU time is what the code costs.  The first import in a process also loads the numba
    kernel from its cache; it is reported separately ("cold").
+   **End to end** (what the user sees): ``pokerlab hands import FILE --db NEW.duckdb`` run as
+   a fresh process, wall time from process start to exit (Python start-up, imports, the
+   kernel worker, DuckDB, everything), best and median of ``--e2e-runs`` runs, by default
+   (kernels in a second process) and with ``--one-process``; the same for the folder of
+   ``.phh`` files.  ``ratio_e2e_*`` divide these hands/s by PokerKit's parse-only rate
+   measured in the same run (``HandHistory.loads`` on the texts; ``HandHistory.load`` on
+   each file of the folder).  The load average is recorded next to each figure.
 2. Statistics over one million stored hands: the Pluribus hands replicated 100 times in
    SQL, then ``player_stats`` for every player (one SQL query) timed.
 3. Online formats (issue 19), 10,000 generated hands each (500 distinct hands played by
@@ -20,6 +27,7 @@
 DuckDB runs with ``--threads`` threads (default 2).
 
 Usage: python benchmarks/bench_hands.py [--no-million] [--no-online] [--json] [--pluribus-dir DIR]
+                                      [--e2e-runs N] [--only-import]
        python benchmarks/bench_hands.py --build-sample DIR   (rebuild the .phhs.xz)
 """
 
@@ -30,7 +38,12 @@ import contextlib
 import io
 import json
 import lzma
+import os
 import re
+import resource
+import statistics
+import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -75,6 +88,42 @@ def import_ours(paths: list[Path], threads: int) -> dict[str, Any]:
     assert rep.rejected == 0, rep.rejections[:3]
     return {"hands": rep.read, "wall_s": wall, "cpu_s": cpu,
             "hands_per_s_wall": rep.read / wall, "hands_per_s_cpu": rep.read / cpu}
+
+
+def _pokerlab_command() -> list[str]:
+    """The installed ``pokerlab`` script next to this Python, else ``python -m pokerlab.cli``."""
+    script = Path(sys.executable).parent / "pokerlab"
+    return [str(script)] if script.exists() else [sys.executable, "-m", "pokerlab.cli"]
+
+
+def import_e2e(path: Path, runs: int, extra: tuple[str, ...] = ()) -> dict[str, Any]:
+    """``pokerlab hands import PATH --db NEW`` as a fresh process: wall time to exit."""
+    walls: list[float] = []
+    cpus: list[float] = []
+    loads: list[float] = []
+    hands = 0
+    for _ in range(runs):
+        with tempfile.TemporaryDirectory() as tmp:
+            cmd = [*_pokerlab_command(), "hands", "import", str(path), "--db",
+                   str(Path(tmp) / "e2e.duckdb"), *extra]
+            loads.append(os.getloadavg()[0])
+            r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+            t0 = time.perf_counter()
+            r = subprocess.run(cmd, capture_output=True, text=True, check=False)
+            walls.append(time.perf_counter() - t0)
+            r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+            cpus.append(r1.ru_utime - r0.ru_utime + r1.ru_stime - r0.ru_stime)
+            if r.returncode != 0:
+                raise RuntimeError(f"{cmd} failed: {r.stderr[-2000:]}")
+            m = re.search(r"(\d+) hands read: (\d+) stored, 0 already present, 0 rejected",
+                          r.stdout)
+            assert m is not None and m.group(1) == m.group(2), r.stdout
+            hands = int(m.group(1))
+    best, med = min(walls), statistics.median(walls)
+    return {"hands": hands, "runs": runs, "command": " ".join(["pokerlab", *cmd[cmd.index("hands"):]]),
+            "wall_s_best": best, "wall_s_median": med, "cpu_s_best": min(cpus),
+            "hands_per_s_wall": hands / best, "hands_per_s_wall_median": hands / med,
+            "hands_per_s_cpu": hands / min(cpus), "loadavg_1min": loads}
 
 
 def pokerkit_parse(texts: list[str]) -> dict[str, Any]:
@@ -224,6 +273,9 @@ def main() -> None:
     ap.add_argument("--copies", type=int, default=100, help="replicas for the stats test")
     ap.add_argument("--no-million", action="store_true", help="skip the 1M-hand stats test")
     ap.add_argument("--no-online", action="store_true", help="skip PokerStars / PHH decimal")
+    ap.add_argument("--e2e-runs", type=int, default=3, help="fresh-process runs per figure")
+    ap.add_argument("--only-import", action="store_true",
+                    help="only the Pluribus import figures (no replay, online, stats)")
     ap.add_argument("--build-sample", type=Path, default=None, metavar="DIR")
     args = ap.parse_args()
     if args.build_sample is not None:
@@ -233,20 +285,32 @@ def main() -> None:
 
     text = lzma.decompress(SAMPLE.read_bytes()).decode()
     texts = [p.split("\n", 1)[1] for p in text.split("\n[")]
-    res: dict[str, Any] = {"threads": args.threads}
+    res: dict[str, Any] = {"threads": args.threads, "loadavg_start": os.getloadavg()}
+    runs = max(1, args.e2e_runs)
+    res["e2e_phhs_xz"] = import_e2e(SAMPLE, runs)
+    res["e2e_phhs_xz_one_process"] = import_e2e(SAMPLE, runs, ("--one-process",))
     res["ours_cold"] = import_ours([SAMPLE], args.threads)
     res["ours_phhs_xz"] = import_ours([SAMPLE], args.threads)
     res["pokerkit_parse"] = pokerkit_parse(texts)
-    res["pokerkit_replay_2000"] = pokerkit_replay(texts[:2000])
+    if not args.only_import:
+        res["pokerkit_replay_2000"] = pokerkit_replay(texts[:2000])
     if args.pluribus_dir.is_dir():
+        res["e2e_phh_files"] = import_e2e(args.pluribus_dir, runs)
+        res["e2e_phh_files_one_process"] = import_e2e(args.pluribus_dir, runs, ("--one-process",))
         res["ours_phh_files"] = import_ours([args.pluribus_dir], args.threads)
         res["pokerkit_parse_files"] = pokerkit_parse_files(args.pluribus_dir)
-    for k, peer in (("ours_phhs_xz", "pokerkit_parse"), ("ours_phh_files", "pokerkit_parse_files")):
+    for k, peer in (("ours_phhs_xz", "pokerkit_parse"), ("ours_phh_files", "pokerkit_parse_files"),
+                    ("e2e_phhs_xz", "pokerkit_parse"), ("e2e_phhs_xz_one_process", "pokerkit_parse"),
+                    ("e2e_phh_files", "pokerkit_parse_files"),
+                    ("e2e_phh_files_one_process", "pokerkit_parse_files")):
         if k in res:
             for unit in ("wall", "cpu"):
                 res[f"ratio_{k}_vs_{peer}_{unit}"] = (
                     res[k][f"hands_per_s_{unit}"] / res[peer][f"hands_per_s_{unit}"]
                 )
+    res["loadavg_end"] = os.getloadavg()
+    if args.only_import:
+        args.no_online = args.no_million = True
     if not args.no_online:
         res.update(online(args.threads))
     if not args.no_million:

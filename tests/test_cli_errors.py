@@ -149,3 +149,32 @@ def test_ttt_export_checked_before_training(tmp_path: Path) -> None:
           str(tmp_path / "f" / "m.safetensors")], "--export", "which is a file")
     assert not (tmp_path / "run").exists()  # nothing trained, no run folder made
     _bad(["ttt", "train", "--out", str(tmp_path / "f" / "run")], "Not a directory")
+
+
+def test_hands_import_of_nothing_that_exists(tmp_path: Path) -> None:
+    line = _bad(["hands", "import", str(tmp_path / "nope.phh"), str(tmp_path / "gone"),
+                 "--db", str(tmp_path / "h.duckdb")], "no such file or folder", "nope.phh", "gone")
+    assert line.startswith("error: ")
+    assert not (tmp_path / "h.duckdb").exists()  # nothing created for a command that did nothing
+
+
+def test_progress_bar_is_erased_by_an_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    import rich.progress
+
+    from pokerlab.commands._common import progress
+
+    seen: list[bool] = []
+    real_stop = rich.progress.Progress.stop
+
+    def stop(self: rich.progress.Progress) -> None:
+        seen.append(bool(self.live.transient))
+        real_stop(self)
+
+    monkeypatch.setattr(rich.progress.Progress, "stop", stop)
+    with progress("work", total=10) as update:
+        update(3)
+    with pytest.raises(ConfigError):
+        with progress("work", total=10) as update:
+            update(3)
+            raise ConfigError("bad")
+    assert seen == [False, True]  # a finished bar stays; an error erases it, leaving one line

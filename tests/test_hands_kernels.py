@@ -16,8 +16,7 @@ import pytest
 
 from pokerlab.errors import HandHistoryError
 from pokerlab.hands import RawHand, replay
-from pokerlab.hands.db import HandDB
-from pokerlab.hands.fastimport import replay_many, tokenize
+from pokerlab.hands.fastimport import replay_many, replay_reference, tokenize
 from pokerlab.hands.phh import iter_paths, iter_phh_text
 from pokerlab.hands.replay_kernels import OP_CBR, OP_DB, OP_DH, OP_OTHER, OP_SM
 
@@ -45,14 +44,7 @@ def _rows(cols: dict[str, np.ndarray], sort: tuple[str, ...]) -> list[tuple[Any,
 
 
 def _reference(raws: list[RawHand], keys: list[str]) -> tuple[Any, ...]:
-    db = HandDB.__new__(HandDB)  # only _stage is used: no database needed
-    from pokerlab.hands.db import _Batch
-
-    b = _Batch()
-    b.raws = list(raws)
-    b.key_list = list(keys)
-    b.seqs = list(range(1, len(raws) + 1))
-    return db._stage(b, fast=False)
+    return replay_reference(list(raws), list(keys), list(range(1, len(raws) + 1)))
 
 
 def _assert_parity(raws: list[RawHand]) -> int:

@@ -151,6 +151,9 @@ def progress(label: str, *, enabled: bool = True, total: float | None = None,
     bar.start()
     try:
         yield ProgressUpdate(bar, task)
+    except BaseException:
+        bar.live.transient = True  # an error leaves its one line, not a half-drawn bar
+        raise
     finally:
         bar.stop()
 

@@ -44,9 +44,12 @@ def solve(
     from pokerlab.games import load_game
     from pokerlab.io import atomic_write_json
     from pokerlab.policy import save_policy
+    from pokerlab.solvers.driver import check_solve_args
     from pokerlab.solvers.driver import solve as run_solve
 
     check_seed(seed)
+    check_solve_args(algo=algo, iterations=iterations,
+                     target_exploitability=target_exploitability, seed=seed)
     if out is not None:
         check_output_path(out, option="--out")
     if png is not None:

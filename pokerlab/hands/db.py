@@ -3,9 +3,10 @@ and ``actions`` (schema documented in ``docs/hands.md``), and the bulk importer.
 
 Import is batched: hands are parsed in Python (:mod:`pokerlab.hands.phh`), replayed a
 batch at a time by a numba kernel (:mod:`pokerlab.hands.fastimport`, with the reference
-:func:`~pokerlab.hands.replay.replay` for the hands the kernel leaves to it), and each
-batch goes into DuckDB in one statement per table from numpy arrays (no row-by-row
-inserts).  The key of a hand is a hash of its game facts
+:func:`~pokerlab.hands.replay.replay` for the hands the kernel leaves to it; the kernels
+run in this process or in a worker process, :mod:`pokerlab.hands.kernel_worker`), and
+each batch goes into DuckDB in one statement per table from numpy arrays (no row-by-row
+inserts), by a writer thread.  The key of a hand is a hash of its game facts
 (:meth:`RawHand.key`), so importing the same hand twice stores it once.  A hand that
 cannot be read or is not a legal hand is reported (file, position, reason) and skipped;
 the others are kept.
@@ -14,6 +15,7 @@ the others are kept.
 from __future__ import annotations
 
 import time
+from collections import deque
 from collections.abc import Callable, Iterable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -23,7 +25,7 @@ from typing import Any
 import numpy as np
 
 from pokerlab.errors import HandHistoryError
-from pokerlab.hands.fastimport import replay_many, replay_reference
+from pokerlab.hands.fastimport import PendingReplay, finish_replay, replay_reference, start_replay
 from pokerlab.hands.model import RawHand, Rejection
 from pokerlab.hands.schema import (
     ACTION_SELECT,
@@ -38,6 +40,9 @@ __all__ = ["HandDB", "ImportReport", "default_db_path", "SCHEMA", "SCHEMA_VERSIO
 
 BATCH_SIZE = 4_000
 """Hands per bulk insert: small enough that replaying one batch overlaps storing the last."""
+
+AHEAD = 3
+"""Batches read ahead of the kernels when they run in a worker process."""
 
 
 def default_db_path() -> Path:
@@ -161,12 +166,14 @@ class HandDB:
         batch_size: int = BATCH_SIZE,
         progress: Callable[[int], None] | None = None,
         group: str | None = None,
+        kernels: Any = None,
     ) -> ImportReport:
         """Import every hand-history file under ``paths`` (PHH, PokerStars text, ACPC logs).
 
         Missing paths and files without a recognisable hand are listed in
         ``ImportReport.problems``; the other paths are still imported.  ``group`` labels
-        the newly stored hands (column ``hands.grp``).
+        the newly stored hands (column ``hands.grp``).  ``kernels``: where the replay
+        kernels run (see :meth:`import_hands`).
         """
         from pokerlab.hands.phh import iter_paths
 
@@ -176,6 +183,7 @@ class HandDB:
             batch_size=batch_size,
             progress=progress,
             group=group,
+            kernels=kernels,
         )
         rep.problems = problems
         return rep
@@ -188,11 +196,15 @@ class HandDB:
         progress: Callable[[int], None] | None = None,
         fast: bool = True,
         group: str | None = None,
+        kernels: Any = None,
     ) -> ImportReport:
         """Replay, check and store hands; rejections are counted and listed, never fatal.
 
         ``fast=False`` replays every hand with the plain-Python reference instead of the
-        numba batch kernel (same rows; for checking and debugging).
+        numba batch kernel (same rows; for checking and debugging).  ``kernels``: ``None``
+        runs the kernels in this process; a
+        :class:`~pokerlab.hands.kernel_worker.KernelWorker` runs them in its child process,
+        up to :data:`AHEAD` batches behind the reading (same rows).
         """
         t0 = time.perf_counter()
         rep = ImportReport()
@@ -202,6 +214,7 @@ class HandDB:
         # stores batch k (DuckDB works outside the GIL); at most one write in flight.
         with ThreadPoolExecutor(max_workers=1, thread_name_prefix="hands-db") as pool:
             pending: Future[tuple[int, int]] | None = None
+            replays: deque[PendingReplay] = deque()
 
             def settle() -> None:
                 nonlocal pending
@@ -211,13 +224,29 @@ class HandDB:
                     rep.duplicates += total - new
                     pending = None
 
-            def flush(b: _Batch) -> None:
+            def store(pend: PendingReplay) -> None:
                 nonlocal pending
-                staged = self._prepare(b, rep, fast=fast, group=group)
+                staged = self._columns(finish_replay(pend), rep, group=group)
                 settle()
                 pending = pool.submit(self._write, *staged)
                 if progress is not None:
                     progress(rep.read)
+
+            def flush(b: _Batch) -> None:
+                nonlocal pending
+                if not fast:
+                    staged = self._columns(
+                        replay_reference(b.raws, b.key_list, b.seqs), rep, group=group
+                    )
+                    settle()
+                    pending = pool.submit(self._write, *staged)
+                    if progress is not None:
+                        progress(rep.read)
+                    return
+                replays.append(start_replay(b.raws, b.key_list, b.seqs, kernels))
+                # store what the kernels have finished; wait only when AHEAD batches wait
+                while replays and (len(replays) > AHEAD or replays[0].ready()):
+                    store(replays.popleft())
 
             for item in hands:
                 rep.read += 1
@@ -239,6 +268,11 @@ class HandDB:
                     batch = _Batch()
             if len(batch):
                 flush(batch)
+            finish = getattr(kernels, "finish", None)
+            if finish is not None:
+                finish()  # the worker may exit while the last batches are stored
+            while replays:
+                store(replays.popleft())
             settle()
         if progress is not None:
             progress(rep.read)
@@ -249,18 +283,18 @@ class HandDB:
         rep.seconds = time.perf_counter() - t0
         return rep
 
-    def _stage(
-        self, batch: _Batch, fast: bool
-    ) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray], dict[str, np.ndarray], list[Rejection]]:
-        if fast:
-            return replay_many(batch.raws, batch.key_list, batch.seqs)
-        return replay_reference(batch.raws, batch.key_list, batch.seqs)
-
-    def _prepare(
-        self, batch: _Batch, rep: ImportReport, *, fast: bool, group: str | None
+    def _columns(
+        self,
+        staged: tuple[
+            dict[str, np.ndarray], dict[str, np.ndarray], dict[str, np.ndarray], list[Rejection]
+        ],
+        rep: ImportReport,
+        *,
+        group: str | None,
     ) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray], dict[str, np.ndarray]]:
-        """Replay a batch into staging columns (rejections go to ``rep``)."""
-        stage_h, stage_p, stage_a, rejections = self._stage(batch, fast)
+        """A replayed batch's staging columns, with the label and the copied columns
+        (rejections go to ``rep``)."""
+        stage_h, stage_p, stage_a, rejections = staged
         grp = np.empty(len(stage_h["hand_id"]), dtype=object)
         grp[:] = group
         stage_h["grp"] = grp

@@ -5,6 +5,11 @@ Each action string becomes four integers ``(op, player, value, cards)`` (tokeniz
 cached per distinct string: most action strings repeat).  Hands the kernel does not
 accept (illegal, or an unusual case) are replayed one by one by the reference
 :func:`pokerlab.hands.replay.replay`, which gives the same rows or the error message.
+
+The kernels (tokenizer + replay, :func:`run_kernels`) take flat arrays and return flat
+arrays, so they can run in this process or in a worker process
+(:mod:`pokerlab.hands.kernel_worker`); this module imports numba only when it runs them
+itself.
 """
 
 from __future__ import annotations
@@ -16,9 +21,9 @@ import numpy as np
 
 from pokerlab.cards.cards import RANKS, SUITS
 from pokerlab.errors import HandHistoryError
-from pokerlab.hands import replay_kernels as K
+from pokerlab.hands import replay_codes as K
 from pokerlab.hands.model import RawHand, Rejection
-from pokerlab.hands.replay import position_names, replay
+from pokerlab.hands.replay_codes import position_names
 from pokerlab.hands.schema import (
     ACTION_STAGE,
     ACTIONS,
@@ -150,7 +155,9 @@ def _tokenize_batch(action_lists: list[list[str]]) -> tuple[np.ndarray, np.ndarr
         lens = np.fromiter(map(len, flat_actions), dtype=np.int64, count=n)
         ends = np.cumsum(lens + 1) - 1
         starts = ends - lens
-        tok, status = K.tokenize_actions(buf, starts, ends, K._RANK_OF, K._SUIT_OF)
+        from pokerlab.hands.replay_kernels import tokenize_actions
+
+        tok, status = tokenize_actions(buf, starts, ends, K.RANK_OF, K.SUIT_OF)
         keep = status == K.TOK_OK
         for k in np.flatnonzero(status == K.TOK_PYTHON).tolist():
             t = tokenize(flat_actions[k])
@@ -180,29 +187,96 @@ def _tokenize_batch(action_lists: list[list[str]]) -> tuple[np.ndarray, np.ndarr
     return tok[keep], a_off, boards
 
 
-def _simple(h: RawHand) -> bool:
-    n = len(h.starting_stacks)
-    return (
-        h.variant == "NT"
-        and 2 <= n <= 9
-        and len(h.antes) == n
-        and len(h.blinds_or_straddles) == n
-        and (h.min_bet is None or h.min_bet > 0)
-        and (h.finishing_stacks is None or len(h.finishing_stacks) == n)
-        and (h.winnings is None or len(h.winnings) == n)
-    )
+KernelInputs = tuple[list[list[str]], dict[str, np.ndarray]]
+"""What the kernels need for one batch: each hand's action strings and the flat arrays
+(``n_players, starting, antes, blinds, min_bet, fin, has_fin, win, has_win, rake``)."""
+
+KernelOutputs = tuple[np.ndarray, ...]
+"""``(acts, a_off, boards, hint, pint, pbool, pflt, aint, avalid)`` (``boards``: object
+array of each hand's board text)."""
+
+KERNEL_ARRAYS = ("n_players", "starting", "antes", "blinds", "min_bet", "fin", "has_fin",
+                 "win", "has_win", "rake")
 
 
-def replay_many(
-    raws: Sequence[RawHand],
-    keys: Sequence[str],
-    seqs: Sequence[int],
-) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray], dict[str, np.ndarray], list[Rejection]]:
-    """Replay a batch; returns the staged columns of hands, players, actions, and rejections.
+def run_kernels(action_lists: list[list[str]], arrays: dict[str, np.ndarray]) -> KernelOutputs:
+    """Tokenize and replay one batch in this process (imports the numba kernels)."""
+    from pokerlab.hands.replay_kernels import replay_batch
 
-    Column names and order are those of :mod:`pokerlab.hands.db` staging
-    (``hand_id`` first).  ``keys``/``seqs`` are the hand ids and sequence numbers.
-    """
+    acts, a_off, boards = _tokenize_batch(action_lists)
+    npl = arrays["n_players"]
+    H = len(npl)
+    p_off = np.zeros(H + 1, dtype=np.int64)
+    np.cumsum(npl, out=p_off[1:])
+    board_arr = np.empty(H, dtype=object)
+    board_arr[:] = boards
+    if H:
+        out = replay_batch(
+            npl, p_off, a_off, arrays["starting"], arrays["antes"], arrays["blinds"],
+            arrays["min_bet"], arrays["fin"], arrays["has_fin"], arrays["win"],
+            arrays["has_win"], arrays["rake"], acts,
+        )
+    else:
+        out = (
+            np.zeros((0, K.N_HINT), np.int64),
+            np.zeros((0, K.N_PINT), np.int64),
+            np.zeros((0, K.N_PBOOL), np.bool_),
+            np.zeros((0, K.N_PFLT), np.float64),
+            np.zeros((0, K.N_AINT), np.int64),
+            np.zeros(0, np.bool_),
+        )
+    return (acts, a_off, board_arr, *out)
+
+
+class _Done:
+    """The result of kernels already run (the in-process runner)."""
+
+    __slots__ = ("out",)
+
+    def __init__(self, out: KernelOutputs) -> None:
+        self.out = out
+
+    def result(self) -> KernelOutputs:
+        return self.out
+
+    def ready(self) -> bool:
+        return True
+
+
+class LocalKernels:
+    """Runs the kernels in this process, at once."""
+
+    def submit(self, action_lists: list[list[str]], arrays: dict[str, np.ndarray]) -> _Done:
+        return _Done(run_kernels(action_lists, arrays))
+
+
+class PendingReplay:
+    """A batch whose kernels were submitted: :func:`finish_replay` builds its columns."""
+
+    __slots__ = ("raws", "keys", "seqs", "fast_idx", "slow_idx", "npl", "names", "handle")
+
+    def __init__(self, raws: Sequence[RawHand], keys: Sequence[str], seqs: Sequence[int],
+                 fast_idx: list[int], slow_idx: list[int], npl: np.ndarray,
+                 names: list[str], handle: Any) -> None:
+        self.raws = raws
+        self.keys = keys
+        self.seqs = seqs
+        self.fast_idx = fast_idx
+        self.slow_idx = slow_idx
+        self.npl = npl
+        self.names = names
+        self.handle = handle
+
+    def ready(self) -> bool:
+        """Whether the kernels' outputs are there (``finish_replay`` will not wait)."""
+        return bool(self.handle.ready())
+
+
+def start_replay(
+    raws: Sequence[RawHand], keys: Sequence[str], seqs: Sequence[int], kernels: Any = None
+) -> PendingReplay:
+    """Gather a batch's kernel inputs and submit them to ``kernels`` (``LocalKernels()`` by
+    default, or a :class:`pokerlab.hands.kernel_worker.KernelWorker`)."""
     fast_idx: list[int] = []
     slow_idx: list[int] = []
     n_players: list[int] = []
@@ -217,92 +291,125 @@ def replay_many(
     rakes: list[int] = []
     action_lists: list[list[str]] = []
     names: list[str] = []
+    fast_add, slow_add, np_add = fast_idx.append, slow_idx.append, n_players.append
+    mb_add, rk_add, hf_add, hw_add = min_bets.append, rakes.append, has_fin.append, has_win.append
+    al_add = action_lists.append
+    st_ext, an_ext, bl_ext, fi_ext, wi_ext, nm_ext = (
+        starting.extend, antes.extend, blinds.extend, fin.extend, win.extend, names.extend
+    )
+    zeros = [[0.0] * n for n in range(10)]
     for k, h in enumerate(raws):
-        if not _simple(h):
-            slow_idx.append(k)
-            continue
-        n = len(h.starting_stacks)
-        fast_idx.append(k)
-        n_players.append(n)
-        starting.extend(h.starting_stacks)
-        antes.extend(h.antes)
-        blinds.extend(h.blinds_or_straddles)
-        min_bets.append(h.min_bet or 0)
-        rakes.append(-1 if h.rake is None else h.rake)
+        stacks = h.starting_stacks
+        n = len(stacks)
         f = h.finishing_stacks
-        if f is None:
-            fin.extend([0.0] * n)
-            has_fin.append(False)
-        else:
-            fin.extend(f)
-            has_fin.append(True)
         wv = h.winnings
-        if wv is None or f is not None:
-            win.extend([0.0] * n)
-            has_win.append(False)
+        if not (
+            h.variant == "NT"
+            and 2 <= n <= 9
+            and len(h.antes) == n
+            and len(h.blinds_or_straddles) == n
+            and (h.min_bet is None or h.min_bet > 0)
+            and (f is None or len(f) == n)
+            and (wv is None or len(wv) == n)
+        ):
+            slow_add(k)
+            continue
+        fast_add(k)
+        np_add(n)
+        st_ext(stacks)
+        an_ext(h.antes)
+        bl_ext(h.blinds_or_straddles)
+        mb_add(h.min_bet or 0)
+        rk_add(-1 if h.rake is None else h.rake)
+        if f is None:
+            fi_ext(zeros[n])
+            hf_add(False)
         else:
-            win.extend(wv)
-            has_win.append(True)
-        action_lists.append(h.actions)
-        names.extend(h.players if h.players is not None else [f"p{j + 1}" for j in range(n)])
-
-    H = len(fast_idx)
-    acts, a_off_arr, boards = _tokenize_batch(action_lists)
+            fi_ext(f)
+            hf_add(True)
+        if wv is None or f is not None:
+            wi_ext(zeros[n])
+            hw_add(False)
+        else:
+            wi_ext(wv)
+            hw_add(True)
+        al_add(h.actions)
+        p = h.players
+        nm_ext(p if p is not None else [f"p{j + 1}" for j in range(n)])
     npl = np.asarray(n_players, dtype=np.int64)
+    arrays = {
+        "n_players": npl,
+        "starting": np.asarray(starting, dtype=np.int64),
+        "antes": np.asarray(antes, dtype=np.int64),
+        "blinds": np.asarray(blinds, dtype=np.int64),
+        "min_bet": np.asarray(min_bets, dtype=np.int64),
+        "fin": np.asarray(fin, dtype=np.float64),
+        "has_fin": np.asarray(has_fin, dtype=np.bool_),
+        "win": np.asarray(win, dtype=np.float64),
+        "has_win": np.asarray(has_win, dtype=np.bool_),
+        "rake": np.asarray(rakes, dtype=np.int64),
+    }
+    handle = (kernels or LocalKernels()).submit(action_lists, arrays)
+    return PendingReplay(raws, keys, seqs, fast_idx, slow_idx, npl, names, handle)
+
+
+def replay_many(
+    raws: Sequence[RawHand],
+    keys: Sequence[str],
+    seqs: Sequence[int],
+) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray], dict[str, np.ndarray], list[Rejection]]:
+    """Replay a batch; returns the staged columns of hands, players, actions, and rejections.
+
+    Column names and order are those of :mod:`pokerlab.hands.db` staging
+    (``hand_id`` first).  ``keys``/``seqs`` are the hand ids and sequence numbers.
+    """
+    return finish_replay(start_replay(raws, keys, seqs))
+
+
+def finish_replay(
+    pend: PendingReplay,
+) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray], dict[str, np.ndarray], list[Rejection]]:
+    """The staged columns of a batch whose kernels ran (waits for them)."""
+    raws, keys, seqs = pend.raws, pend.keys, pend.seqs
+    fast_idx, slow_idx, npl, names = pend.fast_idx, list(pend.slow_idx), pend.npl, pend.names
+    a_off_arr, board_arr, hint, pint, pbool, pflt, aint, avalid = pend.handle.result()[1:]
+    H = len(fast_idx)
     p_off = np.zeros(H + 1, dtype=np.int64)
     np.cumsum(npl, out=p_off[1:])
-    if H:
-        hint, pint, pbool, pflt, aint, avalid = K.replay_batch(
-            npl,
-            p_off,
-            a_off_arr,
-            np.asarray(starting, dtype=np.int64),
-            np.asarray(antes, dtype=np.int64),
-            np.asarray(blinds, dtype=np.int64),
-            np.asarray(min_bets, dtype=np.int64),
-            np.asarray(fin, dtype=np.float64),
-            np.asarray(has_fin, dtype=np.bool_),
-            np.asarray(win, dtype=np.float64),
-            np.asarray(has_win, dtype=np.bool_),
-            np.asarray(rakes, dtype=np.int64),
-            acts,
-        )
-    else:
-        hint = np.zeros((0, K.N_HINT), np.int64)
-        pint = np.zeros((0, K.N_PINT), np.int64)
-        pbool = np.zeros((0, K.N_PBOOL), np.bool_)
-        pflt = np.zeros((0, K.N_PFLT), np.float64)
-        aint = np.zeros((0, K.N_AINT), np.int64)
-        avalid = np.zeros(0, np.bool_)
-    ok = hint[:, K.HI_STATUS] == 0
-    for k, st in zip(fast_idx, hint[:, K.HI_STATUS], strict=True):
-        if st != 0:
-            slow_idx.append(k)
+    status = hint[:, K.HI_STATUS]
+    ok = status == 0
+    if not ok.all():
+        fast_np = np.asarray(fast_idx, dtype=np.int64)
+        slow_idx.extend(fast_np[~ok].tolist())
 
     # -- columns of the hands the kernel accepted ------------------------------------------
-    fidx = np.asarray(fast_idx, dtype=np.int64)[ok]
+    fast_arr = np.asarray(fast_idx, dtype=np.int64)
+    fidx = fast_arr[ok]
+    fl = fidx.tolist()
+    sel = [raws[k] for k in fl]
     key_arr = np.empty(len(raws), dtype=object)
     key_arr[:] = list(keys)
     seq_arr = np.asarray(seqs, dtype=np.int64)
-    board_arr = np.empty(H, dtype=object)
-    board_arr[:] = boards
+    null_ts = epoch_micros(None)
     computed_h = {
         "hand_id": lambda: key_arr[fidx],
         "seq": lambda: seq_arr[fidx],
-        "source": lambda: _objects([raws[k].source for k in fidx]),
-        "source_index": lambda: np.asarray([raws[k].position for k in fidx], dtype=np.int64),
-        "variant": lambda: _objects(["NT"] * len(fidx)),
+        "source": lambda: _objects([h.source for h in sel]),
+        "source_index": lambda: np.fromiter([h.position for h in sel], np.int64, len(sel)),
+        "variant": lambda: _objects(["NT"] * len(sel)),
         "table_size": lambda: npl[ok],
-        "hand_name": lambda: _objects([raws[k].hand for k in fidx]),
-        "table_name": lambda: _objects([raws[k].table for k in fidx]),
-        "venue": lambda: _objects([raws[k].venue for k in fidx]),
-        "played_at": lambda: np.asarray(
-            [epoch_micros(raws[k].played_at) for k in fidx], dtype=np.int64
+        "hand_name": lambda: _objects([h.hand for h in sel]),
+        "table_name": lambda: _objects([h.table for h in sel]),
+        "venue": lambda: _objects([h.venue for h in sel]),
+        "played_at": lambda: np.fromiter(
+            [null_ts if h.played_at is None else epoch_micros(h.played_at) for h in sel],
+            np.int64,
+            len(sel),
         ),
         "board": lambda: board_arr[ok],
-        "unit": lambda: np.asarray([float(raws[k].unit) for k in fidx], dtype=np.float64),
-        "currency": lambda: _objects([raws[k].currency for k in fidx]),
-        "grp": lambda: _objects([None] * len(fidx)),
+        "unit": lambda: _units([h.unit for h in sel]),
+        "currency": lambda: _objects([h.currency for h in sel]),
+        "grp": lambda: _objects([None] * len(sel)),
     }
     hcols: dict[str, np.ndarray] = {}
     for col in HANDS:  # generated from the column table: kernel columns by index
@@ -324,7 +431,7 @@ def replay_many(
     if swap.any():  # heads-up, big blind listed first: p1 is the button
         pos_seat = np.where(swap, 1 - seat, seat)
     computed = {
-        "hand_id": key_arr[np.asarray(fast_idx, dtype=np.int64)[hand_of_p]][pmask],
+        "hand_id": key_arr[fast_arr[hand_of_p]][pmask],
         "seat": seat[pmask],
         "player": name_arr[pmask],
         "position": _POS_TABLE[pos_n, pos_seat][pmask],
@@ -344,9 +451,7 @@ def replay_many(
     for col in ACTIONS:
         if col.name == "hand_id":
             ac["hand_id"] = (
-                key_arr[np.asarray(fast_idx, dtype=np.int64)[hand_of_a]][avalid]
-                if H
-                else np.empty(0, dtype=object)
+                key_arr[fast_arr[hand_of_a]][avalid] if H else np.empty(0, dtype=object)
             )
         elif col.name == "kind":
             ac["kind"] = _KIND_TEXT[aint[avalid, K.AI_KIND]]
@@ -371,6 +476,21 @@ def replay_many(
     return hcols, pc, ac, rejections
 
 
+_UNIT_FLOAT: dict[str, float] = {}
+
+
+def _units(units: list[str]) -> np.ndarray:
+    """``float(unit)`` of each hand (few distinct units: cached)."""
+    cache = _UNIT_FLOAT
+    out = np.empty(len(units), dtype=np.float64)
+    for i, u in enumerate(units):
+        f = cache.get(u)
+        if f is None:
+            f = cache[u] = float(u)
+        out[i] = f
+    return out
+
+
 def replay_reference(
     raws: Sequence[RawHand],
     keys: Sequence[str],
@@ -381,6 +501,8 @@ def replay_reference(
     p_rows: list[tuple[Any, ...]] = []
     a_rows: list[tuple[Any, ...]] = []
     rejections: list[Rejection] = []
+    from pokerlab.hands.replay import replay
+
     for raw, key, seq in zip(raws, keys, seqs, strict=True):
         try:
             facts = replay(raw)

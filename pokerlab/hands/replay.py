@@ -25,11 +25,19 @@ import numpy as np
 
 from pokerlab.cards.cards import parse_card
 from pokerlab.errors import CardError, HandHistoryError
-from pokerlab.hands import replay_kernels as K
+from pokerlab.hands import replay_codes as K
 from pokerlab.hands.model import RawHand
+from pokerlab.hands.replay_codes import position_names  # noqa: F401 - re-exported
 from pokerlab.hands.schema import ACTION_ROW, NULL_INT, PLAYER_ROW  # noqa: F401 - re-exported
 
-_settle_py = K.settle.py_func
+
+def _settle_py(*args: Any) -> Any:
+    """:func:`pokerlab.hands.replay_kernels.settle` run as plain Python (numba is imported
+    here, on first use, not when this module is)."""
+    from pokerlab.hands.replay_kernels import settle
+
+    return settle.py_func(*args)
+
 
 ACTION_COLUMNS = ACTION_ROW
 """One row per betting action; ``kind`` is f (fold), x (check), c (call), b (bet), r (raise)."""
@@ -59,24 +67,6 @@ class HandFacts:
     """Chips taken from the pot (file's ``rake``, or pot minus winnings)."""
     swapped: bool = False
     """Heads-up with the blinds listed big blind first (p1 is then the button)."""
-
-
-def position_names(n: int, *, swapped: bool = False) -> list[str]:
-    """Seat labels in PHH order (button last): 2 -> BB, BTN; 6 -> SB, BB, UTG, HJ, CO, BTN.
-
-    ``swapped``: a heads-up hand whose blinds are listed big blind first (p1 posts the
-    small blind and is the button): BTN, BB.
-    """
-    if n == 2:
-        return ["BTN", "BB"] if swapped else ["BB", "BTN"]
-    if n == 3:
-        return ["SB", "BB", "BTN"]
-    middle = n - 3
-    back = ["CO", "HJ", "LJ"]
-    names_back = back[: min(middle, 3)]
-    front_n = middle - len(names_back)
-    front = ["UTG"] + [f"UTG{k}" for k in range(1, front_n)] if front_n else []
-    return ["SB", "BB", *front, *reversed(names_back), "BTN"]
 
 
 _CARD_OF = {r + s: parse_card(r + s) for r in "23456789TJQKA" for s in "cdhs"}

@@ -75,6 +75,23 @@ def _check_points(limit: int, fine: bool) -> list[int]:
     return sorted(p for p in pts if 1 <= p <= limit)
 
 
+def check_solve_args(*, algo: str, iterations: int | None = None,
+                     target_exploitability: float | None = None, seed: int = 0) -> None:
+    """Raise :class:`ConfigError` for arguments :func:`solve` cannot use (before any work)."""
+    if algo not in ALGOS:
+        raise ConfigError(f"unknown algorithm {algo!r}; choose from {', '.join(ALGOS)}")
+    if iterations is not None and iterations < 0:
+        raise ConfigError(f"iterations must be >= 0, got {iterations!r}")
+    if target_exploitability is not None and not target_exploitability > 0:
+        raise ConfigError(f"target exploitability must be > 0, got {target_exploitability!r}")
+    if seed < 0:
+        raise ConfigError(f"seed must be >= 0, got {seed}")
+    if algo == "lp" and iterations is not None:
+        raise ConfigError("--iterations does nothing for the LP (it solves exactly); drop it")
+    if algo == "lp" and target_exploitability is not None:
+        raise ConfigError("--target-exploitability does nothing for the LP (it solves exactly)")
+
+
 def solve(
     game: Any,
     *,
@@ -96,18 +113,8 @@ def solve(
     from pokerlab.evaluation import exploitability as full_exploitability
     from pokerlab.games.protocol import game_info
 
-    if algo not in ALGOS:
-        raise ConfigError(f"unknown algorithm {algo!r}; choose from {', '.join(ALGOS)}")
-    if iterations is not None and iterations < 0:
-        raise ConfigError(f"iterations must be >= 0, got {iterations!r}")
-    if target_exploitability is not None and not target_exploitability > 0:
-        raise ConfigError(f"target exploitability must be > 0, got {target_exploitability!r}")
-    if seed < 0:
-        raise ConfigError(f"seed must be >= 0, got {seed}")
-    if algo == "lp" and iterations is not None:
-        raise ConfigError("--iterations does nothing for the LP (it solves exactly); drop it")
-    if algo == "lp" and target_exploitability is not None:
-        raise ConfigError("--target-exploitability does nothing for the LP (it solves exactly)")
+    check_solve_args(algo=algo, iterations=iterations,
+                     target_exploitability=target_exploitability, seed=seed)
     info = game_info(game)
     big_blind = 1.0 if info is None else float(info.big_blind)
     if info is not None and not info.perfect_recall:
