@@ -16,6 +16,11 @@ from pokerlab.cards.cards import CLASS_OF_COMBO
 from pokerlab.errors import ConfigError
 from pokerlab.policy import IndexedPolicy, load_any_policy
 
+# the bench game's tables after 3,000 iterations (test_kernel_pinned_against_previous_kernel)
+REGRET_SUM_3000 = -4703724.683267593
+AVG_SUM_3000 = 42731.000276115374
+STATE_3000 = 12297653506170697281
+
 TINY = BlueprintConfig(preset="custom", stack_bb=20.0, bets="tiny", buckets=(169, 3, 3, 3),
                        board_reuse=4,
                        card_sample=400, lcfr_until=40, lcfr_every=10, prune_after=20,
@@ -207,25 +212,127 @@ def test_policy_file_and_metadata(tmp_path: Path) -> None:
     assert (tmp_path / "config.json").exists() and (tmp_path / "train.json").exists()
 
 
-def test_hand_strength_from_cumulative_counts_is_exact() -> None:
+def _board_decks() -> list[np.ndarray]:
+    """Random decks (board = first 5 cards) plus boards with 3, 4 and 5 cards of a suit."""
+    rng = np.random.default_rng(3)
+    decks = [rng.permutation(52).astype(np.int64) for _ in range(40)]
+    for suited in (3, 4, 5):
+        for _ in range(8):
+            deck = rng.permutation(52).astype(np.int64)
+            suit = int(rng.integers(4))
+            same = [c for c in deck.tolist() if c % 4 == suit][:suited]
+            rest = [c for c in deck.tolist() if c not in same]
+            board = same + [c for c in rest if c % 4 != suit][:5 - suited]
+            order = rng.permutation(5).tolist()
+            board = [board[i] for i in order]
+            decks.append(np.array(board + [c for c in deck.tolist() if c not in board],
+                                  dtype=np.int64))
+    return decks
+
+
+def test_board_tables_and_hand_strength_are_exact() -> None:
+    """The kernel's per-board tables (rank-pair fill plus flush corrections) hold every
+    combo's evaluator strength, and the hand strength from them equals the direct count
+    of :func:`pokerlab.blueprint.cards.hand_strength` (the same float), flushes included."""
     from pokerlab.blueprint.cards import _combos64, hand_strength
     from pokerlab.cards.cards import COMBO_INDEX
     from pokerlab.cards.evaluator import eval_tables
+    from pokerlab.cards.evaluator_kernels import combos_on_board_kernel
+    from pokerlab.cards.hand_classes import NUM_STRENGTHS
 
-    rng = np.random.default_rng(3)
     combos = _combos64()
     ci = np.ascontiguousarray(COMBO_INDEX, dtype=np.int64)
-    st = np.zeros((4, 1326), np.int32)
-    cum = np.zeros((4, 7465), np.int64)
-    board = np.zeros(5, np.int64)
-    for _ in range(30):
-        deck = rng.permutation(52).astype(np.int64)
-        K.board_strengths(eval_tables(), combos, deck, board, st, cum)
-        a, b = int(deck[5]), int(deck[6])
+    mat = np.zeros((4, 52, 52), np.int16)
+    hist = np.zeros((4, NUM_STRENGTHS + 2), np.int16)
+    coarse = np.zeros((4, K.NUM_COARSE), np.int16)
+    st = np.zeros(1326, np.int32)
+    nbk = np.array([169, 50, 50, 50], dtype=np.int64)
+    checked = 0
+    for deck in _board_decks():
+        K.board_tables(eval_tables(), deck, nbk, mat, hist, coarse)
+        on_board = set(deck[:5].tolist())
         for s in (1, 2, 3):
-            fast = K.hand_strength_cum(st[s], cum[s], ci, a, b)
-            slow = hand_strength(st[s], combos, a, b, st[s, ci[a, b]])
-            assert fast == slow
+            nb = K.BOARD_CARDS[s]
+            combos_on_board_kernel(eval_tables(), combos, deck[:nb], nb, st)
+            live = st > 0
+            assert int(hist[s].sum()) == int(live.sum())
+            assert np.array_equal(np.bincount(st[live], minlength=hist.shape[1]), hist[s])
+            for k in np.flatnonzero(live)[::7].tolist():
+                x, y = int(combos[k, 0]), int(combos[k, 1])
+                assert mat[s, x, y] == st[k] and mat[s, y, x] == st[k]
+            for a, b in ((int(deck[5]), int(deck[6])), (int(deck[7]), int(deck[8]))):
+                assert a not in on_board and b not in on_board
+                fast = K.hand_strength_mat(mat[s], hist[s], coarse[s], a, b,
+                                           K.opponent_combos(s))
+                slow = hand_strength(st, combos, a, b, st[ci[a, b]])
+                assert fast == slow
+                checked += 1
+    assert checked == 2 * 3 * len(_board_decks())
+
+
+def test_bucket_table_matches_threshold_rule() -> None:
+    from pokerlab.blueprint.cards import CardSpec, bucket_of_hs
+
+    spec = CardSpec(buckets=(169, 7, 50, 200), sample=400).with_thresholds()
+    nbk = np.asarray(spec.buckets, dtype=np.int64)
+    th = spec.threshold_array()
+    ncombos = np.array([0] + [K.opponent_combos(s) for s in (1, 2, 3)], dtype=np.int64)
+    assert ncombos.tolist() == [0, 1081, 1035, 990]
+    table = np.zeros((4, 2 * ncombos[1] + 1), dtype=np.int64)
+    K.bucket_table(nbk, th, ncombos, table)
+    for s in (1, 2, 3):
+        n = int(ncombos[s])
+        for q in range(0, 2 * n + 1, 3):
+            hs = 0.5 * q / n
+            assert table[s, q] == bucket_of_hs(hs, spec.thresholds[s])
+
+
+def test_kernel_pinned_against_previous_kernel() -> None:
+    """The bench game (fcpa betting, 169/200/200/200 buckets) after 3,000 iterations: the
+    table sums of the kernel before its speed-up (recursion-free traversal over per-board
+    cumulative counts), which the faster kernel reproduces bit for bit."""
+    from pokerlab.blueprint.bench import fcpa_config
+
+    tr = BlueprintTrainer(fcpa_config())
+    tr.run(3000, chunk=1111)
+    assert float(np.sum(tr.regret, dtype=np.float64)) == REGRET_SUM_3000
+    assert float(np.sum(tr.avg, dtype=np.float64)) == AVG_SUM_3000
+    assert int(tr.state[0]) == STATE_3000
+
+
+def test_bucket_major_kernel_equals_tree_layout_kernel() -> None:
+    """The trainer's bucket-major path (tables copied into the bucket-major layout for each
+    call) gives the tables of the in-place tree-layout kernel bit for bit, snapshots and
+    int32 regrets included."""
+    for cfg in (TINY, replace(TINY, regret_dtype="int32")):
+        fast = BlueprintTrainer(cfg)
+        fast.run(300, chunk=77)
+        assert fast._work is not None  # the bucket-major path ran
+        slow = BlueprintTrainer(cfg)
+        t = slow.tree
+        for t0 in range(0, 300, 77):
+            K.run_iterations(t0, min(77, 300 - t0), t.kind, t.actor, t.street, t.child_start,
+                             t.num_children, t.child_node, t.committed0, t.committed1,
+                             slow.layout.node_offset, slow.regret, cfg.regret_dtype == "int32",
+                             slow.avg, slow._avg_mask, slow.snap, slow._nbuckets,
+                             slow._thresholds, slow._class_of, slow._combo_index,
+                             _eval_tables(), _combos(), slow.state, slow.deck, slow.params_i,
+                             slow.params_f, slow.max_depth, slow.max_actions, slow._allin_d)
+        for name in ("regret", "avg", "snap", "state", "deck"):
+            assert np.array_equal(getattr(fast, name), getattr(slow, name)), name
+        assert np.abs(fast.snap).sum() > 0
+
+
+def _eval_tables() -> object:
+    from pokerlab.cards.evaluator import eval_tables
+
+    return eval_tables()
+
+
+def _combos() -> np.ndarray:
+    from pokerlab.blueprint.cards import _combos64
+
+    return _combos64()
 
 
 def test_seed_state_nonzero_and_distinct() -> None:

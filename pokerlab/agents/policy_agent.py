@@ -5,30 +5,39 @@ The policy file's metadata names its game (``metadata["game"]``, a ``load_game``
 such as ``hunl(stacks=20000,bets=default,buckets=test)``); the agent loads that
 :class:`~pokerlab.games.hunl.HUNLGame` and uses its :class:`ActionMap` for every mapping:
 
-* **In** -- at each decision the agent replays the hand from its view on two engine
-  states: the *real* one (the match's stacks, every real chip amount) and the *abstract*
-  one (the policy game's stacks, only abstract actions).  Each real betting action is
-  translated at the real state (:meth:`ActionMap.translate`: fold/call to themselves, an
-  on-tree raise to its size, an off-tree raise randomised between the two nearest sizes by
-  pseudo-harmonic mapping, or the nearest one) and the abstract id is applied to the
-  abstract state (a size the abstract state does not offer becomes its largest smaller
-  legal raise, else its smallest raise, else check/call).  Randomised translations are
-  drawn from the agent's seed and the event's position, so replaying the same view gives
-  the same abstract history.
+* **In** -- at each decision the agent replays the hand from its view on the *real*
+  engine state (the match's stacks, every real chip amount) and follows it on the
+  policy's betting tree.  Each real betting action is translated at the real state
+  (:meth:`ActionMap.translate`: fold/call to themselves, an on-tree raise to its size, an
+  off-tree raise randomised between the two nearest sizes by pseudo-harmonic mapping, or
+  the nearest one; a raise that is not all-in and leaves more than :data:`ALLIN_BEHIND`
+  of the effective stack behind is never read as the abstract all-in) and the abstract id
+  is followed on the tree (a size the node does not offer becomes its largest smaller
+  raise, else its smallest).  Randomised translations are drawn from the agent's seed and
+  the event's position, so replaying the same view gives the same node.
 * **Lookup** -- an :class:`~pokerlab.policy.indexed.IndexedPolicy` is read at (tree
   node, card bucket): the node comes from the compiled
-  :class:`~pokerlab.abstraction.action_tree.ActionTree` by following the abstract ids,
+  :class:`~pokerlab.abstraction.action_tree.ActionTree` (see **In**),
   the bucket on the current street from the blueprint's hand-strength card spec when the
   policy's metadata has one (``metadata["cards"]``,
   :class:`pokerlab.blueprint.cards.CardSpec`), else from the game's bucket tables.  A
-  :class:`~pokerlab.policy.tabular.TabularPolicy` is read with the abstract state's
-  information-state string.
+  :class:`~pokerlab.policy.tabular.TabularPolicy` is read with the information-state
+  string of an abstract engine state replayed beside the real one (the same translation;
+  an abstract size the abstract state does not offer becomes its largest smaller legal
+  raise, else its smallest raise, else check/call).
 * **Out** -- the policy's probabilities are restricted to the abstract ids that are legal
   at the real state too (:meth:`ActionMap.abstract_actions`) and the chosen id is turned
   into real chips with :meth:`ActionMap.to_real` at the real state (always legal).
-* **Off the tree** -- if the abstract state cannot follow the real hand (it is not this
-  player's turn there, or no action of the policy is legal in the real state), the agent
-  checks or calls.
+* **Off the tree** -- the tree cannot follow the real hand when a real raise has no
+  abstract raise left at the node (the street's raise cap of the bet set), or the node
+  is not the real actor's decision on the real street (the abstract hand ended, e.g. a
+  raise read as all-in was called).  The agent then re-synchronises: at the next real
+  decision (its own or the opponent's) the node becomes :meth:`HUNLPolicyAgent.
+  nearest_node` of the real state -- the decision node of the same street and actor,
+  facing a bet exactly when the real actor is, whose chips committed by either player
+  are nearest in log scale -- and following resumes from there (before, an agent off
+  its tree checked and called to the end of the hand: about 1% of hands against
+  ``tag``).  Tabular policies (no compiled tree) still check or call off their tree.
 
 Sampling (shared with the kernel of :mod:`pokerlab.agents.match_kernels`, bit for bit):
 weights are the policy row's float32 values as float64 (all ones for an all-zero or
@@ -40,7 +49,10 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from pokerlab.abstraction.action_map import CALL, FOLD, RAISE0
+from pokerlab.abstraction.action_tree import DECISION
 from pokerlab.agents.base import (
     AgentError,
     BoardDealt,
@@ -60,6 +72,10 @@ from pokerlab.holdem.engine import (
 )
 
 BOARD_PREFIX = (0, 3, 4, 5)
+
+ALLIN_BEHIND = 0.5
+"""A real raise that leaves more than this share of the effective starting stack behind
+the raiser is never translated to the abstract all-in (see ``In`` in the docstring)."""
 
 
 def _mix(seed: int, index: int) -> int:
@@ -89,7 +105,8 @@ def sample_index(weights: list[float], u: float) -> int:
 class HUNLPolicyAgent:
     """A saved abstract-game policy playing real HUNL (see the module docstring)."""
 
-    def __init__(self, policy: Any, game: Any, *, name: str = "policy", seed: int = 0) -> None:
+    def __init__(self, policy: Any, game: Any, *, name: str = "policy", seed: int = 0,
+                 allin_behind: float | None = ALLIN_BEHIND) -> None:
         from pokerlab.policy.indexed import IndexedPolicy
 
         self.policy = policy
@@ -119,6 +136,10 @@ class HUNLPolicyAgent:
             self.card_spec = CardSpec.from_json(cards_meta).with_thresholds()
         self.seed = seed
         self.rng = SplitMix64(seed)
+        self.allin_behind = allin_behind
+        self.resyncs = 0
+        """Re-synchronisations of the tree node so far (a diagnostic counter)."""
+        self._near: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
 
     def reset(self, seed: int) -> None:
         self.seed = seed
@@ -138,7 +159,121 @@ class HUNLPolicyAgent:
 
     # ------------------------------------------------------------------ tracking
     def track(self, view: PlayerView) -> tuple[HoldemState, HoldemState, list[int], bool]:
-        """(real state, abstract state, abstract ids applied, on track) at ``view``."""
+        """(real state, abstract state, abstract ids applied, on track) at ``view``.
+
+        Indexed policies: the abstract ids are the tree path of :meth:`locate`'s node (after
+        a re-synchronisation not the translated history itself) and ``on track`` says that
+        node is this player's decision on the current street.  Tabular policies: the
+        engine replay of the module docstring."""
+        if self.indexed:
+            real, node = self.locate(view)
+            ids = self.tree.path(node) if node >= 0 else []
+            ab = self._abstract_state(ids)
+            ok = node >= 0 and self._decides(node, real)
+            return real, ab, ids, ok
+        return self._track_engine(view)
+
+    def _abstract_state(self, ids: list[int]) -> HoldemState:
+        ab = HoldemState(config=self.game.config)
+        ab.deal_hole(None)
+        ab.deal_hole(None)
+        for aid in ids:
+            while ab.phase == Phase.DEAL_BOARD:
+                ab.deal_board(None)
+            ab.apply(self.map.to_real(ab, aid))
+        while ab.phase == Phase.DEAL_BOARD:
+            ab.deal_board(None)
+        return ab
+
+    def _decides(self, node: int, real: HoldemState) -> bool:
+        """``node`` is a decision of the real actor on the real street."""
+        t = self.tree
+        return bool(real.phase == Phase.BETTING and int(t.kind[node]) == DECISION
+                    and int(t.actor[node]) == real.actor and int(t.street[node]) == real.street)
+
+    def locate(self, view: PlayerView) -> tuple[HoldemState, int]:
+        """(real state, tree node) at ``view`` for an indexed policy (see ``Off the tree``
+        in the module docstring): every real action is translated at the real state and
+        followed on the tree; when the tree cannot follow (the node is not the real
+        actor's decision on the real street, or a real raise has no abstract raise left
+        at the node) the node is re-synchronised to :meth:`nearest_node` of the real state
+        at the next real decision.  ``-1`` when no node fits (never for a real decision
+        of a tree with decisions on every street)."""
+        me = view.player
+        real = HoldemState(config=view.config)
+        for p in (0, 1):
+            real.deal_hole(list(view.hole) if p == me else None)
+        node = 0
+        lost = False
+        for idx, ev in enumerate(view.events):
+            if isinstance(ev, BoardDealt):
+                real.deal_board(list(ev.cards))
+            elif isinstance(ev, (Folded, CheckedOrCalled, RaisedTo)):
+                act = event_to_action(ev)
+                if real.phase == Phase.BETTING:
+                    if lost or node < 0 or not self._decides(node, real):
+                        node = self.nearest_node(real)
+                        lost = False
+                        self.resyncs += 1
+                    if node >= 0:
+                        aid = self._fit_node(node, self._translate(real, act, idx), act)
+                        if aid < 0:
+                            lost = True
+                        else:
+                            node = self.tree.child(node, aid)
+                real.apply(act)
+        if real.phase == Phase.BETTING and real.actor == me and (
+                lost or node < 0 or not self._decides(node, real)):
+            node = self.nearest_node(real)
+            self.resyncs += 1
+        return real, node
+
+    def nearest_node(self, real: HoldemState) -> int:
+        """The tree decision node closest to a real betting state: same street and actor,
+        facing a bet exactly when the real actor is (when the tree has such a node), and
+        the smallest ``|ln(1 + actor's chips in)| + |ln(1 + opponent's chips in)|`` gap to
+        the real commitments (ties: the lowest node id).  ``-1`` when none fits."""
+        t = self.tree
+        if self._near is None:
+            dec = t.kind == DECISION
+            self._near = (dec, np.log1p(t.committed0.astype(np.float64)),
+                          np.log1p(t.committed1.astype(np.float64)))
+        dec, l0, l1 = self._near
+        p = int(real.actor)
+        mask = dec & (t.street == real.street) & (t.actor == p)
+        if not mask.any():
+            return -1
+        facing = mask & ((t.to_call > 0) == (real.to_call > 0))
+        if facing.any():
+            mask = facing
+        c = real.committed
+        mine, theirs = (l0, l1) if p == 0 else (l1, l0)
+        d = (np.abs(mine - np.log1p(float(c[p]))) + np.abs(theirs - np.log1p(float(c[1 - p]))))
+        d = np.where(mask, d, np.inf)
+        return int(np.argmin(d))
+
+    def _fit_node(self, node: int, aid: int, act: Action) -> int:
+        """``aid`` made legal at ``node``: an absent size becomes the largest smaller
+        raise there, else the smallest; a real raise with no abstract raise at ``node``
+        (or one the translation read as check/call) is ``-1`` (not representable)."""
+        legal = self.tree.actions(node)
+        is_raise = act.kind == ActionKind.RAISE
+        if is_raise and aid < RAISE0:
+            return -1
+        if aid in legal:
+            return aid
+        if aid == FOLD:
+            return CALL
+        raises = [a for a in legal if a >= RAISE0]
+        if aid >= RAISE0:
+            if not raises:
+                return -1
+            smaller = [a for a in raises if a < aid]
+            return max(smaller) if smaller else min(raises)
+        return CALL
+
+    def _track_engine(self, view: PlayerView) -> tuple[HoldemState, HoldemState, list[int],
+                                                        bool]:
         me = view.player
         real = HoldemState(config=view.config)
         ab = HoldemState(config=self.game.config)
@@ -173,7 +308,7 @@ class HUNLPolicyAgent:
         return real, ab, ids, ok
 
     def _translate(self, real: HoldemState, act: Action, idx: int) -> int:
-        probs = self.map.translate(real, act)
+        probs = self.map.translate(real, act, allin_behind=self.allin_behind)
         if len(probs) == 1:
             return int(probs[0][0])
         u = (_mix(self.seed, idx) >> 11) / float(1 << 53)
@@ -200,11 +335,10 @@ class HUNLPolicyAgent:
     def abstract_weights(self, view: PlayerView) -> tuple[HoldemState, list[int],
                                                          list[float]] | None:
         """(real state, abstract ids legal here, their weights) or None when off-tree."""
-        real, ab, ids, ok = self.track(view)
-        if not ok:
-            return None
         if self.indexed:
-            node = self.tree.node_of(ids)
+            real, node = self.locate(view)
+            if node < 0 or not self._decides(node, real):
+                return None
             acts = [int(a) for a in self.tree.actions(node)]
             b = self.bucket(int(self.tree.street[node]), view.hole, view.board)
             s = self.policy.row_start(node, b)
@@ -214,6 +348,9 @@ class HUNLPolicyAgent:
             else:
                 w = [float(x) for x in self.policy.probs[s:s + k]]
         else:
+            real, ab, _, ok = self._track_engine(view)
+            if not ok:
+                return None
             st = self.game.state_from_engine(ab)
             d = self.policy.action_probabilities(st)
             acts = sorted(int(a) for a in d)

@@ -53,7 +53,7 @@ def run_pokerlab(seconds: float, **kw: Any) -> dict[str, Any]:
     start_it, start_s = tr.iterations, tr.seconds
     t = time.perf_counter()
     while time.perf_counter() - t < seconds:
-        tr.run(20_000)
+        tr.run(100_000)  # one kernel call each, the trainer's default chunk
     its = tr.iterations - start_it
     secs = tr.seconds - start_s
     return {"it_per_s": its / secs, "iterations": its, "infosets": tr.infosets,

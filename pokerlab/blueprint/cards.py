@@ -14,8 +14,9 @@
 Deviation from the usual blueprint abstractions (EHS / potential-aware k-means tables,
 :mod:`pokerlab.abstraction.buckets`): HS has no look-ahead (draws count as weak hands) and
 perfect recall of buckets is not kept (a decision node's information set is its current
-bucket only).  It costs one evaluation of the board against all 1326 combos per street
-and deal, which the kernel caches per iteration.
+bucket only).  It costs one evaluation of the board against all 1326 combos per street,
+which the kernel does once per board (shared by ``board_reuse`` deals; per rank pair where
+no flush is possible, see :func:`pokerlab.blueprint.mccfr_kernels.board_tables`).
 """
 
 from __future__ import annotations

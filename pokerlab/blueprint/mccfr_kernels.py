@@ -10,11 +10,16 @@ One call of :func:`run_iterations` runs ``n`` iterations ``t = t0 + 1 .. t0 + n`
    xorshift64* stream whose state is part of the checkpoint): hole cards of player 0, of
    player 1, then the board.  With ``board_reuse = K > 1`` a board is dealt every K
    iterations and shared by K deals of hole cards from the other 47 cards (each deal is
-   still uniform; the K deals are correlated): the board's strength against all 1326
-   combos, which the hand-strength buckets need, is then computed once per K iterations
-   (with a cumulative count per strength, so a hand's HS costs ~100 steps, not 1326).
-   Buckets are computed lazily per street (preflop class, HS percentile bin; see
-   :mod:`pokerlab.blueprint.cards`); the showdown outcome once per deal.  With
+   still uniform; the K deals are correlated).  Per board (:func:`board_tables`), for
+   each street: every combo's strength in a 52 x 52 int16 matrix, a histogram of the
+   strengths and a coarse cumulative count (filled per rank pair, since without a flush a
+   strength depends on the two ranks only, then the few flush combos corrected); a hand's
+   HS is then a coarse count plus at most 31 histogram cells minus its two matrix rows
+   (:func:`strength_count`), and its bucket one lookup in a table over every possible HS
+   value (:func:`bucket_table`; no division, no threshold search).  Both players'
+   buckets on all streets (preflop class, HS percentile bin; see
+   :mod:`pokerlab.blueprint.cards`) and the showdown outcome (from the river matrix) are
+   computed once per deal, before the traversal.  With
    ``allin_d`` (the 1326 x 1326 matrix ``2 * equity - 1`` of preflop all-in equities) a
    showdown reached preflop pays its exact expectation over the board instead of the
    sampled board's result (an unbiased, lower-variance estimate: the board chance nodes
@@ -30,6 +35,13 @@ One call of :func:`run_iterations` runs ``n`` iterations ``t = t0 + 1 .. t0 + n`
    strategy of every row is added to ``snap`` (the periodic snapshots Pluribus averages
    for the postflop streets).
 
+Speed (the traversal is bound by dependent cache misses on the regret / average tables,
+which exceed the L2 cache): the tree is packed per edge (:func:`pack_edges`: a node's
+children are adjacent 32-byte rows), every decision node prefetches its decision
+children's table rows (:func:`prefetch_children`, ``llvm.prefetch``), scratch is flat and
+preallocated, and regret matching and the regret update are inlined.  None of this
+changes a result: the tables equal the earlier kernel's bit for bit (pinned test).
+
 Utilities are chips.  :func:`run_iterations_py` is the plain-Python twin (same RNG, same
 arithmetic order; tests compare the tables).
 """
@@ -40,9 +52,19 @@ import math
 from typing import Any
 
 import numpy as np
-from numba import njit
+from llvmlite import ir
+from numba import njit, types
+from numba.core import cgutils
+from numba.extending import intrinsic
 
-from pokerlab.cards.evaluator_kernels import combos_on_board_kernel, strength_nb
+from pokerlab.cards.evaluator_kernels import (
+    FLUSH_MASK,
+    FLUSH_TEST,
+    ROW_MASK,
+    ROW_SHIFT,
+    strength_from,
+    strength_nb,
+)
 from pokerlab.cards.hand_classes import NUM_STRENGTHS
 from pokerlab.solvers.regret import regret_matching
 
@@ -56,12 +78,66 @@ INT_MAX = 2_000_000_000.0
 DECISION = 0
 FOLD_TERMINAL = 1
 MASK64 = (1 << 64) - 1
+BOARD_CARDS = (0, 3, 4, 5)
+BLOCKED = np.int16(32767)  # board_tables: a combo sharing a card with the board
+COARSE_SHIFT = 5
+COARSE_MASK = (1 << COARSE_SHIFT) - 1
+NUM_COARSE = ((NUM_STRENGTHS + 2) >> COARSE_SHIFT) + 2
 
 # integer parameters (params_i): index names
 (P_TRAV_FIXED, P_LCFR_UNTIL, P_LCFR_EVERY, P_PRUNE_AFTER, P_SNAP_EVERY, P_SNAP_AFTER,
  P_BOARD_REUSE) = range(7)
+# packed edge rows (pack_edges)
+E_META, E_FIRST, E_OFFSET, E_CHIPS = range(4)
+EDGE_WIDTH = 4
 # float parameters (params_f)
 F_PRUNE_PROB, F_PRUNE_THRESHOLD, F_REGRET_FLOOR = range(3)
+
+
+@intrinsic
+def prefetch(typingctx, arr, idx):  # type: ignore[no-untyped-def]
+    """Hint the CPU to load ``arr[idx]`` into the cache (``llvm.prefetch``; no effect on
+    results).  The traversal's table reads are a chain of dependent cache misses (the row
+    read decides the next node), so the rows of a node's children are requested early."""
+    if not isinstance(arr, types.Array):
+        return None
+    sig = types.void(arr, idx)
+
+    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        aryty = signature.args[0]
+        ary = context.make_array(aryty)(context, builder, args[0])
+        ptr = cgutils.get_item_pointer(context, builder, aryty, ary, [args[1]],
+                                       wraparound=False)
+        i8p = ir.IntType(8).as_pointer()
+        i32 = ir.IntType(32)
+        fnty = ir.FunctionType(ir.VoidType(), [i8p, i32, i32, i32])
+        fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.prefetch.p0i8")
+        builder.call(fn, [builder.bitcast(ptr, i8p), i32(0), i32(3), i32(1)])
+        return context.get_dummy_value()
+
+    return sig, codegen
+
+
+@intrinsic
+def prefetch_w(typingctx, arr, idx):  # type: ignore[no-untyped-def]
+    """:func:`prefetch` with the intent to write."""
+    if not isinstance(arr, types.Array):
+        return None
+    sig = types.void(arr, idx)
+
+    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        aryty = signature.args[0]
+        ary = context.make_array(aryty)(context, builder, args[0])
+        ptr = cgutils.get_item_pointer(context, builder, aryty, ary, [args[1]],
+                                       wraparound=False)
+        i8p = ir.IntType(8).as_pointer()
+        i32 = ir.IntType(32)
+        fnty = ir.FunctionType(ir.VoidType(), [i8p, i32, i32, i32])
+        fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.prefetch.p0i8")
+        builder.call(fn, [builder.bitcast(ptr, i8p), i32(1), i32(3), i32(1)])
+        return context.get_dummy_value()
+
+    return sig, codegen
 
 
 @njit(cache=True)
@@ -97,59 +173,193 @@ def deal(state, deck, cards, new_board):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def board_strengths(tables, combos, deck, board, strengths, cum):  # type: ignore[no-untyped-def]
-    """``strengths[s]``: every combo's strength with the first 2 + s cards of the board
-    ``deck[0:5]`` (s = 1, 2, 3; 0 where blocked); ``cum[s, v]``: how many combos not
-    blocked by the board have strength below ``v``."""
-    for j in range(5):
-        board[j] = deck[j]
+def board_tables(tables, deck, nbuckets, mat, hist, coarse):  # type: ignore[no-untyped-def]
+    """For the board ``deck[0:5]`` and each street ``s`` = 1, 2, 3 (first ``2 + s`` cards):
+    ``mat[s, a, b]`` = ``mat[s, b, a]``: the strength of the hole cards ``a, b`` (``BLOCKED``
+    where a card is on the board, and on the diagonal); ``hist[s, v]``: how many combos not
+    blocked by the board have strength ``v``; ``coarse[s, j]``: how many have strength below
+    ``32 * j``.  The river is always filled (the showdown outcome reads it), flop and turn
+    only when they have more than one bucket.  The rows of board cards are not kept."""
+    key_t = tables.key
+    bit_t = tables.bit
+    nf = tables.noflush
+    fl = tables.flush
+    board_rank = np.zeros(13, dtype=np.int64)
+    rank_nf = np.zeros((13, 13), dtype=np.int16)
+    rank_row = np.zeros((13, 52), dtype=np.int16)
     for s in range(1, 4):
-        combos_on_board_kernel(tables, combos, board, 2 + s, strengths[s])
-        row = cum[s]
-        for v in range(row.shape[0]):
-            row[v] = 0
-        for k in range(combos.shape[0]):
-            v = strengths[s, k]
-            if v > 0:
-                row[v + 1] += 1
-        for v in range(1, row.shape[0]):
-            row[v] += row[v - 1]
+        if s < 3 and nbuckets[s] <= 1:
+            continue
+        nb = 2 + s
+        offs = tables.offs[tables.obase[nb + 2]:]
+        key = 0
+        bits = 0
+        used = 0
+        board_rank[:] = 0
+        for i in range(nb):
+            c = deck[i]
+            key += key_t[c]
+            bits |= bit_t[c]
+            used |= 1 << c
+            board_rank[c >> 2] += 1
+        # non-flush strength by the two hole ranks (cards are 4 * rank + suit), for the
+        # rank pairs that exist beside this board
+        rb = key >> 16
+        for x in range(13):
+            if board_rank[x] >= 4:
+                continue
+            rx = rb + (key_t[4 * x] >> 16)
+            for y in range(x, 13):
+                if board_rank[y] + 1 + (1 if x == y else 0) > 4:
+                    continue
+                r = rx + (key_t[4 * y] >> 16)
+                v = nf[offs[r >> ROW_SHIFT] + (r & ROW_MASK)]
+                rank_nf[x, y] = v
+                rank_nf[y, x] = v
+        m = mat[s]
+        h = hist[s]
+        h[:] = 0
+        cs = coarse[s]
+        cs[:] = 0
+        fsuit = -1  # the suit with 3 or 4 board cards (a flush needs 2 or 1 hole cards)
+        slow = False  # a one-suit board: every hand holds a flush
+        for f in range(4):
+            cf = (key >> (4 * f)) & 0xF
+            if cf >= 5:
+                slow = True
+            elif cf >= 3:
+                fsuit = f
+        if not slow:
+            # a non-flush strength depends on the two ranks only, so the histogram is
+            # filled per rank pair and a matrix row is its rank's row; then the combos
+            # holding a flush are moved to their flush strength
+            for x in range(13):
+                ax = 4 - board_rank[x]
+                for y in range(x, 13):
+                    c = ax * (ax - 1) // 2 if x == y else ax * (4 - board_rank[y])
+                    if c > 0:
+                        v = rank_nf[x, y]
+                        h[v] += c
+                        cs[(v >> COARSE_SHIFT) + 1] += c
+            for x in range(13):
+                for b in range(52):
+                    rank_row[x, b] = rank_nf[x, b >> 2]
+            for a in range(52):
+                if (used >> a) & 1:
+                    continue  # a board card's row is never read
+                m[a, :] = rank_row[a >> 2]
+                m[a, a] = BLOCKED
+                for i in range(nb):
+                    m[a, deck[i]] = BLOCKED
+            if fsuit >= 0:
+                two = ((key >> (4 * fsuit)) & 0xF) == 3  # both hole cards must be suited
+                for a in range(fsuit, 52, 4):
+                    if (used >> a) & 1:
+                        continue
+                    ka = key + key_t[a]
+                    ba = bits | bit_t[a]
+                    for b in range(52):
+                        if (used >> b) & 1 or b == a:
+                            continue
+                        if (b & 3) == fsuit:
+                            if b < a:
+                                continue  # the suited pair is met once, from its lower card
+                        elif two:
+                            continue
+                        v = np.int16(strength_from(nf, offs, fl, ka + key_t[b], ba | bit_t[b]))
+                        old = m[a, b]
+                        h[old] -= 1
+                        cs[(old >> COARSE_SHIFT) + 1] -= 1
+                        h[v] += 1
+                        cs[(v >> COARSE_SHIFT) + 1] += 1
+                        m[a, b] = v
+                        m[b, a] = v
+            for j in range(1, cs.shape[0]):
+                cs[j] += cs[j - 1]
+            continue
+        m[:, :] = BLOCKED
+        for a in range(52):
+            if (used >> a) & 1:
+                continue
+            ka = key + key_t[a]
+            ba = bits | bit_t[a]
+            ra = rank_nf[a >> 2]
+            for b in range(a + 1, 52):
+                if (used >> b) & 1:
+                    continue
+                kk = ka + key_t[b]
+                if ((kk & 0xFFFF) + FLUSH_TEST) & FLUSH_MASK:
+                    v = np.int16(strength_from(nf, offs, fl, kk, ba | bit_t[b]))
+                else:
+                    v = ra[b >> 2]
+                m[a, b] = v
+                m[b, a] = v
+                h[v] += 1
+                cs[(v >> COARSE_SHIFT) + 1] += 1
+        for j in range(1, cs.shape[0]):
+            cs[j] += cs[j - 1]
 
 
 @njit(cache=True)
-def hand_strength_cum(st, cum, combo_index, a, b):  # type: ignore[no-untyped-def]
-    """:func:`pokerlab.blueprint.cards.hand_strength` (the same float, bit for bit) from the
-    board's cumulative strength counts: all combos, minus the ~100 sharing a card with
-    the hand."""
-    mine = st[combo_index[a, b]]
-    less = cum[mine]
-    eq = cum[mine + 1] - cum[mine]
-    n = cum[cum.shape[0] - 1]
+def strength_count(m, h, cs, a, b):  # type: ignore[no-untyped-def]
+    """``2 * below + equal``: the opponent combos (sharing no card with the board nor with
+    the hole cards ``a, b``) whose strength is below / equal to the hand's, from one
+    street's :func:`board_tables` (coarse cumulative count plus at most 31 histogram cells,
+    minus the hand's two matrix rows; the hand itself is counted equal in both rows)."""
+    mine = m[a, b]
+    less = cs[mine >> COARSE_SHIFT]
+    for v in range(mine & ~COARSE_MASK, mine):
+        less += h[v]
+    le = less + h[mine] + 1
+    ra = m[a]
+    rb = m[b]
+    lt_rows = 0
+    le_rows = 0
     for x in range(52):
-        if x != a:
-            v = st[combo_index[a, x]]
-            if v > 0:
-                n -= 1
-                if v < mine:
-                    less -= 1
-                elif v == mine:
-                    eq -= 1
-        if x != b and x != a:
-            v = st[combo_index[b, x]]
-            if v > 0:
-                n -= 1
-                if v < mine:
-                    less -= 1
-                elif v == mine:
-                    eq -= 1
-    if n <= 0:
-        return 0.5
-    return (np.float64(less) + 0.5 * np.float64(eq)) / np.float64(n)
+        v = ra[x]
+        w = rb[x]
+        lt_rows += (v < mine) + (w < mine)
+        le_rows += (v <= mine) + (w <= mine)
+    return (less - lt_rows) + (le - le_rows)
+
+
+def opponent_combos(street: int) -> int:
+    """Opponent combos beside a hand and the board of ``street`` (1, 2, 3): C(L - 2, 2) with
+    ``L`` cards off the board."""
+    live = 52 - BOARD_CARDS[street] - 2
+    return live * (live - 1) // 2
 
 
 @njit(cache=True)
-def _street_buckets(s, cards, bucket, nbuckets, thresholds, class_of, combo_index, tables,
-                    combos, strengths, cum):  # type: ignore[no-untyped-def]
+def hand_strength_mat(m, h, cs, a, b, n):  # type: ignore[no-untyped-def]
+    """:func:`pokerlab.blueprint.cards.hand_strength` (the same float, bit for bit: ``below +
+    equal / 2`` is exact) of ``a, b`` against the ``n`` opponent combos."""
+    return 0.5 * np.float64(strength_count(m, h, cs, a, b)) / np.float64(n)
+
+
+@njit(cache=True)
+def bucket_table(nbuckets, thresholds, ncombos, table):  # type: ignore[no-untyped-def]
+    """``table[s, q]``: the bucket of the hand strength ``q / 2 / ncombos[s]`` (every value
+    :func:`strength_count` can give): the number of thresholds strictly below it."""
+    for s in range(1, 4):
+        nt = nbuckets[s] - 1
+        n = ncombos[s]
+        for q in range(2 * n + 1):
+            hs = 0.5 * np.float64(q) / np.float64(n)
+            lo = 0
+            hi = nt
+            while lo < hi:
+                mid = (lo + hi) >> 1
+                if thresholds[s, mid] < hs:
+                    lo = mid + 1
+                else:
+                    hi = mid
+            table[s, q] = lo
+
+
+@njit(cache=True)
+def _street_buckets(s, cards, bucket, nbuckets, btable, class_of, combo_index, mat, hist,
+                    coarse):  # type: ignore[no-untyped-def]
     """Fill ``bucket[0, s]`` and ``bucket[1, s]``."""
     if s == 0:
         for p in range(2):
@@ -163,14 +373,8 @@ def _street_buckets(s, cards, bucket, nbuckets, thresholds, class_of, combo_inde
         bucket[1, s] = 0
         return
     for p in range(2):
-        a = cards[2 * p]
-        b = cards[2 * p + 1]
-        hs = hand_strength_cum(strengths[s], cum[s], combo_index, a, b)
-        k = 0
-        for i in range(nbuckets[s] - 1):
-            if hs > thresholds[s, i]:
-                k += 1
-        bucket[p, s] = k
+        bucket[p, s] = btable[s, strength_count(mat[s], hist[s], coarse[s], cards[2 * p],
+                                                cards[2 * p + 1])]
 
 
 @njit(cache=True)
@@ -183,7 +387,8 @@ def _matching(regret, base, n, out):  # type: ignore[no-untyped-def]
 @njit(cache=True)
 def update_regrets(regret, base, n, util, explored, v, floor, int_regret):  # type: ignore[no-untyped-def]
     """``regret[base + a] += util[a] - v`` for the explored actions, floored at ``floor``
-    (int tables: rounded to whole chips, saturating at 2e9)."""
+    (int tables: rounded to whole chips, saturating at 2e9).  :func:`traverse` inlines
+    this update (same arithmetic)."""
     for a in range(n):
         if not explored[a]:
             continue
@@ -198,58 +403,110 @@ def update_regrets(regret, base, n, util, explored, v, floor, int_regret):  # ty
 
 
 @njit(cache=True)
-def terminal_value(node, trav, kind, street, com0, com1, outcome, allin_d, cidx):  # type: ignore[no-untyped-def]
-    """Chips won by the traverser at a terminal node."""
-    c0 = com0[node]
-    c1 = com1[node]
-    if kind[node] == FOLD_TERMINAL:
-        v0 = np.float64(c1) if c0 > c1 else -np.float64(c0)
-    else:
-        m = np.float64(min(c0, c1))
-        if street[node] == 0 and allin_d.shape[0] > 0:
-            v0 = m * allin_d[cidx[0], cidx[1]]
+def pack_edges(kind, actor, street, child_start, num_children, child_node, node_offset, com0,
+               com1, ed):  # type: ignore[no-untyped-def]
+    """Row ``e`` of ``ed`` describes the node that edge ``e`` leads to (row ``E``: the
+    root), so a node's children are adjacent rows (half a cache line each): ``E_META`` =
+    kind | actor << 4 | street << 8 | children << 12, ``E_FIRST`` its first child edge,
+    ``E_OFFSET`` its table offset, ``E_CHIPS`` a fold's chips won by player 0 or a
+    showdown's stake ``min(committed)``."""
+    ne = child_node.shape[0]
+    for e in range(ne + 1):
+        node = child_node[e] if e < ne else 0
+        ed[e, E_META] = (np.int64(kind[node]) | (np.int64(actor[node]) & 0xF) << 4
+                         | np.int64(street[node]) << 8 | np.int64(num_children[node]) << 12)
+        ed[e, E_FIRST] = child_start[node]
+        ed[e, E_OFFSET] = node_offset[node]
+        c0 = com0[node]
+        c1 = com1[node]
+        if kind[node] == FOLD_TERMINAL:
+            ed[e, E_CHIPS] = c1 if c0 > c1 else -c0
         else:
-            v0 = m * outcome
-    return v0 if trav == 0 else -v0
+            ed[e, E_CHIPS] = min(c0, c1)
 
 
 @njit(cache=True)
-def traverse(trav, prune, kind, actor, street, child_start, num_children, child_node, com0,
-             com1, node_offset, regret, int_regret, avg, avg_mask, bucket, ready, cards, outcome,
-             nbuckets, thresholds, class_of, combo_index, tables, combos, strengths, cum, sig,
-             util, explored, fnode, fbase, fact, fval, sig_opp, state, params_f, allin_d,
-             cidx, lock_sig, lock_row, lock_on):  # type: ignore[no-untyped-def]
+def prefetch_children(e, ed, bucket, rowb, regret, avg, avg_mask, trav):  # type: ignore[no-untyped-def]
+    """Prefetch the table rows of the decision children of the node at edge ``e`` (and the
+    average-strategy rows of the opponent's)."""
+    cs = ed[e, E_FIRST]
+    for c in range(cs, cs + ((ed[e, E_META] >> 12) & 0xFF)):
+        meta = ed[c, E_META]
+        if meta & 0xF != DECISION:
+            continue
+        s = (meta >> 8) & 0xF
+        p = (meta >> 4) & 0xF
+        if bucket is None:  # bucket-major (a compile-time branch: two specialisations)
+            base = ed[c, E_OFFSET] + rowb[p, s]
+        else:
+            base = ed[c, E_OFFSET] + bucket[p, s] * ((meta >> 12) & 0xFF)
+        if p == trav:
+            # read, then written by the regret update
+            prefetch_w(regret, base)  # type: ignore[call-arg]
+        else:
+            prefetch(regret, base)  # type: ignore[call-arg]
+            if avg_mask[s]:
+                prefetch_w(avg, base)  # type: ignore[call-arg]
+
+
+@njit(cache=True)
+def traverse(trav, prune, ed, regret, int_regret, avg, avg_mask, bucket, rowb, sig, util,
+             explored, fedge, fbase, fact, fval, sig_opp, state, thr, floor, sd_pre, sd_post,
+             lock_sig, lock_row, lock_on, ma):  # type: ignore[no-untyped-def]
     """One external-sampling traversal from the root (iterative: an explicit stack of the
-    traverser's decision nodes; opponent nodes are tail steps).  Returns the root value.
-    With ``lock_on``, an opponent row whose first value has ``lock_row`` set plays the fixed
+    traverser's decision nodes, each kept as the edge that leads to it; opponent nodes are
+    tail steps).  Returns the root value.  A showdown pays ``stake * sd_pre`` on the
+    preflop, ``stake * sd_post`` later (player 0's view).  A row starts at ``E_OFFSET +
+    bucket[p, s] * children`` (tree layout) or, with ``bucket=None``, at ``E_OFFSET +
+    rowb[p, s]`` (bucket-major, see :func:`run_iterations_bucket_major`; numba compiles the
+    two cases separately).
+    ``sig``, ``util``, ``explored``: flat ``depth * ma + action`` scratch.  With
+    ``lock_on``, an opponent row whose first value has ``lock_row`` set plays the fixed
     ``lock_sig`` instead of regret matching (node locking; no average-strategy update)."""
-    thr = params_f[F_PRUNE_THRESHOLD]
-    floor = params_f[F_REGRET_FLOOR]
+    sgn = 1.0 if trav == 0 else -1.0
     depth = -1
-    node = 0
+    e = ed.shape[0] - 1  # the root
     while True:
-        # descend from `node` to a terminal (value in ret) or a new traverser frame
+        # descend from edge `e` to a terminal (value in ret) or a new traverser frame
         pushed = False
         ret = 0.0
         while True:
-            if kind[node] != DECISION:
-                ret = terminal_value(node, trav, kind, street, com0, com1, outcome, allin_d,
-                                     cidx)
+            meta = ed[e, E_META]
+            k = meta & 0xF
+            s = (meta >> 8) & 0xF
+            if k != DECISION:
+                chips = np.float64(ed[e, E_CHIPS])
+                if k == FOLD_TERMINAL:
+                    ret = sgn * chips
+                elif s == 0:
+                    ret = sgn * (chips * sd_pre)
+                else:
+                    ret = sgn * (chips * sd_post)
                 break
-            s = street[node]
-            if not ready[s]:
-                _street_buckets(s, cards, bucket, nbuckets, thresholds, class_of, combo_index,
-                                tables, combos, strengths, cum)
-                ready[s] = True
-            p = actor[node]
-            n = num_children[node]
-            base = node_offset[node] + bucket[p, s] * n
+            prefetch_children(e, ed, bucket, rowb, regret, avg, avg_mask, trav)
+            p = (meta >> 4) & 0xF
+            n = (meta >> 12) & 0xFF
+            if bucket is None:
+                base = ed[e, E_OFFSET] + rowb[p, s]
+            else:
+                base = ed[e, E_OFFSET] + bucket[p, s] * n
             if p != trav:
                 if lock_on and lock_row[base]:
                     for a in range(n):
                         sig_opp[a] = lock_sig[base + a]
                 else:
-                    _matching(regret, base, n, sig_opp)
+                    tot = 0.0
+                    for a in range(n):
+                        r = regret[base + a]
+                        if r > 0.0:
+                            tot += r
+                    if tot > 0.0:
+                        for a in range(n):
+                            r = regret[base + a]
+                            sig_opp[a] = r / tot if r > 0.0 else 0.0
+                    else:
+                        for a in range(n):
+                            sig_opp[a] = 1.0 / n
                     if avg_mask[s]:
                         for a in range(n):
                             avg[base + a] += sig_opp[a]
@@ -261,63 +518,177 @@ def traverse(trav, prune, kind, actor, street, child_start, num_children, child_
                     if x < acc:
                         pick = a
                         break
-                node = child_node[child_start[node] + pick]
+                e = ed[e, E_FIRST] + pick
                 continue
             depth += 1
-            fnode[depth] = node
+            fedge[depth] = e
             fbase[depth] = base
             fact[depth] = -1
             fval[depth] = 0.0
-            _matching(regret, base, n, sig[depth])
+            o = depth * ma
+            tot = 0.0
+            for a in range(n):
+                r = regret[base + a]
+                if r > 0.0:
+                    tot += r
+            if tot > 0.0:
+                for a in range(n):
+                    r = regret[base + a]
+                    sig[o + a] = r / tot if r > 0.0 else 0.0
+            else:
+                for a in range(n):
+                    sig[o + a] = 1.0 / n
             pushed = True
             break
         if not pushed:
             if depth < 0:
                 return ret
-            a = fact[depth]
-            util[depth, a] = ret
-            fval[depth] += sig[depth, a] * ret
+            o = depth * ma + fact[depth]
+            util[o] = ret
+            fval[depth] += sig[o] * ret
         # advance the frame on top; pop finished frames
         while True:
-            fn = fnode[depth]
-            n = num_children[fn]
-            cs = child_start[fn]
+            fe = fedge[depth]
+            meta = ed[fe, E_META]
+            n = (meta >> 12) & 0xFF
+            cs = ed[fe, E_FIRST]
+            o = depth * ma
             a = fact[depth] + 1
-            while a < n:
-                ch = child_node[cs + a]
-                if (prune and street[fn] < 3 and kind[ch] == DECISION
-                        and np.float64(regret[fbase[depth] + a]) < thr):
-                    explored[depth, a] = False
-                    a += 1
-                    continue
-                break
+            if prune and (meta >> 8) & 0xF < 3:
+                while a < n:
+                    if (ed[cs + a, E_META] & 0xF == DECISION
+                            and np.float64(regret[fbase[depth] + a]) < thr):
+                        explored[o + a] = False
+                        a += 1
+                        continue
+                    break
             if a < n:
-                explored[depth, a] = True
+                explored[o + a] = True
                 fact[depth] = a
-                node = child_node[cs + a]
+                e = cs + a
                 break
             v = fval[depth]
-            update_regrets(regret, fbase[depth], n, util[depth], explored[depth], v, floor,
-                           int_regret)
+            base = fbase[depth]
+            for b in range(n):
+                if not explored[o + b]:
+                    continue
+                r = np.float64(regret[base + b]) + (util[o + b] - v)
+                if int_regret:
+                    r = math.floor(r + 0.5)
+                    if r > INT_MAX:
+                        r = INT_MAX
+                if r < floor:
+                    r = floor
+                regret[base + b] = r
             depth -= 1
             if depth < 0:
                 return v
-            pa = fact[depth]
-            util[depth, pa] = v
-            fval[depth] += sig[depth, pa] * v
+            o = depth * ma + fact[depth]
+            util[o] = v
+            fval[depth] += sig[o] * v
 
 
 @njit(cache=True)
 def snapshot(kind, street, num_children, node_offset, nbuckets, regret, snap, tmp):  # type: ignore[no-untyped-def]
+    """Add the current strategy of every row to ``snap`` (tree layout)."""
+    _snapshot(kind, street, num_children, node_offset, nbuckets, regret, snap, tmp, False,
+              np.zeros(4, dtype=np.int64), np.zeros(4, dtype=np.int64))
+
+
+@njit(cache=True)
+def _snapshot(kind, street, num_children, node_offset, nbuckets, regret, snap, tmp, bm, sbase,
+              swidth):  # type: ignore[no-untyped-def]
     for node in range(kind.shape[0]):
         if kind[node] != DECISION:
             continue
         n = num_children[node]
-        for b in range(nbuckets[street[node]]):
-            base = node_offset[node] + b * n
+        s = street[node]
+        for b in range(nbuckets[s]):
+            if bm:
+                base = node_offset[node] + sbase[s] + b * swidth[s]
+            else:
+                base = node_offset[node] + b * n
             _matching(regret, base, n, tmp)
             for a in range(n):
                 snap[base + a] += tmp[a]
+
+
+@njit(cache=True)
+def bucket_major_layout(kind, street, num_children, nbuckets, local, sbase, swidth):  # type: ignore[no-untyped-def]
+    """The kernel's bucket-major layout: street ``s``, bucket ``b`` is one block of
+    ``swidth[s]`` values (all of the street's decision nodes in pre-order, ``local[node]``
+    their offsets in it) starting at ``sbase[s] + b * swidth[s]``."""
+    swidth[:] = 0
+    for node in range(kind.shape[0]):
+        if kind[node] == DECISION:
+            local[node] = swidth[street[node]]
+            swidth[street[node]] += num_children[node]
+    sbase[0] = 0
+    for s in range(1, 4):
+        sbase[s] = sbase[s - 1] + nbuckets[s - 1] * swidth[s - 1]
+
+
+@njit(cache=True, inline="always")
+def _permute_rows(tree_t, bm_t, t, m, n, nb, w, to_bucket_major):  # type: ignore[no-untyped-def]
+    if tree_t.shape[0] == 0:
+        return
+    if to_bucket_major:
+        for _b in range(nb):
+            for a in range(n):
+                bm_t[m + a] = tree_t[t + a]
+            t += n
+            m += w
+    else:
+        for _b in range(nb):
+            for a in range(n):
+                tree_t[t + a] = bm_t[m + a]
+            t += n
+            m += w
+
+
+@njit(cache=True)
+def permute_tables(kind, street, num_children, node_offset, nbuckets, local, sbase, swidth,
+                   regret, avg, snap, r2, a2, s2, to_bucket_major):  # type: ignore[no-untyped-def]
+    """Copy ``regret``, ``avg``, ``snap`` (tree layout: ``node_offset``, node-major) into
+    ``r2``, ``a2``, ``s2`` (bucket-major layout), or back; empty tables are skipped."""
+    for node in range(kind.shape[0]):
+        if kind[node] != DECISION:
+            continue
+        n = num_children[node]
+        s = street[node]
+        t = node_offset[node]
+        m = sbase[s] + local[node]
+        _permute_rows(regret, r2, t, m, n, nbuckets[s], swidth[s], to_bucket_major)
+        _permute_rows(avg, a2, t, m, n, nbuckets[s], swidth[s], to_bucket_major)
+        _permute_rows(snap, s2, t, m, n, nbuckets[s], swidth[s], to_bucket_major)
+
+
+@njit(cache=True)
+def run_iterations_bucket_major(t0, n, kind, actor, street, child_start, num_children,
+                                child_node, com0, com1, node_offset, regret, int_regret, avg,
+                                avg_mask, snap, nbuckets, thresholds, class_of, combo_index,
+                                tables, combos, state, deck, params_i, params_f, max_depth,
+                                max_actions, allin_d, r2, a2, s2):  # type: ignore[no-untyped-def]
+    """:func:`run_iterations` on bucket-major copies of the tables (copied in, run, copied
+    back): the same results bit for bit (a permutation of where each value lives), but one
+    iteration's rows of a player and street lie in one block, so far fewer cache lines are
+    touched.  Needs a second copy of the tables for the call (the trainer uses it below a
+    size limit, single-threaded, without node locking).  ``r2``, ``a2``, ``s2``: work
+    tables of the same sizes and types, kept by the caller between calls."""
+    nn = kind.shape[0]
+    local = np.zeros(nn, dtype=np.int64)
+    sbase = np.zeros(4, dtype=np.int64)
+    swidth = np.zeros(4, dtype=np.int64)
+    bucket_major_layout(kind, street, num_children, nbuckets, local, sbase, swidth)
+    permute_tables(kind, street, num_children, node_offset, nbuckets, local, sbase, swidth,
+                   regret, avg, snap, r2, a2, s2, True)
+    _run(t0, n, kind, actor, street, child_start, num_children, child_node, com0, com1, local,
+         r2, int_regret, a2, avg_mask, s2, nbuckets, thresholds, class_of, combo_index, tables,
+         state, deck, params_i, params_f, max_depth, max_actions, allin_d, np.zeros(0),
+         np.zeros(0, dtype=np.bool_), 1.0, True, sbase, swidth)
+    permute_tables(kind, street, num_children, node_offset, nbuckets, local, sbase, swidth,
+                   regret, avg, snap, r2, a2, s2, False)
+    return n
 
 
 @njit(cache=True)
@@ -325,7 +696,8 @@ def run_iterations(t0, n, kind, actor, street, child_start, num_children, child_
                    com1, node_offset, regret, int_regret, avg, avg_mask, snap, nbuckets,
                    thresholds, class_of, combo_index, tables, combos, state, deck, params_i,
                    params_f, max_depth, max_actions, allin_d):  # type: ignore[no-untyped-def]
-    """Run iterations ``t0 + 1 .. t0 + n``; returns the number of node visits."""
+    """Run iterations ``t0 + 1 .. t0 + n``; returns ``n``.  (``combos`` is no longer read;
+    it stays in the signature that the trainer, threads and Ray driver share.)"""
     return run_iterations_locked(t0, n, kind, actor, street, child_start, num_children,
                                  child_node, com0, com1, node_offset, regret, int_regret, avg,
                                  avg_mask, snap, nbuckets, thresholds, class_of, combo_index,
@@ -345,23 +717,50 @@ def run_iterations_locked(t0, n, kind, actor, street, child_start, num_children,
     value), in an iteration with probability ``lock_p`` (one extra uniform draw per
     iteration when ``0 < lock_p < 1``; none when nothing is locked, so an empty lock is
     bit-identical to :func:`run_iterations`)."""
+    return _run(t0, n, kind, actor, street, child_start, num_children, child_node, com0, com1,
+                node_offset, regret, int_regret, avg, avg_mask, snap, nbuckets, thresholds,
+                class_of, combo_index, tables, state, deck, params_i, params_f, max_depth,
+                max_actions, allin_d, lock_sig, lock_row, lock_p, False,
+                np.zeros(4, dtype=np.int64), np.zeros(4, dtype=np.int64))
+
+
+@njit(cache=True)
+def _run(t0, n, kind, actor, street, child_start, num_children, child_node, com0, com1,
+         node_offset, regret, int_regret, avg, avg_mask, snap, nbuckets, thresholds, class_of,
+         combo_index, tables, state, deck, params_i, params_f, max_depth, max_actions, allin_d,
+         lock_sig, lock_row, lock_p, bm, sbase, swidth):  # type: ignore[no-untyped-def]
+    """The iteration loop.  ``bm``: the tables are bucket-major (``node_offset`` holds the
+    offsets within a street's block, see :func:`bucket_major_layout`), else the tree
+    layout (``node_offset[node] + bucket * children``)."""
     cards = np.zeros(9, dtype=np.int64)
+    rowb = np.zeros((2, 4), dtype=np.int64)  # bucket-major: each row block's start
     bucket = np.zeros((2, 4), dtype=np.int64)
-    ready = np.zeros(4, dtype=np.bool_)
-    strengths = np.zeros((4, combos.shape[0]), dtype=np.int32)
-    cum = np.zeros((4, NUM_STRENGTHS + 3), dtype=np.int64)  # strengths 0..NUM_STRENGTHS+1
-    board = np.zeros(5, dtype=np.int64)
+    mat = np.zeros((4, 52, 52), dtype=np.int16)
+    matf = mat.reshape(mat.size)
+    hist = np.zeros((4, NUM_STRENGTHS + 2), dtype=np.int16)
+    coarse = np.zeros((4, NUM_COARSE), dtype=np.int16)
+    ncombos = np.zeros(4, dtype=np.int64)
+    for s in range(1, 4):
+        live = 52 - (2 + s) - 2
+        ncombos[s] = live * (live - 1) // 2
+    btable = np.zeros((4, 2 * ncombos[1] + 1), dtype=np.int64)
+    bucket_table(nbuckets, thresholds, ncombos, btable)
     reuse = max(params_i[P_BOARD_REUSE], 1)
     need_hs = nbuckets[1] > 1 or nbuckets[2] > 1 or nbuckets[3] > 1
     if need_hs and t0 % reuse != 0:  # resuming inside a block sharing one board
-        board_strengths(tables, combos, deck, board, strengths, cum)
-    sig = np.zeros((max_depth + 1, max_actions))
-    util = np.zeros((max_depth + 1, max_actions))
-    explored = np.zeros((max_depth + 1, max_actions), dtype=np.bool_)
+        board_tables(tables, deck, nbuckets, mat, hist, coarse)
+    sig = np.zeros((max_depth + 1) * max_actions)
+    util = np.zeros((max_depth + 1) * max_actions)
+    explored = np.zeros((max_depth + 1) * max_actions, dtype=np.bool_)
+    ed = np.zeros((child_node.shape[0] + 1, EDGE_WIDTH), dtype=np.int64)
+    pack_edges(kind, actor, street, child_start, num_children, child_node, node_offset, com0,
+               com1, ed)
+    thr = params_f[F_PRUNE_THRESHOLD]
+    floor = params_f[F_REGRET_FLOOR]
+    has_allin = allin_d.shape[0] > 0
     tmp = np.zeros(max_actions)
     hand = np.zeros(7, dtype=np.int64)
-    cidx = np.zeros(2, dtype=np.int64)
-    fnode = np.zeros(max_depth + 1, dtype=np.int64)
+    fedge = np.zeros(max_depth + 1, dtype=np.int64)
     fbase = np.zeros(max_depth + 1, dtype=np.int64)
     fact = np.zeros(max_depth + 1, dtype=np.int64)
     fval = np.zeros(max_depth + 1)
@@ -383,20 +782,34 @@ def run_iterations_locked(t0, n, kind, actor, street, child_start, num_children,
         new_board = (t - 1) % reuse == 0
         deal(state, deck, cards, new_board)
         if new_board and need_hs:
-            board_strengths(tables, combos, deck, board, strengths, cum)
-        for s in range(4):
-            ready[s] = False
-        for j in range(5):
-            hand[2 + j] = cards[4 + j]
-        hand[0] = cards[0]
-        hand[1] = cards[1]
-        s0 = strength_nb(tables, hand, 7)
-        hand[0] = cards[2]
-        hand[1] = cards[3]
-        s1 = strength_nb(tables, hand, 7)
+            board_tables(tables, deck, nbuckets, mat, hist, coarse)
+        if need_hs:  # request the hole cards' matrix rows before they are read
+            for s in range(1, 4):
+                for j in range(4):
+                    row = (s * 52 + cards[j]) * 52
+                    prefetch(matf, row)  # type: ignore[call-arg]
+                    prefetch(matf, row + 51)  # type: ignore[call-arg]
+        _street_buckets(0, cards, bucket, nbuckets, btable, class_of, combo_index, mat, hist,
+                        coarse)
+        if need_hs:
+            s0 = mat[3, cards[0], cards[1]]
+            s1 = mat[3, cards[2], cards[3]]
+        else:
+            for j in range(5):
+                hand[2 + j] = cards[4 + j]
+            hand[0] = cards[0]
+            hand[1] = cards[1]
+            s0 = strength_nb(tables, hand, 7)
+            hand[0] = cards[2]
+            hand[1] = cards[3]
+            s1 = strength_nb(tables, hand, 7)
         outcome = 1.0 if s0 > s1 else (-1.0 if s0 < s1 else 0.0)
-        cidx[0] = combo_index[cards[0], cards[1]]
-        cidx[1] = combo_index[cards[2], cards[3]]
+        for s in range(1, 4):
+            _street_buckets(s, cards, bucket, nbuckets, btable, class_of, combo_index, mat,
+                            hist, coarse)
+        sd_pre = outcome
+        if has_allin:
+            sd_pre = allin_d[combo_index[cards[0], cards[1]], combo_index[cards[2], cards[3]]]
         trav = t % 2 if params_i[P_TRAV_FIXED] < 0 else params_i[P_TRAV_FIXED]
         u = rng_uniform(state)
         prune = t > params_i[P_PRUNE_AFTER] and params_i[P_PRUNE_AFTER] >= 0 and (
@@ -404,14 +817,21 @@ def run_iterations_locked(t0, n, kind, actor, street, child_start, num_children,
         lock_on = lock_row.shape[0] > 0 and lock_p > 0.0
         if lock_on and lock_p < 1.0:
             lock_on = rng_uniform(state) < lock_p
-        traverse(trav, prune, kind, actor, street, child_start, num_children, child_node,
-                 com0, com1, node_offset, regret, int_regret, avg, avg_mask, bucket, ready,
-                 cards, outcome, nbuckets, thresholds, class_of, combo_index, tables, combos,
-                 strengths, cum, sig, util, explored, fnode, fbase, fact, fval, sig_opp,
-                 state, params_f, allin_d, cidx, lock_sig, lock_row, lock_on)
+        if bm:
+            for p in range(2):
+                for s in range(4):
+                    rowb[p, s] = sbase[s] + bucket[p, s] * swidth[s]
+            traverse(trav, prune, ed, regret, int_regret, avg, avg_mask, None, rowb, sig, util,
+                     explored, fedge, fbase, fact, fval, sig_opp, state, thr, floor, sd_pre,
+                     outcome, lock_sig, lock_row, lock_on, max_actions)
+        else:
+            traverse(trav, prune, ed, regret, int_regret, avg, avg_mask, bucket, rowb, sig,
+                     util, explored, fedge, fbase, fact, fval, sig_opp, state, thr, floor,
+                     sd_pre, outcome, lock_sig, lock_row, lock_on, max_actions)
         se = params_i[P_SNAP_EVERY]
         if se > 0 and t > params_i[P_SNAP_AFTER] and t % se == 0:
-            snapshot(kind, street, num_children, node_offset, nbuckets, regret, snap, tmp)
+            _snapshot(kind, street, num_children, node_offset, nbuckets, regret, snap, tmp, bm,
+                      sbase, swidth)
     return n
 
 

@@ -37,6 +37,9 @@ from pokerlab.policy.indexed import IndexedPolicy, save_indexed_policy
 
 CHECKPOINT_FORMAT = "pokerlab-blueprint-checkpoint"
 CHECKPOINT_VERSION = 1
+# in-memory tables up to this size (and within max_memory twice over) run through
+# bucket-major work copies (mccfr_kernels.run_iterations_bucket_major)
+BUCKET_MAJOR_MAX_BYTES = 512 << 20
 Progress = Callable[[int, int, dict[str, Any]], None]
 
 
@@ -130,6 +133,8 @@ class BlueprintTrainer:
         self.lock_sig = np.zeros(0)
         self.lock_row = np.zeros(0, dtype=np.bool_)
         self.lock_p = 1.0
+        # work copies of the tables for the bucket-major kernel (allocated on first use)
+        self._work: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
 
     def _table(self, name: str, n: int, dtype: Any) -> np.ndarray:
         """A zeroed table: in memory, or (``storage="disk"``) a memory-mapped ``.npy`` file
@@ -181,13 +186,23 @@ class BlueprintTrainer:
                 self.params_f, self.max_depth, self.max_actions, self._allin_d, self.lock_sig,
                 self.lock_row, self.lock_p)
             return
-        K.run_iterations(self.iterations, n, t.kind, t.actor, t.street, t.child_start,
-                         t.num_children, t.child_node, t.committed0, t.committed1,
-                         self.layout.node_offset, self.regret, self.regret.dtype.kind == "i",
-                         self.avg, self._avg_mask, self.snap, self._nbuckets, self._thresholds,
-                         self._class_of, self._combo_index, eval_tables(), _combos64(),
-                         self.state, self.deck, self.params_i, self.params_f, self.max_depth,
-                         self.max_actions, self._allin_d)
+        # bucket-major copies of the tables for the call: the same results bit for bit,
+        # ~1.3x faster (see mccfr_kernels.run_iterations_bucket_major); in memory only
+        args = (self.iterations, n, t.kind, t.actor, t.street, t.child_start,
+                t.num_children, t.child_node, t.committed0, t.committed1,
+                self.layout.node_offset, self.regret, self.regret.dtype.kind == "i", self.avg,
+                self._avg_mask, self.snap, self._nbuckets, self._thresholds, self._class_of,
+                self._combo_index, eval_tables(), _combos64(), self.state, self.deck,
+                self.params_i, self.params_f, self.max_depth, self.max_actions, self._allin_d)
+        nb = self.table_nbytes
+        if (self.storage == "memory" and nb <= BUCKET_MAJOR_MAX_BYTES
+                and 2 * nb + self.tree.nbytes <= self.config.max_memory):
+            if self._work is None:
+                self._work = (np.empty_like(self.regret), np.empty_like(self.avg),
+                              np.empty_like(self.snap))
+            K.run_iterations_bucket_major(*args, *self._work)
+        else:
+            K.run_iterations(*args)
 
     def run(self, iterations: int, *, chunk: int = 100_000, seconds: float | None = None,
             progress: Progress | None = None, eval_every: int = 0, threads: int = 1) -> None:
