@@ -19,7 +19,10 @@ mean CPU time to reach it (over the seeds that did).
   ``--speed-iterations`` iterations plus one policy-network fit; seconds per iteration is
   the total CPU time over the iterations.
 
-    .venv/bin/python benchmarks/bench_deepcfr.py --seeds 5 --budget 120 --json \\
+The no-argument default is a quick check that fits ``make bench`` (2 seeds, 20 CPU-s,
+3 checkpoints, 2 speed iterations, 2 processes); ``--full`` is the issue's protocol:
+
+    .venv/bin/python benchmarks/bench_deepcfr.py --full --json --raw raw.json \\
         --plot docs/deepcfr_leduc.png --sd-plot docs/deepcfr_sdcfr.png
 """
 
@@ -28,6 +31,7 @@ from __future__ import annotations
 import argparse
 import json
 import multiprocessing as mp
+import os
 import sys
 import time
 from typing import Any
@@ -169,6 +173,16 @@ def run_openspiel(budget: float, m: int, seed: int) -> dict[str, Curve]:
     return {"net": curve}
 
 
+def _speed_row(iterations: int, traversal: float, adv: float, policy: float,
+               total_iterations: float) -> dict[str, float]:
+    """Seconds per iteration counting one policy fit over the iterations (both sides)."""
+    return {"iterations_seconds": total_iterations, "policy_seconds": policy,
+            "traversal_seconds": traversal, "advantage_sgd_seconds": adv,
+            "traversal_per_iteration": traversal / iterations,
+            "advantage_sgd_per_iteration": adv / iterations,
+            "seconds_per_iteration": (total_iterations + policy) / iterations}
+
+
 def speed_ours(iterations: int) -> dict[str, float]:
     import torch
 
@@ -183,21 +197,30 @@ def speed_ours(iterations: int) -> dict[str, float]:
     t1 = time.process_time()
     solver.train_strategy_network()
     t2 = time.process_time()
-    return {"iterations_seconds": t1 - t0, "policy_seconds": t2 - t1,
-            "seconds_per_iteration": (t2 - t0) / iterations}
+    sp = solver.cpu_split
+    return _speed_row(iterations, sp["traversal"], sp["advantage_sgd"], t2 - t1, t1 - t0)
 
 
 def speed_openspiel(iterations: int) -> dict[str, float]:
     _, solver = _openspiel_solver(0, SPEED_OS_KW, iterations)
+    trav = adv = 0.0
     t0 = time.process_time()
-    for _ in range(iterations):
-        _openspiel_iteration(solver)
+    for _ in range(iterations):  # _openspiel_iteration, timed by phase
+        for p in range(2):
+            c0 = time.process_time()
+            for _ in range(solver._num_traversals):
+                solver._traverse_game_tree(solver._root_node, p)
+            c1 = time.process_time()
+            solver._reinitialize_advantage_network(p)
+            solver._learn_advantage_network(p)
+            trav += c1 - c0
+            adv += time.process_time() - c1
+        solver._iteration += 1
     t1 = time.process_time()
     solver._reinitialize_policy_network()
     solver._learn_strategy_network()
     t2 = time.process_time()
-    return {"iterations_seconds": t1 - t0, "policy_seconds": t2 - t1,
-            "seconds_per_iteration": (t2 - t0) / iterations}
+    return _speed_row(iterations, trav, adv, t2 - t1, t1 - t0)
 
 
 def fit_study(iterations: list[int], fits: int, seed: int = 0) -> dict[str, Any]:
@@ -319,13 +342,7 @@ def plot_bands(series: dict[str, dict[str, Any]], path: str, title: str) -> None
     fig.savefig(path, dpi=110)
 
 
-def plot_fhp(files: list[str], path: str) -> list[dict[str, float]]:
-    """FHP curve from ``deepcfr train --json`` outputs and checkpoint ``state.json`` files."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
+def _fhp_curve(files: list[str]) -> list[dict[str, float]]:
     pts: dict[int, dict[str, float]] = {}
     for f in files:
         obj = json.loads(open(f).read())
@@ -335,12 +352,27 @@ def plot_fhp(files: list[str], path: str) -> list[dict[str, float]]:
                 it = int(r.get("iteration", r.get("iterations", 0)))
                 pts[it] = {"iteration": it, "cpu_seconds": r["cpu_seconds"],
                            "mbb": r["exploitability_mbb"]}
-    curve = [pts[k] for k in sorted(pts)]
+    return [pts[k] for k in sorted(pts)]
+
+
+def plot_fhp(files: list[str], path: str,
+             warm_files: list[str] | None = None) -> dict[str, list[dict[str, float]]]:
+    """FHP curve from ``deepcfr train --json`` outputs and checkpoint ``state.json`` files
+    (``warm_files``: a ``--warm-start`` run of the same settings, drawn alongside)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    curves = {"pokerlab Deep CFR (exact BR)": _fhp_curve(files)}
+    if warm_files:
+        curves["same, --warm-start"] = _fhp_curve(warm_files)
     fig, ax = plt.subplots(1, 2, figsize=(10, 4))
     for a, key, xl in ((ax[0], "iteration", "iterations"),
                        (ax[1], "cpu_seconds", "training CPU seconds (1 thread)")):
-        a.plot([c[key] for c in curve], [c["mbb"] for c in curve], marker="o",
-               label="pokerlab Deep CFR (exact BR)")
+        for label, curve in curves.items():
+            a.plot([c[key] for c in curve], [c["mbb"] for c in curve], marker="o",
+                   label=label)
         a.axhline(37, color="g", ls="--", label="paper: Deep CFR 37")
         a.axhline(47, color="r", ls=":", label="paper: NFSP 47")
         a.set_xlabel(xl)
@@ -351,7 +383,7 @@ def plot_fhp(files: list[str], path: str) -> list[dict[str, float]]:
     fig.suptitle("Deep CFR on Flop Hold'em Poker")
     fig.tight_layout()
     fig.savefig(path, dpi=110)
-    return curve
+    return curves
 
 
 def _plots(out: dict[str, Any], args: argparse.Namespace) -> None:
@@ -364,29 +396,41 @@ def _plots(out: dict[str, Any], args: argparse.Namespace) -> None:
                     "pokerlab SD-CFR (same runs)": out["ours_sdcfr"]},
                    args.sd_plot, f"SD-CFR vs Deep CFR on Leduc, {k} seeds")
     if args.ablation_plot and "ours_warm" in out and "ours" in out:
-        plot_bands({"from scratch (paper)": out["ours"],
+        # the warm-started runs may be shorter: compare over their checkpoints only
+        cut = len(out["ours_warm"]["checkpoints"])
+
+        def head(summ: dict[str, Any]) -> dict[str, Any]:
+            return {**summ, "checkpoints": summ["checkpoints"][:cut]}
+
+        kw = len(out["runs"].get("ours_warm", {})) if "runs" in out else k
+        plot_bands({"from scratch (paper)": head(out["ours"]),
                     "warm start": out["ours_warm"],
-                    "from scratch, SD-CFR": out["ours_sdcfr"],
+                    "from scratch, SD-CFR": head(out["ours_sdcfr"]),
                     "warm start, SD-CFR": out["ours_warm_sdcfr"]},
-                   args.ablation_plot, f"Advantage nets from scratch vs warm-started, "
-                   f"Leduc, {k} seeds")
+                   args.ablation_plot, f"Advantage nets from scratch ({k} seeds) vs "
+                   f"warm-started ({kw} seeds), Leduc")
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    ap.add_argument("--seeds", type=int, default=5, help="seeds per side")
-    ap.add_argument("--budget", type=float, default=120.0,
-                    help="training CPU seconds per run")
+    ap.add_argument("--full", action="store_true",
+                    help="the issue's protocol: 5 seeds, 120 CPU-s, 6 checkpoints, "
+                    "5 speed iterations (explicit options still win)")
+    ap.add_argument("--seeds", type=int, default=None,
+                    help="seeds per side (default 2; --full: 5)")
+    ap.add_argument("--budget", type=float, default=None,
+                    help="training CPU seconds per run (default 20; --full: 120)")
     ap.add_argument("--first-seed", type=int, default=0,
                     help="seeds are first-seed .. first-seed+seeds-1")
-    ap.add_argument("--checkpoints", type=int, default=6,
-                    help="equally spaced evaluation points")
-    ap.add_argument("--jobs", type=int, default=1, help="runs in parallel processes")
+    ap.add_argument("--checkpoints", type=int, default=None,
+                    help="equally spaced evaluation points (default 3; --full: 6)")
+    ap.add_argument("--jobs", type=int, default=2, help="runs in parallel processes")
     ap.add_argument("--ablation", action="store_true", help="also warm-started runs")
     ap.add_argument("--fit-study", type=int, default=0,
                     help="policy-net fits per checkpoint of the root-cause study (0: skip)")
-    ap.add_argument("--speed-iterations", type=int, default=5,
-                    help="iterations of each side at OpenSpiel's settings (0: skip)")
+    ap.add_argument("--speed-iterations", type=int, default=None,
+                    help="iterations of each side at OpenSpiel's settings (0: skip; "
+                    "default 2; --full: 5)")
     ap.add_argument("--plot", default=None, help="ours vs OpenSpiel, with CI bands")
     ap.add_argument("--sd-plot", default=None, help="SD-CFR vs Deep CFR, with CI bands")
     ap.add_argument("--ablation-plot", default=None, help="from scratch vs warm start")
@@ -401,9 +445,17 @@ def main() -> None:
     ap.add_argument("--fhp-plot", default=None, help="plot the FHP curve of --fhp-files")
     ap.add_argument("--fhp-files", nargs="*", default=[],
                     help="deepcfr train --json outputs / checkpoint state.json files")
+    ap.add_argument("--fhp-warm-files", nargs="*", default=[],
+                    help="the same for a --warm-start run (the ablation), drawn alongside")
     args = ap.parse_args()
+    quick, full = (2, 20.0, 3, 2), (5, 120.0, 6, 5)
+    for name, q, f in zip(("seeds", "budget", "checkpoints", "speed_iterations"), quick, full,
+                          strict=True):
+        if getattr(args, name) is None:
+            setattr(args, name, f if args.full else q)
     if args.fhp_plot:
-        print(json.dumps({"fhp_curve": plot_fhp(args.fhp_files, args.fhp_plot)}))
+        print(json.dumps({"fhp_curves": plot_fhp(args.fhp_files, args.fhp_plot,
+                                                 args.fhp_warm_files)}))
         return
     if args.from_json:
         _plots(json.loads(open(args.from_json).read()), args)
@@ -419,20 +471,31 @@ def main() -> None:
         kinds = [k for k in kinds if k in args.only.split(",")]
     seed_list = range(args.first_seed, args.first_seed + args.seeds)
     tasks += [(k, s, args.budget, args.checkpoints) for s in seed_list for k in kinds]
+    results: list[Any]
     if args.from_raw:
         results = [tuple(r) for r in json.loads(open(args.from_raw).read())]
-    elif args.jobs > 1:
-        with mp.get_context("spawn").Pool(args.jobs) as pool:
-            results = pool.map(_task, tasks, chunksize=1)
     else:
-        results = [_task(t) for t in tasks]
-    if args.raw:
-        with open(args.raw, "w") as fh:
-            json.dump(results, fh)
+        from pokerlab.io import atomic_write_json
+
+        results = []
+
+        def keep(res: tuple[str, int, Any]) -> None:
+            results.append(res)
+            if args.raw:  # after every run: an interrupted sweep keeps the runs it finished
+                atomic_write_json(args.raw, results)
+
+        if args.jobs > 1:
+            with mp.get_context("spawn").Pool(args.jobs) as pool:
+                for res in pool.imap(_task, tasks, chunksize=1):
+                    keep(res)
+        else:
+            for t in tasks:
+                keep(_task(t))
     runs: dict[str, dict[int, Any]] = {}
     for kind, seed, res in results:
         runs.setdefault(kind, {})[int(seed)] = res
     out: dict[str, Any] = {"game": "leduc_poker", "budget_seconds": args.budget,
+                           "load_average_at_end": list(os.getloadavg()),
                            "seeds": len(runs.get("ours", {})), "checkpoints": args.checkpoints,
                            "ours_config": OURS_KW,
                            "openspiel_config": {k: list(v) if isinstance(v, tuple) else v
@@ -483,9 +546,13 @@ def main() -> None:
             for r in out[name]["checkpoints"]:
                 print(f"  {r['checkpoint_seconds']:7.1f}s  {1000 * r['mean']:8.1f} "
                       f"+- {1000 * r['ci95']:6.1f} mbb  (it {r['iterations_mean']:.1f})")
-        for k in ("ours_seconds_per_iteration", "openspiel_seconds_per_iteration"):
-            if k in out:
-                print(f"{k}: {out[k]:.2f}")
+        for side in ("ours", "openspiel"):
+            if f"speed_{side}" in out:
+                r = out[f"speed_{side}"]
+                print(f"{side}_seconds_per_iteration: {r['seconds_per_iteration']:.2f} "
+                      f"(traversal {r['traversal_per_iteration']:.2f}, advantage SGD "
+                      f"{r['advantage_sgd_per_iteration']:.2f} per iteration; policy fit "
+                      f"{r['policy_seconds']:.2f})")
 
 
 if __name__ == "__main__":

@@ -144,6 +144,7 @@ def _train(a: dict[str, Any]) -> None:
         "game": solver.config.game, "iterations": solver.iteration,
         **exploitability_fields(expl, big_blind(game)), "seconds": solver.seconds,
         "cpu_seconds": solver.cpu_seconds,
+        "cpu_seconds_by_phase": dict(solver.cpu_split),
         "eval_seconds": eval_seconds, "eval_cpu_seconds": eval_cpu,
         "nodes": solver.nodes, "checkpoint": None if ck is None else str(ck),
     }

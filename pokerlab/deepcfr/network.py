@@ -89,14 +89,31 @@ class DeepCFRNet(nn.Module):
         return F.relu(self.bet2(y) + y)
 
     def trunk(self, x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
-        z = F.relu(self.comb1(torch.cat([x, y], dim=1)))
+        return self._head(F.relu(self.comb1(torch.cat([x, y], dim=1))))
+
+    def _head(self, z: torch.Tensor) -> torch.Tensor:
         z = F.relu(self.comb2(z) + z)
         z = F.relu(self.comb3(z) + z)
-        z = (z - z.mean(dim=1, keepdim=True)) / (z.std(dim=1, keepdim=True) + 1e-5)
-        return self.action_head(z)
+        # (z - mean) / (std + 1e-5), std with Bessel's correction, written out: the same
+        # function as ``z.std(dim=1)`` with a fraction of its CPU cost (and backward)
+        zc = z - z.mean(dim=1, keepdim=True)
+        std = zc.square().sum(dim=1, keepdim=True).div(self.dim - 1).sqrt()
+        return self.action_head(zc / (std + 1e-5))
 
     def forward(self, cards: torch.Tensor, bets: torch.Tensor) -> torch.Tensor:
         return self.trunk(self.card_branch(cards), self.bet_branch(bets))
+
+    def forward_gathered(self, cards: torch.Tensor, card_index: torch.Tensor,
+                         bets: torch.Tensor, bet_index: torch.Tensor) -> torch.Tensor:
+        """``forward(cards[card_index], bets[bet_index])`` when many rows share their cards
+        or their betting: the card branch runs once per row of ``cards``, the bet branch
+        once per row of ``bets``, and the first trunk layer is split into its card and bet
+        halves (``W [x; y] = W_x x + W_y y``), each applied before the gather."""
+        d = self.dim
+        w = self.comb1.weight
+        a = self.card_branch(cards) @ w[:, :d].T
+        b = torch.addmm(self.comb1.bias, self.bet_branch(bets), w[:, d:].T)
+        return self._head(F.relu(a[card_index] + b[bet_index]))
 
 
 def count_parameters(net: nn.Module) -> int:

@@ -22,6 +22,7 @@ import torch
 from pokerlab.deepcfr.config import DeepCFRConfig
 from pokerlab.deepcfr.encoding import PokerEncoder, encoder_for, game_name
 from pokerlab.deepcfr.network import DeepCFRNet, NumpyForward
+from pokerlab.deepcfr.optim import FlatAdam
 from pokerlab.deepcfr.reservoir import ReservoirMemory
 from pokerlab.deepcfr.traversal import (
     InfoStrategy,
@@ -229,10 +230,8 @@ def train_network(
     n = len(rows["weight"])
     net.to(device)
     net.train()
-    try:  # the fused kernel: one call per step for all parameters (about 15% of a step)
-        opt = torch.optim.Adam(net.parameters(), lr=lr, fused=True)
-    except (RuntimeError, TypeError):  # pragma: no cover - builds without it
-        opt = torch.optim.Adam(net.parameters(), lr=lr, foreach=True)
+    # one flat buffer for all parameters: clipping + Adam in a handful of vector operations
+    opt = FlatAdam(net, lr=lr, max_norm=grad_clip)
     rng = np.random.default_rng(seed)
     cards_all = torch.from_numpy(rows["cards"].astype(np.int64)).to(device)
     bets_all = torch.from_numpy(rows["bets"].astype(np.float32)).to(device)
@@ -250,17 +249,27 @@ def train_network(
     if full:
         # every step sees the same rows: run the card branch once per distinct card row and
         # the bet branch once per distinct betting row (Leduc: tens instead of hundreds),
-        # then gather; the same function and gradients, about half the arithmetic
+        # then gather (DeepCFRNet.forward_gathered); the same function and gradients
         cu, cinv = torch.unique(cards_all, dim=0, return_inverse=True)
         bu, binv = torch.unique(bets_all, dim=0, return_inverse=True)
-    loss_val = 0.0
+        # the loss's constants folded once: mean_i w_i * loss_i as one weighted sum
+        maskf = mask_all.to(torch.float32)
+        if kind == "adv":
+            scale = (w_full / n).sqrt()[:, None] * maskf
+        else:
+            wtarget = (w_full / n)[:, None] * target_all * maskf
+            illegal = (maskf - 1.0) * 1e9
+    loss = torch.zeros(())
     w: torch.Tensor | None
     for step in range(steps):
         if lr_decay:
-            for g in opt.param_groups:
-                g["lr"] = lr * 0.5 * (1.0 + np.cos(np.pi * step / steps))
+            opt.lr = lr * 0.5 * (1.0 + float(np.cos(np.pi * step / steps)))
         if full:
-            cards, bets, target, mask, w = cards_all, bets_all, target_all, mask_all, w_full
+            out = net.forward_gathered(cu, cinv, bu, binv)
+            if kind == "adv":
+                loss = ((out - target_all) * scale).square().sum()
+            else:
+                loss = -(wtarget * torch.log_softmax(out + illegal, dim=1)).sum()
         else:
             if merge:
                 pick = np.searchsorted(cdf, rng.random(batch), side="right")
@@ -270,22 +279,19 @@ def train_network(
             cards, bets = cards_all[idx], bets_all[idx]
             target, mask = target_all[idx], mask_all[idx]
             w = None if merge else w_full[idx]
-        if full:
-            out = net.trunk(net.card_branch(cu)[cinv], net.bet_branch(bu)[binv])
-        else:
             out = net(cards, bets)
-        if kind == "adv":
-            per_row = torch.where(mask, (out - target) ** 2, torch.zeros_like(out)).sum(dim=1)
-        else:
-            logits = out.masked_fill(~mask, -1e9)
-            logp = torch.log_softmax(logits, dim=1)
-            per_row = -(target * torch.where(mask, logp, torch.zeros_like(logp))).sum(1)
-        loss = (w * per_row).mean() if w is not None else per_row.mean()
-        opt.zero_grad()
+            if kind == "adv":
+                per_row = torch.where(mask, (out - target) ** 2,
+                                      torch.zeros_like(out)).sum(dim=1)
+            else:
+                logits = out.masked_fill(~mask, -1e9)
+                logp = torch.log_softmax(logits, dim=1)
+                per_row = -(target * torch.where(mask, logp, torch.zeros_like(logp))).sum(1)
+            loss = (w * per_row).mean() if w is not None else per_row.mean()
         loss.backward()  # type: ignore[no-untyped-call]
-        torch.nn.utils.clip_grad_norm_(net.parameters(), grad_clip, foreach=True)
         opt.step()
-        loss_val = float(loss.detach())
+    opt.release()
+    loss_val = float(loss.detach())
     net.eval()
     net.to("cpu")
     return loss_val
@@ -338,6 +344,9 @@ class DeepCFRSolver:
         self.cpu_seconds = 0.0  # this process only (Ray workers' time is not included)
         self.history: list[dict[str, Any]] = []
         self.losses: list[float] = []
+        # this process's CPU seconds by phase (traversals include merging their samples
+        # into the memories; not checkpointed)
+        self.cpu_split = {"traversal": 0.0, "advantage_sgd": 0.0, "policy_sgd": 0.0}
 
     # ------------------------------------------------------------ the algorithm
     def run_iteration(self, executor: Executor | None = None) -> None:
@@ -347,8 +356,11 @@ class DeepCFRSolver:
         t = self.iteration + 1
         cfg = self.config
         for p in range(self.num_players):
+            c0 = time.process_time()
             for res in ex.run(self, p, t):
                 self._absorb(res, p, t)
+            c1 = time.process_time()
+            self.cpu_split["traversal"] += c1 - c0
             prev = self.adv_nets[p]
             if cfg.warm_start and prev is not None:
                 net = copy.deepcopy(prev)  # the ablation: continue from iteration t-1
@@ -360,6 +372,7 @@ class DeepCFRSolver:
                 seed=net_seed(cfg.seed, 2, t, p), device=self.device,
                 lr_decay=cfg.lr_decay, merge=cfg.merge_rows)
             self.adv_nets[p] = net
+            self.cpu_split["advantage_sgd"] += time.process_time() - c1
             self.losses.append(loss)
             if cfg.sdcfr:
                 self.sd_nets[p].append((t, net))
@@ -402,6 +415,7 @@ class DeepCFRSolver:
         self.strategy_net = net
         self.seconds += time.perf_counter() - start
         self.cpu_seconds += time.process_time() - cpu_start
+        self.cpu_split["policy_sgd"] += time.process_time() - cpu_start
         return net
 
     def policy(self) -> Any:
