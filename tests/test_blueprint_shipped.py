@@ -63,3 +63,20 @@ def test_preflop_strategy_is_sensible(policy: IndexedPolicy) -> None:
     p_72 = policy.action_probabilities_at(0, CLASS_INDEX["72o"])
     assert p_aa.get(0, 0.0) < 0.01
     assert p_72.get(0, 0.0) > p_aa.get(0, 0.0)
+
+
+def test_info_of_the_shipped_policy_reads_its_training_summary(policy: IndexedPolicy) -> None:
+    import json
+
+    from typer.testing import CliRunner
+
+    from pokerlab.cli import app
+
+    res = CliRunner().invoke(app, ["blueprint", "info", str(SHIPPED), "--json"])
+    assert res.exit_code == 0, res.output
+    d = json.loads(res.stdout)
+    side = json.loads(SHIPPED.with_suffix(".json").read_text())["summary"]
+    assert d["iterations"] == side["iterations"] == 64_360_000
+    assert d["seconds"] == side["seconds"] and d["seconds"] > 0
+    assert d["train_bytes"] == side["bytes"] > d["policy_bytes"] > 0
+    assert d["infosets"] == side["infosets"] == len(policy)

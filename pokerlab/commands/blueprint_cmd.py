@@ -201,12 +201,20 @@ def _load(path: Path) -> tuple[Any, Any, dict[str, Any]]:
     cfg = BlueprintConfig.from_json(pol.metadata["config"])
     tree = compile_tree(cfg.bet_set(), cfg.holdem(), no_limp=cfg.no_limp)
     summary: dict[str, Any] = {}
-    side = Path(path).with_name("train.json")
-    if side.exists():
+    # the run's train.json beside policy.npz, or a shipped policy's NAME.json ("summary")
+    for side, key in ((Path(path).with_name("train.json"), None),
+                      (Path(path).with_suffix(".json"), "summary")):
+        if not side.exists():
+            continue
         try:
-            summary = json.loads(side.read_text())
+            data = json.loads(side.read_text())
         except (OSError, ValueError):
-            summary = {}
+            continue
+        if key is not None:
+            data = data.get(key) if isinstance(data, dict) else None
+        if isinstance(data, dict):
+            summary = data
+            break
     return pol, tree, summary
 
 
