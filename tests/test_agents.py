@@ -7,8 +7,8 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-import numpy as np
 import pytest
+from policy_helpers import random_indexed_policy
 
 from pokerlab.agents import (
     AgentError,
@@ -242,18 +242,7 @@ GAME = "hunl(stack=20,bets=small,buckets=test)"
 
 
 def _indexed_policy(path: Path, seed: int, game: str = GAME) -> str:
-    from pokerlab.abstraction.action_tree import compile_tree
-    from pokerlab.games import load_game
-    from pokerlab.policy.indexed import IndexedPolicy, save_indexed_policy
-
-    g = load_game(game)
-    tree = compile_tree(g.action_map.bets, g.config)
-    buckets = g.bucket_config.buckets
-    lay = tree.layout(buckets)
-    probs = np.random.default_rng(seed).random(lay.num_values).astype(np.float32)
-    pol = IndexedPolicy.from_tree(tree, buckets, probs, metadata={"game": g.game_string()})
-    save_indexed_policy(pol, path)
-    return f"policy:{path}"
+    return random_indexed_policy(path, seed, game)
 
 
 def test_policy_agent_reads_the_row_of_its_node_and_bucket(tmp_path: Path) -> None:

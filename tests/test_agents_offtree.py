@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import numpy as np
 import pytest
+from policy_helpers import random_indexed_policy
 
 from pokerlab.abstraction.action_map import CALL, FOLD, RAISE0, ActionMap
-from pokerlab.abstraction.action_tree import DECISION, compile_tree
+from pokerlab.abstraction.action_tree import DECISION
 from pokerlab.abstraction.bets import preset
 from pokerlab.agents import make_agent
 from pokerlab.agents.policy_agent import ALLIN_BEHIND
@@ -21,17 +21,7 @@ GAME = "hunl(stack=100,bets=small,buckets=test)"
 
 
 def _policy(path: Path, seed: int = 0) -> str:
-    from pokerlab.games import load_game
-    from pokerlab.policy.indexed import IndexedPolicy, save_indexed_policy
-
-    g = load_game(GAME)
-    tree = compile_tree(g.action_map.bets, g.config)
-    buckets = g.bucket_config.buckets
-    lay = tree.layout(buckets)
-    probs = np.random.default_rng(seed).random(lay.num_values).astype(np.float32)
-    pol = IndexedPolicy.from_tree(tree, buckets, probs, metadata={"game": g.game_string()})
-    save_indexed_policy(pol, path)
-    return f"policy:{path}"
+    return random_indexed_policy(path, seed, GAME)
 
 
 def _state(hole0: str = "KdKc", hole1: str = "AsAh", bb: float = 100) -> HoldemState:

@@ -178,3 +178,10 @@ def test_progress_bar_is_erased_by_an_error(monkeypatch: pytest.MonkeyPatch) -> 
             update(3)
             raise ConfigError("bad")
     assert seen == [False, True]  # a finished bar stays; an error erases it, leaving one line
+
+
+def test_hands_db_in_a_missing_folder_is_not_created(tmp_path: Path) -> None:
+    src = Path(__file__).parent / "data" / "hands" / "pluribus.phhs.xz"
+    _bad(["hands", "import", str(src), "--db", str(tmp_path / "nope" / "h.duckdb")],
+         "does not exist", "nope")
+    assert not (tmp_path / "nope").exists()

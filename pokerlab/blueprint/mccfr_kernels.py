@@ -94,6 +94,24 @@ EDGE_WIDTH = 4
 F_PRUNE_PROB, F_PRUNE_THRESHOLD, F_REGRET_FLOOR = range(3)
 
 
+def _prefetch_codegen(write: int):  # type: ignore[no-untyped-def]
+    """Code generator of ``llvm.prefetch`` on ``arr[idx]`` (``write`` 0 read, 1 write;
+    locality 3, data cache)."""
+    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        aryty = signature.args[0]
+        ary = context.make_array(aryty)(context, builder, args[0])
+        ptr = cgutils.get_item_pointer(context, builder, aryty, ary, [args[1]],
+                                       wraparound=False)
+        i8p = ir.IntType(8).as_pointer()
+        i32 = ir.IntType(32)
+        fnty = ir.FunctionType(ir.VoidType(), [i8p, i32, i32, i32])
+        fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.prefetch.p0i8")
+        builder.call(fn, [builder.bitcast(ptr, i8p), i32(write), i32(3), i32(1)])
+        return context.get_dummy_value()
+
+    return codegen
+
+
 @intrinsic
 def prefetch(typingctx, arr, idx):  # type: ignore[no-untyped-def]
     """Hint the CPU to load ``arr[idx]`` into the cache (``llvm.prefetch``; no effect on
@@ -101,21 +119,7 @@ def prefetch(typingctx, arr, idx):  # type: ignore[no-untyped-def]
     read decides the next node), so the rows of a node's children are requested early."""
     if not isinstance(arr, types.Array):
         return None
-    sig = types.void(arr, idx)
-
-    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
-        aryty = signature.args[0]
-        ary = context.make_array(aryty)(context, builder, args[0])
-        ptr = cgutils.get_item_pointer(context, builder, aryty, ary, [args[1]],
-                                       wraparound=False)
-        i8p = ir.IntType(8).as_pointer()
-        i32 = ir.IntType(32)
-        fnty = ir.FunctionType(ir.VoidType(), [i8p, i32, i32, i32])
-        fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.prefetch.p0i8")
-        builder.call(fn, [builder.bitcast(ptr, i8p), i32(0), i32(3), i32(1)])
-        return context.get_dummy_value()
-
-    return sig, codegen
+    return types.void(arr, idx), _prefetch_codegen(0)
 
 
 @intrinsic
@@ -123,21 +127,7 @@ def prefetch_w(typingctx, arr, idx):  # type: ignore[no-untyped-def]
     """:func:`prefetch` with the intent to write."""
     if not isinstance(arr, types.Array):
         return None
-    sig = types.void(arr, idx)
-
-    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
-        aryty = signature.args[0]
-        ary = context.make_array(aryty)(context, builder, args[0])
-        ptr = cgutils.get_item_pointer(context, builder, aryty, ary, [args[1]],
-                                       wraparound=False)
-        i8p = ir.IntType(8).as_pointer()
-        i32 = ir.IntType(32)
-        fnty = ir.FunctionType(ir.VoidType(), [i8p, i32, i32, i32])
-        fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.prefetch.p0i8")
-        builder.call(fn, [builder.bitcast(ptr, i8p), i32(1), i32(3), i32(1)])
-        return context.get_dummy_value()
-
-    return sig, codegen
+    return types.void(arr, idx), _prefetch_codegen(1)
 
 
 @njit(cache=True)

@@ -115,7 +115,11 @@ class HandDB:
         self.path = Path(path) if path is not None else default_db_path()
         if read_only and not self.path.exists():
             raise HandHistoryError(f"no hand database at {str(self.path)!r} (import hands first)")
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        if path is None:  # pokerlab's own data folder: created on first use
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        elif not self.path.parent.is_dir():  # a folder the user named: never created for them
+            raise HandHistoryError(f"hand database {str(self.path)!r}: folder "
+                                   f"{str(self.path.parent)!r} does not exist (create it first)")
         try:
             self.con = duckdb.connect(str(self.path), read_only=read_only)
         except duckdb.Error as exc:
