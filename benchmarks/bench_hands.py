@@ -101,6 +101,7 @@ def import_e2e(path: Path, runs: int, extra: tuple[str, ...] = ()) -> dict[str, 
     walls: list[float] = []
     cpus: list[float] = []
     loads: list[float] = []
+    rates: list[float] = []
     hands = 0
     for _ in range(runs):
         with tempfile.TemporaryDirectory() as tmp:
@@ -119,11 +120,16 @@ def import_e2e(path: Path, runs: int, extra: tuple[str, ...] = ()) -> dict[str, 
                           r.stdout)
             assert m is not None and m.group(1) == m.group(2), r.stdout
             hands = int(m.group(1))
+            rate = re.search(r"\(([\d.]+) hands/s\)", r.stdout)  # the command's own rate line
+            assert rate is not None, r.stdout
+            rates.append(float(rate.group(1)))
     best, med = min(walls), statistics.median(walls)
     return {"hands": hands, "runs": runs, "command": " ".join(["pokerlab", *cmd[cmd.index("hands"):]]),
             "wall_s_best": best, "wall_s_median": med, "cpu_s_best": min(cpus),
             "hands_per_s_wall": hands / best, "hands_per_s_wall_median": hands / med,
-            "hands_per_s_cpu": hands / min(cpus), "loadavg_1min": loads}
+            "hands_per_s_cpu": hands / min(cpus),
+            "command_rate_best": max(rates), "command_rate_median": statistics.median(rates),
+            "loadavg_1min": loads}
 
 
 def pokerkit_parse(texts: list[str]) -> dict[str, Any]:
