@@ -35,8 +35,8 @@ from functools import lru_cache
 import numpy as np
 
 from pokerlab.agents.base import PlayerView, RaisedTo
-from pokerlab.agents.random_agent import SplitMix64
 from pokerlab.holdem.engine import PREFLOP, Action, ActionKind
+from pokerlab.rng import SplitMix64
 
 CHECK_CALL = Action(kind=ActionKind.CHECK_CALL)
 FOLD = Action(kind=ActionKind.FOLD)
@@ -263,7 +263,7 @@ class PushFoldAgent:
         if spot is None:
             return self.fallback.act(view)
         pairs = self._spot_actions(view, *spot)
-        u = (self.rng.next() >> 11) / float(1 << 53)
+        u = self.rng.uniform()
         acc = 0.0
         for a, q in pairs:
             acc += q

@@ -29,6 +29,7 @@ import numpy as np
 from numba import njit
 
 from pokerlab.cards.evaluator_kernels import strength_from
+from pokerlab.rng import below_nb
 
 # ---------------------------------------------------------------- layout
 S_STACK = 0  # 2: chips behind
@@ -68,10 +69,6 @@ L_CALL = 1
 L_RAISE = 2
 L_MIN = 3
 L_MAX = 4
-
-GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-MUL1 = np.uint64(0xBF58476D1CE4E5B9)
-MUL2 = np.uint64(0x94D049BB133111EB)
 
 
 @njit(cache=True)
@@ -342,22 +339,7 @@ def payoffs(st, tables, out):  # type: ignore[no-untyped-def]
     return 0
 
 
-# ---------------------------------------------------------------- RNG + random agent
-@njit(cache=True, inline="always")
-def rng_next(rs):  # type: ignore[no-untyped-def]
-    """SplitMix64 step on ``rs[0]`` (uint64); same stream as ``agents.SplitMix64``."""
-    rs[0] += GOLDEN
-    z = rs[0]
-    z = (z ^ (z >> np.uint64(30))) * MUL1
-    z = (z ^ (z >> np.uint64(27))) * MUL2
-    return z ^ (z >> np.uint64(31))
-
-
-@njit(cache=True, inline="always")
-def rng_below(rs, n):  # type: ignore[no-untyped-def]
-    return np.int64(rng_next(rs) % np.uint64(n))
-
-
+# ------------------------------------------- random agent (RNG: pokerlab.rng, SplitMix64)
 @njit(cache=True)
 def choose_action(st, lg, rs, weights, act):  # type: ignore[no-untyped-def]
     """Random agent (twin: ``agents.choose``): act[0] = kind (0/1/2), act[1] = raise-to."""
@@ -370,7 +352,7 @@ def choose_action(st, lg, rs, weights, act):  # type: ignore[no-untyped-def]
         w2 = weights[2]
         w3 = weights[3]
         w4 = weights[4]
-    r = rng_below(rs, w0 + w1 + w2 + w3 + w4)
+    r = below_nb(rs, w0 + w1 + w2 + w3 + w4)
     if r < w0:
         act[0] = 0
         act[1] = 0
@@ -385,7 +367,7 @@ def choose_action(st, lg, rs, weights, act):  # type: ignore[no-untyped-def]
         act[1] = lg[L_MAX]
     else:
         act[0] = 2
-        act[1] = lg[L_MIN] + rng_below(rs, lg[L_MAX] - lg[L_MIN] + 1)
+        act[1] = lg[L_MIN] + below_nb(rs, lg[L_MAX] - lg[L_MIN] + 1)
 
 
 @njit(cache=True)
@@ -394,7 +376,7 @@ def deal_nine(rs, deck, out):  # type: ignore[no-untyped-def]
     for i in range(52):
         deck[i] = i
     for i in range(9):
-        j = i + rng_below(rs, 52 - i)
+        j = i + below_nb(rs, 52 - i)
         t = deck[i]
         deck[i] = deck[j]
         deck[j] = t
