@@ -93,3 +93,31 @@ def test_users_share_the_module() -> None:
     assert pk._rm_py(np.array([1.0, 3.0])) == 0.75
     assert dt.regret_matching(np.array([-1.0, -3.0, 9.0]),
                               np.array([True, True, False])).tolist() == [1.0, 0.0, 0.0]
+
+
+def test_regret_match_row_offsets_and_table_dtypes() -> None:
+    """The inlined row helper every kernel runs (MCCFR, thesis, CFR, restricted responses):
+    offsets into a flat table, int32 / float32 / float64 tables, numba = Python twin."""
+    from pokerlab.solvers.regret import regret_match_row, regret_match_row_py, regret_matching_np
+
+    rng = np.random.default_rng(3)
+    for dtype in (np.float64, np.float32, np.int32):
+        table = (rng.normal(size=200) * 1000).astype(dtype)
+        table[rng.random(200) < 0.2] = 0
+        for _ in range(100):
+            n = int(rng.integers(1, 7))
+            base = int(rng.integers(0, 200 - n))
+            o = int(rng.integers(0, 5))
+            a, b = np.full(12, -1.0), np.full(12, -1.0)
+            regret_match_row(table, base, n, a, o)
+            regret_match_row_py(table, base, n, b, o)
+            assert np.array_equal(a, b)
+            assert (a[:o] == -1.0).all() and (a[o + n:] == -1.0).all()
+            c = np.empty(n)
+            regret_matching(table[base:base + n].astype(np.float64), c)
+            assert np.array_equal(a[o:o + n], c)
+    rows = rng.normal(size=(50, 4))
+    rows[:10] = -np.abs(rows[:10])
+    np_rows = regret_matching_np(rows)
+    for i in range(50):
+        assert np.allclose(np_rows[i], regret_matching_py(rows[i], [0.0] * 4), rtol=0, atol=1e-15)

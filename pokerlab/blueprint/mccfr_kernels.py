@@ -39,7 +39,8 @@ Speed (the traversal is bound by dependent cache misses on the regret / average 
 which exceed the L2 cache): the tree is packed per edge (:func:`pack_edges`: a node's
 children are adjacent 32-byte rows), every decision node prefetches its decision
 children's table rows (:func:`prefetch_children`, ``llvm.prefetch``), scratch is flat and
-preallocated, and regret matching and the regret update are inlined.  None of this
+preallocated, and regret matching (:func:`pokerlab.solvers.regret.regret_match_row`) and
+the regret update (:func:`update_row`) are inlined.  None of this
 changes a result: the tables equal the earlier kernel's bit for bit (pinned test).
 
 Utilities are chips.  :func:`run_iterations_py` is the plain-Python twin (same RNG, same
@@ -57,6 +58,7 @@ from numba import njit, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
+from pokerlab.abstraction.action_tree import DECISION, FOLD_TERMINAL
 from pokerlab.cards.evaluator_kernels import (
     FLUSH_MASK,
     FLUSH_TEST,
@@ -66,18 +68,11 @@ from pokerlab.cards.evaluator_kernels import (
     strength_nb,
 )
 from pokerlab.cards.hand_classes import NUM_STRENGTHS
-from pokerlab.solvers.regret import regret_matching
+from pokerlab.rng import XorShift64Star
+from pokerlab.rng import xorshift64star_uniform_nb as rng_uniform
+from pokerlab.solvers.regret import regret_match_row, regret_match_row_py
 
-MULT = np.uint64(0x2545F4914F6CDD1D)
-S12 = np.uint64(12)
-S25 = np.uint64(25)
-S27 = np.uint64(27)
-S11 = np.uint64(11)
-INV53 = 1.0 / 9007199254740992.0
 INT_MAX = 2_000_000_000.0
-DECISION = 0
-FOLD_TERMINAL = 1
-MASK64 = (1 << 64) - 1
 BOARD_CARDS = (0, 3, 4, 5)
 BLOCKED = np.int16(32767)  # board_tables: a combo sharing a card with the board
 COARSE_SHIFT = 5
@@ -128,21 +123,6 @@ def prefetch_w(typingctx, arr, idx):  # type: ignore[no-untyped-def]
     if not isinstance(arr, types.Array):
         return None
     return types.void(arr, idx), _prefetch_codegen(1)
-
-
-@njit(cache=True)
-def rng_next(state):  # type: ignore[no-untyped-def]
-    x = state[0]
-    x ^= x >> S12
-    x ^= x << S25
-    x ^= x >> S27
-    state[0] = x
-    return x * MULT
-
-
-@njit(cache=True)
-def rng_uniform(state):  # type: ignore[no-untyped-def]
-    return np.float64(rng_next(state) >> S11) * INV53
 
 
 @njit(cache=True)
@@ -370,19 +350,19 @@ def _street_buckets(s, cards, bucket, nbuckets, btable, class_of, combo_index, m
 @njit(cache=True)
 def _matching(regret, base, n, out):  # type: ignore[no-untyped-def]
     """Regret matching of ``regret[base:base + n]`` into ``out[:n]`` (the one shared
-    :func:`pokerlab.solvers.regret.regret_matching`)."""
-    regret_matching(regret[base:base + n], out[:n])
+    :func:`pokerlab.solvers.regret.regret_match_row`, which :func:`traverse` inlines)."""
+    regret_match_row(regret, base, n, out, 0)
 
 
-@njit(cache=True)
-def update_regrets(regret, base, n, util, explored, v, floor, int_regret):  # type: ignore[no-untyped-def]
-    """``regret[base + a] += util[a] - v`` for the explored actions, floored at ``floor``
-    (int tables: rounded to whole chips, saturating at 2e9).  :func:`traverse` inlines
-    this update (same arithmetic)."""
+@njit(cache=True, inline="always")
+def update_row(regret, base, n, util, explored, o, v, floor, int_regret):  # type: ignore[no-untyped-def]
+    """``regret[base + a] += util[o + a] - v`` for the explored actions (``explored[o +
+    a]``), floored at ``floor`` (int tables: rounded to whole chips, saturating at 2e9).
+    Inlined into :func:`traverse`."""
     for a in range(n):
-        if not explored[a]:
+        if not explored[o + a]:
             continue
-        r = np.float64(regret[base + a]) + (util[a] - v)
+        r = np.float64(regret[base + a]) + (util[o + a] - v)
         if int_regret:
             r = math.floor(r + 0.5)
             if r > INT_MAX:
@@ -390,6 +370,12 @@ def update_regrets(regret, base, n, util, explored, v, floor, int_regret):  # ty
         if r < floor:
             r = floor
         regret[base + a] = r
+
+
+@njit(cache=True)
+def update_regrets(regret, base, n, util, explored, v, floor, int_regret):  # type: ignore[no-untyped-def]
+    """:func:`update_row` with ``o = 0`` (the update :func:`traverse` runs)."""
+    update_row(regret, base, n, util, explored, 0, v, floor, int_regret)
 
 
 @njit(cache=True)
@@ -485,18 +471,7 @@ def traverse(trav, prune, ed, regret, int_regret, avg, avg_mask, bucket, rowb, s
                     for a in range(n):
                         sig_opp[a] = lock_sig[base + a]
                 else:
-                    tot = 0.0
-                    for a in range(n):
-                        r = regret[base + a]
-                        if r > 0.0:
-                            tot += r
-                    if tot > 0.0:
-                        for a in range(n):
-                            r = regret[base + a]
-                            sig_opp[a] = r / tot if r > 0.0 else 0.0
-                    else:
-                        for a in range(n):
-                            sig_opp[a] = 1.0 / n
+                    regret_match_row(regret, base, n, sig_opp, 0)
                     if avg_mask[s]:
                         for a in range(n):
                             avg[base + a] += sig_opp[a]
@@ -515,19 +490,7 @@ def traverse(trav, prune, ed, regret, int_regret, avg, avg_mask, bucket, rowb, s
             fbase[depth] = base
             fact[depth] = -1
             fval[depth] = 0.0
-            o = depth * ma
-            tot = 0.0
-            for a in range(n):
-                r = regret[base + a]
-                if r > 0.0:
-                    tot += r
-            if tot > 0.0:
-                for a in range(n):
-                    r = regret[base + a]
-                    sig[o + a] = r / tot if r > 0.0 else 0.0
-            else:
-                for a in range(n):
-                    sig[o + a] = 1.0 / n
+            regret_match_row(regret, base, n, sig, depth * ma)
             pushed = True
             break
         if not pushed:
@@ -558,18 +521,7 @@ def traverse(trav, prune, ed, regret, int_regret, avg, avg_mask, bucket, rowb, s
                 e = cs + a
                 break
             v = fval[depth]
-            base = fbase[depth]
-            for b in range(n):
-                if not explored[o + b]:
-                    continue
-                r = np.float64(regret[base + b]) + (util[o + b] - v)
-                if int_regret:
-                    r = math.floor(r + 0.5)
-                    if r > INT_MAX:
-                        r = INT_MAX
-                if r < floor:
-                    r = floor
-                regret[base + b] = r
+            update_row(regret, fbase[depth], n, util, explored, o, v, floor, int_regret)
             depth -= 1
             if depth < 0:
                 return v
@@ -826,19 +778,6 @@ def _run(t0, n, kind, actor, street, child_start, num_children, child_node, com0
 
 
 # ---------------------------------------------------------------------- Python twin
-class _Rng:
-    def __init__(self, state: np.ndarray) -> None:
-        self.x = int(state[0])
-
-    def uniform(self) -> float:
-        x = self.x
-        x ^= x >> 12
-        x ^= (x << 25) & MASK64
-        x ^= x >> 27
-        self.x = x
-        return float(((x * 0x2545F4914F6CDD1D) & MASK64) >> 11) * INV53
-
-
 def run_iterations_py(t0: int, n: int, tree: Any, node_offset: np.ndarray, regret: np.ndarray,
                       avg: np.ndarray, avg_mask: np.ndarray, snap: np.ndarray,
                       spec_thresholds: np.ndarray, nbuckets: np.ndarray, state: np.ndarray,
@@ -851,17 +790,12 @@ def run_iterations_py(t0: int, n: int, tree: Any, node_offset: np.ndarray, regre
     from pokerlab.cards.cards import CLASS_OF_COMBO, COMBO_INDEX
     from pokerlab.cards.evaluator import strength, strengths_on_board
 
-    rng = _Rng(state)
+    rng = XorShift64Star(state)
     int_regret = regret.dtype.kind == "i"
     kind, street, actor = tree.kind, tree.street, tree.actor
 
     def matching(base: int, k: int) -> list[float]:
-        pos = [max(float(regret[base + a]), 0.0) for a in range(k)]
-        tot = 0.0
-        for r in pos:
-            if r > 0.0:
-                tot += r
-        return [(r / tot if r > 0 else 0.0) for r in pos] if tot > 0 else [1.0 / k] * k
+        return regret_match_row_py(regret, base, k, [0.0] * k, 0)  # type: ignore[no-any-return]
 
     for it in range(n):
         t = t0 + it + 1

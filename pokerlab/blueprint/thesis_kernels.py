@@ -35,48 +35,26 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from pokerlab.abstraction.action_tree import FOLD_TERMINAL, SHOWDOWN_TERMINAL
 from pokerlab.cards.evaluator_kernels import strength_nb
+from pokerlab.rng import MASK64, splitmix64_next, to_unit, uniform01_nb
+from pokerlab.solvers.regret import regret_match_row, regret_match_row_py
 
-FOLD_KIND = 1
-SHOWDOWN_KIND = 2
-MASK64 = (1 << 64) - 1
-
-
-@njit(cache=True)
-def _uniform(state):  # type: ignore[no-untyped-def]
-    """SplitMix64 step on ``state[0]`` (uint64): a float in [0, 1) from the top 53 bits."""
-    z = state[0] + np.uint64(0x9E3779B97F4A7C15)
-    state[0] = z
-    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    z = z ^ (z >> np.uint64(31))
-    return np.float64(z >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+_uniform = uniform01_nb
+"""SplitMix64 step on ``state[0]`` (uint64): a float in [0, 1) (:mod:`pokerlab.rng`)."""
 
 
 def uniform_py(state: list[int]) -> float:
     """Plain-Python twin of :func:`_uniform` (``state`` a one-element list)."""
-    z = (state[0] + 0x9E3779B97F4A7C15) & MASK64
-    state[0] = z
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
-    z = z ^ (z >> 31)
-    return float(z >> 11) * (1.0 / 9007199254740992.0)
+    state[0], value = splitmix64_next(state[0])
+    return to_unit(value)
 
 
 # ----------------------------------------------------------------------------- numba
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _strategy(reg, p, off, k, out):  # type: ignore[no-untyped-def]
-    tot = 0.0
-    for a in range(k):
-        r = np.float64(reg[p, off + a])
-        out[a] = r if r > 0.0 else 0.0
-        tot += out[a]
-    if tot > 0.0:
-        for a in range(k):
-            out[a] = out[a] / tot
-    else:
-        for a in range(k):
-            out[a] = 1.0 / k
+    """Regret matching of player ``p``'s row ``reg[p, off:off + k]`` into ``out[:k]``."""
+    regret_match_row(reg[p], off, k, out, 0)
 
 
 @njit(cache=True)
@@ -94,10 +72,10 @@ def _traverse(node, trav, kind, actor, child_start, num_children, child_node, ch
               row_of, dec_of, fold_win0, sd_amount, outcome, inv_bb, reg, ssum, kept, visits,
               touched, rng, fold_rule):  # type: ignore[no-untyped-def]
     kd = kind[node]
-    if kd == FOLD_KIND:
+    if kd == FOLD_TERMINAL:
         v0 = fold_win0[node] * inv_bb
         return v0 if trav == 0 else -v0
-    if kd == SHOWDOWN_KIND:
+    if kd == SHOWDOWN_TERMINAL:
         v0 = outcome * sd_amount[node] * inv_bb
         return v0 if trav == 0 else -v0
     p = actor[node]
@@ -213,7 +191,7 @@ def train_batch_kernel(games, hole, kind, actor, child_start, num_children, chil
         stats[0] += 1
         if allin_node[term]:
             stats[1] += 1
-        if kind[term] == FOLD_KIND:
+        if kind[term] == FOLD_TERMINAL:
             stats[2] += 1
 
 
@@ -263,13 +241,7 @@ def prune_kernel(p, seat_nodes, child_start, num_children, child_node, row_of, d
 
 # ----------------------------------------------------------------------------- twins
 def _strategy_py(reg: np.ndarray, p: int, off: int, k: int) -> list[float]:
-    out = [max(float(reg[p, off + a]), 0.0) for a in range(k)]
-    tot = 0.0
-    for x in out:
-        tot += x
-    if tot > 0.0:
-        return [x / tot for x in out]
-    return [1.0 / k] * k
+    return regret_match_row_py(reg[p], off, k, [0.0] * k, 0)  # type: ignore[no-any-return]
 
 
 def _sample_py(sigma: list[float], u: float) -> int:
@@ -296,10 +268,10 @@ def _traverse_py(t: _Tree, node: int, trav: int, outcome: float, inv_bb: float,
                  reg: np.ndarray, ssum: np.ndarray, kept: np.ndarray, visits: np.ndarray,
                  touched: np.ndarray, rng: list[int], fold_rule: int) -> float:
     kd = int(t.kind[node])
-    if kd == FOLD_KIND:
+    if kd == FOLD_TERMINAL:
         v0 = float(t.fold_win0[node]) * inv_bb
         return v0 if trav == 0 else -v0
-    if kd == SHOWDOWN_KIND:
+    if kd == SHOWDOWN_TERMINAL:
         v0 = outcome * float(t.sd_amount[node]) * inv_bb
         return v0 if trav == 0 else -v0
     p = int(t.actor[node])
@@ -372,7 +344,7 @@ def train_batch_py(games: int, hole: np.ndarray, tree: dict[str, np.ndarray], in
             node = int(t.child_node[cs + a])
         stats[0] += 1
         stats[1] += int(bool(t.allin_node[node]))
-        stats[2] += int(int(t.kind[node]) == FOLD_KIND)
+        stats[2] += int(int(t.kind[node]) == FOLD_TERMINAL)
 
 
 def prune_py(p: int, seat_nodes: np.ndarray, tree: dict[str, np.ndarray], reg: np.ndarray,

@@ -9,9 +9,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-KIND_TERMINAL = 0
-KIND_CHANCE = 1
-KIND_DECISION = 2
+from pokerlab.games.compiled import KIND_CHANCE, KIND_TERMINAL
 
 
 @njit(cache=True)

@@ -24,6 +24,8 @@ from pokerlab.games.protocol import Game, State
 KIND_TERMINAL = 0
 KIND_CHANCE = 1
 KIND_DECISION = 2
+"""Node kinds of the flat game trees (:class:`CompiledGame`, the public tree, the CFR,
+evaluation and restricted-response kernels): defined here only."""
 
 
 @dataclass(frozen=True, kw_only=True, eq=False)

@@ -23,12 +23,15 @@ from typing import Any
 import numpy as np
 
 from pokerlab.errors import ConfigError
-from pokerlab.games.compiled import DEFAULT_MAX_NODES, GameTooLargeError, estimate_tree_size
+from pokerlab.games.compiled import (
+    DEFAULT_MAX_NODES,
+    KIND_CHANCE,
+    KIND_DECISION,
+    KIND_TERMINAL,
+    GameTooLargeError,
+    estimate_tree_size,
+)
 from pokerlab.games.protocol import Game, State
-
-KIND_TERMINAL = 0
-KIND_CHANCE = 1
-KIND_DECISION = 2
 
 
 @dataclass(frozen=True, kw_only=True, eq=False)

@@ -23,25 +23,17 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-KIND_TERMINAL = 0
-KIND_CHANCE = 1
-KIND_DECISION = 2
+from pokerlab.games.compiled import KIND_CHANCE, KIND_DECISION, KIND_TERMINAL
+from pokerlab.solvers.regret import regret_match_row
 
 
 @njit(cache=True)
 def _match(regrets, infoset_offset, num_i, out):  # pragma: no cover - compiled
+    """Regret matching of every information set's slots (the shared
+    :func:`pokerlab.solvers.regret.regret_match_row`)."""
     for i in range(num_i):
         lo = infoset_offset[i]
-        hi = infoset_offset[i + 1]
-        tot = 0.0
-        for s in range(lo, hi):
-            if regrets[s] > 0.0:
-                tot += regrets[s]
-        for s in range(lo, hi):
-            if tot > 0.0:
-                out[s] = regrets[s] / tot if regrets[s] > 0.0 else 0.0
-            else:
-                out[s] = 1.0 / (hi - lo)
+        regret_match_row(regrets, lo, infoset_offset[i + 1] - lo, out, lo)
 
 
 @njit(cache=True)

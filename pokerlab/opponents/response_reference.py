@@ -5,21 +5,15 @@ from __future__ import annotations
 
 import numpy as np
 
-KIND_TERMINAL = 0
-KIND_CHANCE = 1
-KIND_DECISION = 2
+from pokerlab.games.compiled import KIND_CHANCE, KIND_DECISION, KIND_TERMINAL
+from pokerlab.solvers.regret import regret_match_row_py
 
 
 def _match(regrets: list[float], offs: list[int], num_i: int) -> list[float]:
     out = [0.0] * len(regrets)
     for i in range(num_i):
-        lo, hi = offs[i], offs[i + 1]
-        tot = sum(r for r in regrets[lo:hi] if r > 0.0)
-        for s in range(lo, hi):
-            if tot > 0.0:
-                out[s] = regrets[s] / tot if regrets[s] > 0.0 else 0.0
-            else:
-                out[s] = 1.0 / (hi - lo)
+        lo = offs[i]
+        regret_match_row_py(regrets, lo, offs[i + 1] - lo, out, lo)
     return out
 
 

@@ -24,11 +24,8 @@ from __future__ import annotations
 
 from numba import njit
 
+from pokerlab.games.compiled import KIND_CHANCE, KIND_DECISION, KIND_TERMINAL
 from pokerlab.solvers.regret import regret_matching
-
-KIND_TERMINAL = 0
-KIND_CHANCE = 1
-KIND_DECISION = 2
 
 
 @njit(cache=True)

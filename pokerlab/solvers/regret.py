@@ -10,13 +10,18 @@ actions and, when none is positive, plays the legal action of highest advantage.
 
 Numba kernels (called from other ``@njit`` code, or directly on numpy rows):
 
-* :func:`regret_matching` ``(regrets_row, out_row)``
+* :func:`regret_match_row` ``(regrets, base, n, out, o)`` -- ``out[o:o + n]`` from
+  ``regrets[base:base + n]`` (``inline="always"``: the one loop that every kernel runs --
+  the CFR, MCCFR, thesis, push/fold and restricted-response kernels)
+* :func:`regret_matching` ``(regrets_row, out_row)`` -- :func:`regret_match_row` of a whole row
 * :func:`regret_matching_plus` ``(regrets_row, out_row)`` -- floors ``regrets_row`` in place
 * :func:`regret_matching_legal` ``(values_row, legal_row, out_row)`` -- Deep CFR's rule
 * :func:`regret_matching_rows` ``(values, legal, out)`` -- row-wise ``regret_matching_legal``
 
 Plain-Python twins ``*_py`` take the same arguments (lists or arrays) and do the same
 arithmetic in the same order, so results agree bit for bit (tests/test_regret.py).
+:func:`regret_matching_np` is the vectorised numpy form for whole tables (one row per
+information set).
 """
 
 from __future__ import annotations
@@ -28,22 +33,29 @@ import numpy as np
 from numba import njit
 
 
-@njit(cache=True)
-def regret_matching(regrets_row, out_row):  # type: ignore[no-untyped-def]  # pragma: no cover
-    """``out_row`` <- positive part of ``regrets_row`` normalised (uniform if none > 0)."""
-    n = regrets_row.shape[0]
+@njit(cache=True, inline="always")
+def regret_match_row(regrets, base, n, out, o):  # type: ignore[no-untyped-def]  # pragma: no cover
+    """``out[o + k]`` <- positive part of ``regrets[base + k]`` over the sum of the positive
+    parts, ``k < n`` (uniform ``1 / n`` if none > 0).  The sum runs in index order in
+    float64 (int32 / float32 tables are read exactly); callers need no slicing."""
     tot = 0.0
     for k in range(n):
-        r = regrets_row[k]
+        r = regrets[base + k]
         if r > 0.0:
             tot += r
     if tot > 0.0:
         for k in range(n):
-            r = regrets_row[k]
-            out_row[k] = r / tot if r > 0.0 else 0.0
+            r = regrets[base + k]
+            out[o + k] = r / tot if r > 0.0 else 0.0
     else:
         for k in range(n):
-            out_row[k] = 1.0 / n
+            out[o + k] = 1.0 / n
+
+
+@njit(cache=True)
+def regret_matching(regrets_row, out_row):  # type: ignore[no-untyped-def]  # pragma: no cover
+    """``out_row`` <- positive part of ``regrets_row`` normalised (uniform if none > 0)."""
+    regret_match_row(regrets_row, 0, regrets_row.shape[0], out_row, 0)
 
 
 @njit(cache=True)
@@ -88,18 +100,29 @@ def regret_matching_rows(values, legal, out):  # type: ignore[no-untyped-def]  #
 # ------------------------------------------------------------------- plain-Python twins
 
 
+def regret_match_row_py(regrets: Sequence[float] | np.ndarray, base: int, n: int,
+                        out: MutableSequence[float] | np.ndarray, o: int) -> Any:
+    """Twin of :func:`regret_match_row`; returns ``out``.  Values are read as Python
+    floats (exact for int32 / float32 / float64 tables), so the sum is float64."""
+    tot = 0.0
+    for k in range(n):
+        r = float(regrets[base + k])
+        if r > 0.0:
+            tot += r
+    if tot > 0.0:
+        for k in range(n):
+            r = float(regrets[base + k])
+            out[o + k] = r / tot if r > 0.0 else 0.0
+    else:
+        for k in range(n):
+            out[o + k] = 1.0 / n
+    return out
+
+
 def regret_matching_py(regrets_row: Sequence[float] | np.ndarray,
                        out_row: MutableSequence[float] | np.ndarray) -> Any:
     """Twin of :func:`regret_matching`; returns ``out_row`` (a list or an array)."""
-    n = len(regrets_row)
-    tot = 0.0
-    for r in regrets_row:
-        if r > 0.0:
-            tot += r
-    for k in range(n):
-        r = regrets_row[k]
-        out_row[k] = (r / tot if r > 0.0 else 0.0) if tot > 0.0 else 1.0 / n
-    return out_row
+    return regret_match_row_py(regrets_row, 0, len(regrets_row), out_row, 0)
 
 
 def regret_matching_plus_py(regrets_row: MutableSequence[float] | np.ndarray,
@@ -142,6 +165,14 @@ def regret_matching_rows_py(values: np.ndarray, legal: np.ndarray, out: np.ndarr
     return out
 
 
+def regret_matching_np(regrets: np.ndarray) -> np.ndarray:
+    """Row-wise regret matching of a 2-D table (vectorised numpy, float64): each row's
+    positive part over its sum, uniform where no entry is positive."""
+    pos = np.maximum(regrets, 0.0)
+    ps = pos.sum(axis=1, keepdims=True)
+    return np.where(ps > 0, pos / np.where(ps > 0, ps, 1.0), 1.0 / regrets.shape[1])
+
+
 def legal_strategy(values: np.ndarray, legal: np.ndarray) -> np.ndarray:
     """Deep CFR strategy for one row or a batch ``(n, A)``: float64 in, float32 out."""
     v = np.ascontiguousarray(values, dtype=np.float64)
@@ -159,9 +190,12 @@ def legal_strategy(values: np.ndarray, legal: np.ndarray) -> np.ndarray:
 
 __all__ = [
     "legal_strategy",
+    "regret_match_row",
+    "regret_match_row_py",
     "regret_matching",
     "regret_matching_legal",
     "regret_matching_legal_py",
+    "regret_matching_np",
     "regret_matching_plus",
     "regret_matching_plus_py",
     "regret_matching_py",
