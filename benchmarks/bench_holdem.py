@@ -31,7 +31,7 @@ import time  # noqa: E402
 import warnings  # noqa: E402
 from typing import Any  # noqa: E402
 
-from pokerlab.holdem.agents import (  # noqa: E402
+from pokerlab.agents.random_agent import (  # noqa: E402
     SHOWDOWN_WEIGHTS,
     SplitMix64,
     kernel_playouts,

@@ -78,7 +78,7 @@ def make_agents(stack_bb: float, buckets: tuple[int, int, int, int]) -> tuple[An
 
 def pokerkit_hand(a: Any, b: Any, i: int) -> float:
     """Hand ``i`` driven by PokerKit, the agents deciding as in the kernel."""
-    from pokerlab.holdem.oracle import pokerkit_state
+    from pokerlab.agents.oracle import pokerkit_state
 
     cfg = a.game.config
     tree = a.tree

@@ -33,3 +33,7 @@ class HandHistoryError(PokerlabError):
 
 class BetSizeError(PokerlabError):
     """A bet size or bet-set description is malformed or illegal."""
+
+
+class AgentError(PokerlabError):
+    """An agent spec is unknown/malformed, or an agent returned an illegal action."""

@@ -31,7 +31,7 @@ from pokerlab.holdem.engine import (
     HoldemState,
     Phase,
 )
-from pokerlab.holdem.oracle import random_config
+from pokerlab.agents.oracle import random_config
 
 
 def _view_cards(v: PlayerView) -> set[int]:
@@ -211,7 +211,7 @@ def test_pushfold_plays_the_exact_equilibrium_when_short() -> None:
 
 def test_random_agent_is_the_old_one() -> None:
     st_a = play_hand(HoldemState(config=HoldemConfig()), SplitMix64(5), DEFAULT_WEIGHTS)
-    from pokerlab.holdem.agents import play_hand as old_play_hand
+    from pokerlab.agents.random_agent import play_hand as old_play_hand
 
     st_b = old_play_hand(HoldemState(config=HoldemConfig()), SplitMix64(5), DEFAULT_WEIGHTS)
     assert st_a.history == st_b.history

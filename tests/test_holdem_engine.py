@@ -13,7 +13,7 @@ from pokerlab.errors import CardError, ConfigError
 from pokerlab.games import load_game
 from pokerlab.games.hunl import CHECK_CALL, FOLD, raise_action
 from pokerlab.holdem import engine_kernels as K
-from pokerlab.holdem.agents import (
+from pokerlab.agents.random_agent import (
     DEFAULT_WEIGHTS,
     SHOWDOWN_WEIGHTS,
     SplitMix64,
@@ -30,7 +30,7 @@ from pokerlab.holdem.engine import (
     IllegalActionError,
     Phase,
 )
-from pokerlab.holdem.oracle import random_config
+from pokerlab.agents.oracle import random_config
 
 
 def dealt(cfg: HoldemConfig, h0: str = "AsAh", h1: str = "KdKc") -> HoldemState:

@@ -40,7 +40,7 @@ from pokerlab.holdem.engine import (
     IllegalActionError,
     Phase,
 )
-from pokerlab.holdem.oracle import random_config
+from pokerlab.agents.oracle import random_config
 
 BET_TEXTS = [
     "thesis", "default", "small", "tiny",
@@ -374,7 +374,7 @@ def test_bet_set_game_replays_in_pokerkit() -> None:
     import warnings
 
     from pokerlab.cards.cards import cards_str
-    from pokerlab.holdem.oracle import pokerkit_state
+    from pokerlab.agents.oracle import pokerkit_state
 
     rng = random.Random(7)
     hands = 0

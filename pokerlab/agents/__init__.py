@@ -1,11 +1,12 @@
 """Agents: anything that plays heads-up no-limit hold'em (or a small game) from its own view.
 
 * :mod:`pokerlab.agents.base` -- :class:`PlayerView`, typed events, the :class:`Agent`
-  protocol, :func:`make_agent`.
+  protocol.
 * :mod:`pokerlab.agents.rules` -- ``random``, ``call``, ``raise``, ``tag``, ``pushfold``.
 * :mod:`pokerlab.agents.policy_agent` -- ``policy:PATH`` / ``blueprint`` over an action
   abstraction, and the small-game agents.
-* :mod:`pokerlab.agents.registry` -- agent specs to agents.
+* :mod:`pokerlab.agents.registry` -- agent specs to agents (:func:`make_agent`).
+* :mod:`pokerlab.agents.thesis` -- the agent of a thesis policy.
 
 See docs/agents.md.
 """
@@ -27,9 +28,9 @@ from pokerlab.agents.base import (
     action_probabilities,
     checked_act,
     events_of,
-    make_agent,
     make_view,
 )
+from pokerlab.agents.registry import make_agent
 
 __all__ = [
     "Agent",

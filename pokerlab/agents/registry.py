@@ -1,4 +1,4 @@
-"""Agent specs to agents (:func:`build_agent`, used by :func:`pokerlab.agents.make_agent`).
+"""Agent specs to agents (:func:`make_agent` / :func:`build_agent`).
 
 HUNL: ``random``, ``call``, ``raise``, ``tag``, ``pushfold``, ``policy:PATH``,
 ``blueprint`` (the shipped blueprint policy, when it is installed), ``thesis`` (only when a
@@ -11,7 +11,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from pokerlab.agents.base import AgentError
+from pokerlab.agents.thesis import is_thesis_policy, load_thesis_agent
+from pokerlab.errors import AgentError
 from pokerlab.holdem.engine import HoldemConfig
 from pokerlab.io import PACKAGE_DATA
 
@@ -52,6 +53,17 @@ def shipped_policy(files: tuple[str, ...]) -> Path | None:
         if p.is_file():
             return p
     return None
+
+
+def make_agent(spec: str, *, game: str = "hunl", config: HoldemConfig | None = None,
+               seed: int = 0) -> Any:
+    """Build the agent named by ``spec``.
+
+    HUNL specs: ``random``, ``call``, ``raise``, ``tag``, ``pushfold``, ``policy:PATH``,
+    ``blueprint``, ``thesis``.  Small games (``kuhn``, ``leduc``, ``eight_card``):
+    ``random`` and ``policy:PATH``.  ``config`` is the HUNL table (stacks, blinds).
+    """
+    return build_agent(spec, game=game, config=config, seed=seed)
 
 
 def build_agent(spec: str, *, game: str = "hunl", config: HoldemConfig | None = None,
@@ -110,16 +122,6 @@ def _check_file(path: str, spec: str) -> None:
 def _policy_agent(path: str, *, name: str, config: HoldemConfig | None, seed: int) -> Any:
     from pokerlab.agents.policy_agent import load_policy_agent
 
-    if _is_thesis_policy(path):
-        from pokerlab.blueprint.thesis import load_thesis_agent
-
+    if is_thesis_policy(path):
         return load_thesis_agent(path, name=name, seed=seed)
     return load_policy_agent(path, name=name, config=config, seed=seed)
-
-
-def _is_thesis_policy(path: str) -> bool:
-    try:
-        from pokerlab.blueprint.thesis import is_thesis_policy
-    except ImportError:  # pragma: no cover - the thesis trainer is optional here
-        return False
-    return bool(is_thesis_policy(path))

@@ -54,12 +54,20 @@ from typing import Any
 
 import numpy as np
 
+# the agent that plays a thesis policy lives with the other agents (the registry builds it
+# from ``policy:PATH``); its names are re-exported here
+from pokerlab.agents.thesis import (  # noqa: F401
+    CARD_KEY,
+    ThesisAgent,
+    hand_class,
+    is_thesis_policy,
+    load_thesis_agent,
+)
 from pokerlab.errors import ConfigError, PokerlabError
 from pokerlab.io import PACKAGE_DATA, atomic_path, atomic_write_json
 
 THESIS_BETS = "preflop: 2bb, 5bb, 20bb, a, cap 2; postflop: 5bb, 20bb, 50bb, a, cap 1"
 """The thesis's fixed big-blind raises, three per street plus all-in (see the module doc)."""
-CARD_KEY = "preflop_class"
 CONFIG_VERSION = 1
 NUM_CLASSES = 169
 SHIPPED_POLICY = PACKAGE_DATA / "thesis_policy.npz"
@@ -230,13 +238,6 @@ def build_tree(cfg: ThesisConfig) -> ThesisTree:
     return ThesisTree(tree=tree, arrays=arrays, seat_nodes=seats, dec_nodes=dec_nodes,
                       dec_row=dec_row, dec_k=dec_k, num_values=int(dec_k.sum()),
                       max_depth=max_depth)
-
-
-def hand_class(c1: int, c2: int) -> int:
-    """The starting-hand class 0..168 (grid order of :data:`pokerlab.cards.cards.CLASS_NAMES`)."""
-    from pokerlab.cards.cards import CLASS_OF_COMBO, combo_index
-
-    return int(CLASS_OF_COMBO[combo_index(int(c1), int(c2))])
 
 
 # ----------------------------------------------------------------------------- working set
@@ -629,57 +630,6 @@ def eternal_allin_experiment(*, pairs: int, seed: int = 0, window: int | None = 
             "selfplay_games": s["selfplay_games"], "games": r.games,
             "seconds": s["seconds"], "settled_nodes": s["settled_nodes"]}
     return out
-
-
-# ----------------------------------------------------------------------------- agent
-class ThesisAgent:
-    """Plays a thesis policy: a :class:`~pokerlab.agents.policy_agent.HUNLPolicyAgent` whose
-    card bucket is the starting-hand class on every street (no board information).
-
-    Not a ``HUNLPolicyAgent`` itself, so matches never hand it to the card-bucket match
-    kernel (they play it hand by hand)."""
-
-    def __init__(self, policy: Any, game: Any, *, name: str = "thesis", seed: int = 0) -> None:
-        from pokerlab.agents.policy_agent import HUNLPolicyAgent
-
-        self.inner = HUNLPolicyAgent(policy, game, name=name, seed=seed)
-        self.inner.bucket = self._bucket  # type: ignore[method-assign]
-        self.name = name
-
-    @staticmethod
-    def _bucket(street: int, hole: tuple[int, ...], board: tuple[int, ...]) -> int:
-        return hand_class(hole[0], hole[1])
-
-    def reset(self, seed: int) -> None:
-        self.inner.reset(seed)
-
-    def act(self, view: Any) -> Any:
-        return self.inner.act(view)
-
-    def action_probabilities(self, view: Any) -> list[tuple[Any, float]]:
-        return self.inner.action_probabilities(view)
-
-
-def is_thesis_policy(path: str | os.PathLike[str]) -> bool:
-    """True when ``path`` is an indexed policy whose metadata says ``card_key:
-    preflop_class`` (reads the header only)."""
-    from pokerlab.policy.indexed import _read
-
-    try:
-        _, header, _ = _read(path)
-        meta = json.loads(header.get("metadata", "{}"))
-    except (PokerlabError, json.JSONDecodeError, TypeError):
-        return False
-    return isinstance(meta, dict) and meta.get("card_key") == CARD_KEY
-
-
-def load_thesis_agent(path: str | os.PathLike[str], *, name: str = "thesis",
-                      seed: int = 0) -> ThesisAgent:
-    from pokerlab.games import load_game
-    from pokerlab.policy.indexed import load_indexed_policy
-
-    pol = load_indexed_policy(path)
-    return ThesisAgent(pol, load_game(str(pol.metadata["game"])), name=name, seed=seed)
 
 
 # ----------------------------------------------------------------------------- CLI entry

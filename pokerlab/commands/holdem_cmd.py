@@ -33,7 +33,7 @@ def _game_config(stacks: str, sb: int, bb: int, ante: int):  # type: ignore[no-u
 
 
 def _weights(text: str) -> tuple[int, ...]:
-    from pokerlab.holdem.agents import check_weights
+    from pokerlab.agents.random_agent import check_weights
 
     try:
         vals = [int(t) for t in text.split(",") if t.strip()]
@@ -59,7 +59,7 @@ def deal(
     """Deal one hand played by two random agents; show it as text and as PHH."""
     try:
         from pokerlab.holdem import phh
-        from pokerlab.holdem.agents import SplitMix64, play_hand
+        from pokerlab.agents.random_agent import SplitMix64, play_hand
         from pokerlab.holdem.engine import HoldemState
         from pokerlab.holdem.render import describe_hand
 
@@ -104,7 +104,7 @@ def selfplay(
 ) -> None:
     """Play N hands between random agents (favouring all-ins and min-raises) into PHH."""
     try:
-        from pokerlab.holdem.selfplay import SelfplayConfig, run_selfplay
+        from pokerlab.agents.selfplay import SelfplayConfig, run_selfplay
 
         cfg = SelfplayConfig(hands=hands, seed=seed,
                              game=_game_config(stacks, small_blind, big_blind, ante),

@@ -41,7 +41,7 @@ def play(
         load_play_game(game)
         spec = agent if agent is not None else "equilibrium"
         if spec.strip().lower() not in ("equilibrium", "nash", "lp"):
-            from pokerlab.agents.base import make_agent
+            from pokerlab.agents.registry import make_agent
 
             make_agent(spec, game=game)  # a bad spec fails here, in one line
     else:
@@ -51,7 +51,7 @@ def play(
     if out is not None and out.exists() and not out.is_dir():
         raise ConfigError(f"--out {str(out)!r} is a file, not a folder")
     if game == "hunl":  # a bad spec fails here, in one line, not in the page
-        from pokerlab.agents.base import make_agent
+        from pokerlab.agents.registry import make_agent
         from pokerlab.holdem.engine import HoldemConfig
 
         make_agent(spec, game="hunl", config=HoldemConfig.from_bb(stack))

@@ -34,16 +34,12 @@ from pathlib import Path
 from typing import Any
 
 from pokerlab.cards.cards import card_str, preflop_class
-from pokerlab.errors import PokerlabError
+from pokerlab.play.errors import PlayError  # noqa: F401 - re-exported
 
 GAMES = ("hunl", "pushfold", "leduc", "kuhn")
 """Games with their own table code; every other game string goes the generic way."""
 YOU, AGENT = "you", "agent"
 STREETS = ("preflop", "flop", "turn", "river")
-
-
-class PlayError(PokerlabError):
-    """A move or request the session cannot accept (the message says why)."""
 
 
 # ---------------------------------------------------------------- typed events
@@ -249,7 +245,7 @@ class Session:
                 self.agent_name = "push/fold Nash"
             else:
                 if agent is None:
-                    from pokerlab.agents.base import make_agent
+                    from pokerlab.agents.registry import make_agent
 
                     agent = make_agent(config.agent or "tag", game="hunl", config=self.base_config,
                                        seed=self._seed % (2**31))
@@ -576,7 +572,7 @@ class Session:
 
                 agent = EquilibriumAgent(self.game)
             else:
-                from pokerlab.agents.base import make_agent
+                from pokerlab.agents.registry import make_agent
 
                 agent = make_agent(spec, game=self.game, seed=self._seed % (2**31))
         self.agent = agent

@@ -14,8 +14,8 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from pokerlab.agents.random_agent import DEFAULT_WEIGHTS, SplitMix64, check_weights, play_hand
 from pokerlab.errors import ConfigError
-from pokerlab.holdem.agents import DEFAULT_WEIGHTS, SplitMix64, check_weights, play_hand
 from pokerlab.holdem.engine import HoldemConfig, HoldemState
 from pokerlab.io import atomic_write_json, sha256_file
 

@@ -16,14 +16,14 @@ import warnings
 from collections.abc import Sequence
 from typing import Any
 
-from pokerlab.cards.cards import cards_str
-from pokerlab.holdem.agents import (
+from pokerlab.agents.random_agent import (
     DEFAULT_WEIGHTS,
     SplitMix64,
     check_weights,
     choose,
     deal_cards,
 )
+from pokerlab.cards.cards import cards_str
 from pokerlab.holdem.engine import (
     Action,
     ActionKind,

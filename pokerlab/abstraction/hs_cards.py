@@ -1,0 +1,200 @@
+"""The hand-strength card abstraction of the blueprint trainer and the policy agents:
+cheap, exact, computed on the fly (also importable as :mod:`pokerlab.blueprint.cards`).
+
+``hs`` (hand strength) buckets, defined by a :class:`CardSpec`:
+
+* preflop: the 169 lossless starting-hand classes (13x13 grid order of
+  :data:`pokerlab.cards.cards.CLASS_NAMES`), or 1 bucket;
+* flop, turn, river: the hand's exact hand strength HS against a uniformly random
+  opponent hand on the current board (wins + half the ties over every opponent combo that
+  shares no card), cut into ``buckets[s]`` bins at percentile thresholds.  The thresholds
+  are computed once from ``sample`` seeded random deals (a few seconds, deterministic)
+  and stored in the spec's JSON next to every trained policy, so a bucket never needs a
+  table: a fresh clone can play a shipped policy at once.
+
+Deviation from the usual blueprint abstractions (EHS / potential-aware k-means tables,
+:mod:`pokerlab.abstraction.buckets`): HS has no look-ahead (draws count as weak hands) and
+perfect recall of buckets is not kept (a decision node's information set is its current
+bucket only).  It costs one evaluation of the board against all 1326 combos per street,
+which the kernel does once per board (shared by ``board_reuse`` deals; per rank pair where
+no flush is possible, see :func:`pokerlab.blueprint.mccfr_kernels.board_tables`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+from numba import njit
+
+from pokerlab.cards.cards import CLASS_OF_COMBO, COMBO_INDEX, COMBOS
+from pokerlab.cards.evaluator import eval_tables
+from pokerlab.cards.evaluator_kernels import combos_on_board_kernel
+from pokerlab.errors import ConfigError
+
+BOARD_PREFIX = (0, 3, 4, 5)
+
+
+@njit(cache=True)
+def hand_strength(board_strengths, combos, a, b, mine):  # type: ignore[no-untyped-def]
+    """HS of the hole cards ``a, b`` with strength ``mine`` against every combo (strength
+    on the same board in ``board_strengths``; 0 = blocked by the board)."""
+    wins = 0.0
+    n = 0
+    for k in range(combos.shape[0]):
+        s = board_strengths[k]
+        if s == 0:
+            continue
+        x = combos[k, 0]
+        y = combos[k, 1]
+        if x == a or x == b or y == a or y == b:
+            continue
+        n += 1
+        if mine > s:
+            wins += 1.0
+        elif mine == s:
+            wins += 0.5
+    return wins / n if n > 0 else 0.5
+
+
+@njit(cache=True)
+def sample_hs(tables, combos, street, n, seed, out):  # type: ignore[no-untyped-def]
+    """HS of ``n`` random (hole, board) deals on ``street`` (numpy RNG seeded in-kernel)."""
+    np.random.seed(seed)  # noqa: NPY002  (numba's in-kernel generator)
+    nb = (0, 3, 4, 5)[street]
+    deck = np.arange(52)
+    strengths = np.zeros(combos.shape[0], dtype=np.int32)
+    board = np.zeros(5, dtype=np.int64)
+    hand = np.zeros(7, dtype=np.int64)
+    for i in range(n):
+        for j in range(2 + nb):
+            r = j + np.random.randint(0, 52 - j)  # noqa: NPY002
+            t = deck[j]
+            deck[j] = deck[r]
+            deck[r] = t
+        for j in range(nb):
+            board[j] = deck[2 + j]
+        combos_on_board_kernel(tables, combos, board, nb, strengths)
+        a = deck[0]
+        b = deck[1]
+        ci = 0
+        for k in range(combos.shape[0]):
+            if (combos[k, 0] == min(a, b)) and (combos[k, 1] == max(a, b)):
+                ci = k
+        hand[0] = a
+        hand[1] = b
+        out[i] = hand_strength(strengths, combos, a, b, strengths[ci])
+
+
+@dataclass(frozen=True, kw_only=True)
+class CardSpec:
+    """``hs`` card abstraction: bucket counts per street and the HS thresholds."""
+
+    buckets: tuple[int, int, int, int] = (169, 50, 50, 50)
+    sample: int = 20_000
+    seed: int = 0
+    thresholds: tuple[tuple[float, ...], ...] = field(default=(), compare=True)
+
+    def __post_init__(self) -> None:
+        b = tuple(int(x) for x in self.buckets)
+        if len(b) != 4:
+            raise ConfigError(f"card buckets need 4 counts, got {self.buckets!r}")
+        if b[0] not in (1, 169):
+            raise ConfigError(f"preflop buckets must be 169 (lossless) or 1, got {b[0]}")
+        for s in (1, 2, 3):
+            if not 1 <= b[s] <= 1000:
+                raise ConfigError(f"bucket count {b[s]} on street {s} out of 1..1000")
+        if self.sample < 100:
+            raise ConfigError(f"card sample must be >= 100 deals, got {self.sample}")
+        object.__setattr__(self, "buckets", b)
+
+    @property
+    def text(self) -> str:
+        return "hs:" + "-".join(str(x) for x in self.buckets)
+
+    def with_thresholds(self) -> CardSpec:
+        """This spec with its thresholds computed (no-op when present)."""
+        if self.thresholds:
+            return self
+        th = _thresholds(self.buckets, self.sample, self.seed)
+        return CardSpec(buckets=self.buckets, sample=self.sample, seed=self.seed,
+                        thresholds=th)
+
+    def threshold_array(self) -> np.ndarray:
+        """(4, max_buckets) float64: row ``s`` holds the ``buckets[s] - 1`` thresholds,
+        padded with 2.0."""
+        spec = self.with_thresholds()
+        out = np.full((4, max(spec.buckets) + 1), 2.0)
+        for s in range(1, 4):
+            t = spec.thresholds[s]
+            out[s, :len(t)] = t
+        return out
+
+    def bucket(self, street: int, hole: Sequence[int], board: Sequence[int] = ()) -> int:
+        """The bucket of ``hole`` on ``street`` with the first cards of ``board``."""
+        a, b = int(hole[0]), int(hole[1])
+        if street == 0:
+            return int(CLASS_OF_COMBO[COMBO_INDEX[a, b]]) if self.buckets[0] == 169 else 0
+        if self.buckets[street] == 1:
+            return 0
+        spec = self.with_thresholds()
+        bd = np.asarray(list(board)[:BOARD_PREFIX[street]], dtype=np.int64)
+        if bd.size != BOARD_PREFIX[street]:
+            raise ConfigError(f"street {street} needs {BOARD_PREFIX[street]} board cards, "
+                              f"got {len(board)}")
+        strengths = np.zeros(COMBOS.shape[0], dtype=np.int32)
+        combos = _combos64()
+        combos_on_board_kernel(eval_tables(), combos, bd, bd.size, strengths)
+        mine = strengths[int(COMBO_INDEX[a, b])]
+        hs = float(hand_strength(strengths, combos, a, b, mine))
+        return bucket_of_hs(hs, spec.thresholds[street])
+
+    def to_json(self) -> dict[str, Any]:
+        spec = self.with_thresholds()
+        return {"method": "hs", "buckets": list(spec.buckets), "sample": spec.sample,
+                "seed": spec.seed, "thresholds": [list(t) for t in spec.thresholds]}
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> CardSpec:
+        try:
+            if d.get("method", "hs") != "hs":
+                raise ConfigError(f"unknown blueprint card method {d.get('method')!r}")
+            th = tuple(tuple(float(x) for x in t) for t in d.get("thresholds", ()))
+            return cls(buckets=tuple(int(x) for x in d["buckets"]),  # type: ignore[arg-type]
+                       sample=int(d.get("sample", 20_000)), seed=int(d.get("seed", 0)),
+                       thresholds=th)
+        except (KeyError, TypeError, ValueError) as exc:
+            raise ConfigError(f"bad card spec {d!r}: {exc}") from None
+
+
+def bucket_of_hs(hs: float, thresholds: Sequence[float] | np.ndarray) -> int:
+    """Number of thresholds strictly below ``hs`` (the kernel's rule)."""
+    k = 0
+    for t in thresholds:
+        if hs > t:
+            k += 1
+    return k
+
+
+@lru_cache(maxsize=1)
+def _combos64() -> np.ndarray:
+    return np.ascontiguousarray(COMBOS, dtype=np.int64)
+
+
+@lru_cache(maxsize=32)
+def _thresholds(buckets: tuple[int, int, int, int], sample: int,
+                seed: int) -> tuple[tuple[float, ...], ...]:
+    out: list[tuple[float, ...]] = [()]
+    for s in (1, 2, 3):
+        k = buckets[s]
+        if k == 1:
+            out.append(())
+            continue
+        hs = np.zeros(sample)
+        sample_hs(eval_tables(), _combos64(), s, sample, seed * 4 + s, hs)
+        q = np.quantile(hs, np.arange(1, k) / k)
+        out.append(tuple(float(x) for x in q))
+    return tuple(out)

@@ -1,0 +1,73 @@
+"""The agent of a thesis policy (``pokerlab blueprint train --preset thesis``): a
+:class:`~pokerlab.agents.policy_agent.HUNLPolicyAgent` whose card bucket is the
+starting-hand class on every street.  Built by the registry for ``policy:PATH`` when the
+file's metadata says ``card_key: preflop_class``; the trainer is :mod:`pokerlab.blueprint.thesis`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Any
+
+from pokerlab.errors import PokerlabError
+
+CARD_KEY = "preflop_class"
+"""``card_key`` in a thesis policy's metadata."""
+
+
+def hand_class(c1: int, c2: int) -> int:
+    """The starting-hand class 0..168 (grid order of :data:`pokerlab.cards.cards.CLASS_NAMES`)."""
+    from pokerlab.cards.cards import CLASS_OF_COMBO, combo_index
+
+    return int(CLASS_OF_COMBO[combo_index(int(c1), int(c2))])
+
+
+class ThesisAgent:
+    """Plays a thesis policy: a :class:`~pokerlab.agents.policy_agent.HUNLPolicyAgent` whose
+    card bucket is the starting-hand class on every street (no board information).
+
+    Not a ``HUNLPolicyAgent`` itself, so matches never hand it to the card-bucket match
+    kernel (they play it hand by hand)."""
+
+    def __init__(self, policy: Any, game: Any, *, name: str = "thesis", seed: int = 0) -> None:
+        from pokerlab.agents.policy_agent import HUNLPolicyAgent
+
+        self.inner = HUNLPolicyAgent(policy, game, name=name, seed=seed)
+        self.inner.bucket = self._bucket  # type: ignore[method-assign]
+        self.name = name
+
+    @staticmethod
+    def _bucket(street: int, hole: tuple[int, ...], board: tuple[int, ...]) -> int:
+        return hand_class(hole[0], hole[1])
+
+    def reset(self, seed: int) -> None:
+        self.inner.reset(seed)
+
+    def act(self, view: Any) -> Any:
+        return self.inner.act(view)
+
+    def action_probabilities(self, view: Any) -> list[tuple[Any, float]]:
+        return self.inner.action_probabilities(view)
+
+
+def is_thesis_policy(path: str | os.PathLike[str]) -> bool:
+    """True when ``path`` is an indexed policy whose metadata says ``card_key:
+    preflop_class`` (reads the header only)."""
+    from pokerlab.policy.indexed import _read
+
+    try:
+        _, header, _ = _read(path)
+        meta = json.loads(header.get("metadata", "{}"))
+    except (PokerlabError, json.JSONDecodeError, TypeError):
+        return False
+    return isinstance(meta, dict) and meta.get("card_key") == CARD_KEY
+
+
+def load_thesis_agent(path: str | os.PathLike[str], *, name: str = "thesis",
+                      seed: int = 0) -> ThesisAgent:
+    from pokerlab.games import load_game
+    from pokerlab.policy.indexed import load_indexed_policy
+
+    pol = load_indexed_policy(path)
+    return ThesisAgent(pol, load_game(str(pol.metadata["game"])), name=name, seed=seed)
