@@ -45,7 +45,7 @@ _LOCK = threading.Lock()
 
 
 def _error(text: str) -> PokerlabError:
-    from pokerlab.play.session import PlayError
+    from pokerlab.play.errors import PlayError
 
     return PlayError(text)
 

@@ -16,7 +16,7 @@ from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse
 from fastapi.staticfiles import StaticFiles
 
 from pokerlab.errors import PokerlabError
-from pokerlab.play.server import STATIC, Bucket, Entry, PlayServer, ServerConfig, validate
+from pokerlab.play.service import STATIC, Bucket, Entry, PlayServer, ServerConfig, validate
 from pokerlab.play.session import PlayError
 
 
