@@ -8,13 +8,13 @@
 """
 
 from pokerlab.policy.base import FirstActionPolicy, Policy, UniformRandomPolicy
+from pokerlab.policy.files import save_policy
 from pokerlab.policy.indexed import IndexedPolicy, load_any_policy
 from pokerlab.policy.tabular import (
     FORMAT_VERSION,
     PolicyLookupError,
     TabularPolicy,
     load_policy,
-    save_policy,
 )
 
 __all__ = [

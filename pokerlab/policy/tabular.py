@@ -209,16 +209,12 @@ def _checksum(arrays: Mapping[str, np.ndarray], metadata_json: str) -> str:
     return sha256_bytes(lengths + b"|" + metadata_json.encode("utf-8") + b"|" + b"".join(parts))
 
 
-def save_policy(policy: Policy, path: str | os.PathLike[str]) -> None:
-    """Write ``policy`` to ``path`` (``.npz``: versioned, sha256-checksummed, no pickle).
+def save_tabular_policy(policy: Policy, path: str | os.PathLike[str]) -> None:
+    """Write a :class:`TabularPolicy` to ``path`` (``.npz``: versioned, sha256-checksummed,
+    no pickle); :func:`pokerlab.policy.files.save_policy` writes either kind.
 
     The write is atomic: ``path`` is either the old file or the complete new one.
     """
-    from pokerlab.policy.indexed import IndexedPolicy, save_indexed_policy
-
-    if isinstance(policy, IndexedPolicy):
-        save_indexed_policy(policy, path)
-        return
     if not isinstance(policy, TabularPolicy):
         raise PolicyFileError(
             f"only TabularPolicy can be saved, got {type(policy).__name__}; tabulate it first "
