@@ -303,6 +303,6 @@ def iter_acpc_text(text: str, *, source: str = "<text>") -> Iterator[RawHand | R
 
 def read_acpc_log(path: str | Path) -> list[RawHand | Rejection]:
     """Every hand of an ACPC log file (see :func:`iter_acpc_text`)."""
-    from pokerlab.hands.phh import read_text
+    from pokerlab.hands.textfile import read_text
 
     return list(iter_acpc_text(read_text(path), source=str(path)))

@@ -22,10 +22,7 @@ naming its file and position, so one bad hand never stops the others.
 
 from __future__ import annotations
 
-import bz2
 import datetime as dt
-import gzip
-import lzma
 import operator
 import os
 import re
@@ -37,6 +34,7 @@ from typing import Any
 
 from pokerlab.errors import HandHistoryError
 from pokerlab.hands.model import RawHand, Rejection
+from pokerlab.hands.textfile import _COMPRESSIONS, _read, _split_name, read_text  # noqa: F401
 
 __all__ = [
     "PHH_SUFFIXES",
@@ -51,7 +49,6 @@ __all__ = [
 PHH_SUFFIXES = (".phh", ".phhs")
 POKERSTARS_SUFFIXES = (".txt",)
 ACPC_SUFFIXES = (".log",)
-_COMPRESSIONS = (".xz", ".gz", ".bz2")
 
 _HEADER = re.compile(r"^\[([^\]\n]+)\][ \t\r]*$", re.MULTILINE)
 
@@ -669,19 +666,6 @@ def iter_phh_text_reference(text: str, *, source: str = "<text>") -> Iterator[Ra
             yield Rejection(source=source, position=pos, message=str(exc))
 
 
-def _split_name(name: str) -> tuple[str, str]:
-    """(format suffix, compression suffix) of a file name: ``x.phhs.xz`` -> (".phhs", ".xz")."""
-    low = name.lower()
-    comp = ""
-    for c in _COMPRESSIONS:
-        if low.endswith(c):
-            comp = c
-            low = low[: -len(c)]
-            break
-    dot = low.rfind(".")
-    return (low[dot:] if dot > 0 else ""), comp
-
-
 def _format_of_name(name: str) -> tuple[str | None, str]:
     fmt, comp = _split_name(name)
     if fmt in PHH_SUFFIXES:
@@ -691,30 +675,6 @@ def _format_of_name(name: str) -> tuple[str | None, str]:
     if fmt in ACPC_SUFFIXES:
         return "acpc", comp
     return None, comp
-
-
-def _read(path: str, comp: str) -> str:
-    try:
-        with open(path, "rb") as fh:
-            data = fh.read()
-        if comp == ".xz":
-            data = lzma.decompress(data)
-        elif comp == ".gz":
-            data = gzip.decompress(data)
-        elif comp == ".bz2":
-            data = bz2.decompress(data)
-    except (OSError, lzma.LZMAError, EOFError) as exc:
-        raise HandHistoryError(f"cannot read {path!r}: {exc}") from None
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        return data.decode("latin-1")
-
-
-def read_text(path: str | Path) -> str:
-    """A (possibly compressed) hand-history file as text; raises :class:`HandHistoryError`."""
-    p = str(path)
-    return _read(p, _split_name(os.path.basename(p))[1])
 
 
 def file_format(path: str | Path) -> str | None:
