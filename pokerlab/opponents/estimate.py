@@ -155,7 +155,7 @@ def load_observed_model(path: str | Path, game: Any, *, prior: Policy | None = N
     except (KeyError, TypeError, ValueError, AttributeError):
         raise PolicyFileError(f"{p}: malformed opponent model body") from None
     if prior is None:
-        from pokerlab.opponents.models import equilibrium
+        from pokerlab.opponents.equilibrium import equilibrium
 
         prior = equilibrium(game)
     return ObservedModel(prior=prior, strength=strength, infoset_counts=ic, public_counts=pc,
@@ -234,7 +234,7 @@ def sample_observations(game: Any, opponent: Policy, opponent_player: int, probe
             a = legal[int(rng.choice(len(legal), p=w / w.sum()))]
             if p == opponent_player:
                 pending.append((st.information_state_string(p), st.public_state_string(), a))
-            from pokerlab.opponents.models import FOLD, action_kinds
+            from pokerlab.opponents.kinds import FOLD, action_kinds
 
             if action_kinds(st).get(a) == FOLD:
                 folded = True

@@ -26,47 +26,11 @@ from typing import Any
 
 from pokerlab.errors import ConfigError
 from pokerlab.games.protocol import State
+from pokerlab.opponents.equilibrium import _EQ_CACHE, equilibrium  # noqa: F401
+from pokerlab.opponents.kinds import BET, CALL, CHECK, FOLD, RAISE, _facing_bet, action_kinds  # noqa: F401
 from pokerlab.policy.base import Policy, UniformRandomPolicy
 
-FOLD = "fold"
-CHECK = "check"
-CALL = "call"
-BET = "bet"
-RAISE = "raise"
-
 BUILTIN = ("random", "call", "raise", "fold")
-
-
-def _facing_bet(state: Any) -> bool:
-    """Kuhn-like games: the last action in the history was a bet."""
-    hist: Any = getattr(state, "history", None)
-    return bool(hist) and int(hist[-1]) == 1
-
-
-def action_kinds(state: State) -> dict[int, str]:
-    """Meaning of each legal action at a decision state: fold/check/call/bet/raise."""
-    legal = state.legal_actions()
-    out: dict[int, str] = {}
-    names = {a: state.action_to_string(a).strip().lower() for a in legal}
-    can_fold = any(n.startswith("fold") for n in names.values())
-    for a, n in names.items():
-        if n.startswith("fold"):
-            out[a] = FOLD
-        elif n.startswith("pass"):  # Kuhn-like: a pass after a bet is a fold
-            out[a] = FOLD if _facing_bet(state) else CHECK
-        elif n.startswith("bet") and n != "bet" or n.startswith(("raise", "shove", "push", "all")):
-            out[a] = RAISE
-        elif n == "bet":  # Kuhn-like: a bet after a bet is a call
-            out[a] = CALL if _facing_bet(state) else BET
-        elif n.startswith("call"):
-            out[a] = CALL if can_fold else CHECK
-        elif n.startswith("check"):
-            out[a] = CHECK
-        else:
-            raise ConfigError(
-                f"cannot tell what action {a} ({names[a]!r}) means in {type(state).__name__}; "
-                "built-in opponent models need fold/check/call/bet/raise actions")
-    return out
 
 
 class RuleModel(Policy):
@@ -113,21 +77,6 @@ class MixtureModel(Policy):
 
 class NamedUniform(UniformRandomPolicy):
     name = "random"
-
-
-def equilibrium(game: Any) -> Policy:
-    """The exact equilibrium of a small game (sequence-form LP), cached per game object."""
-    cache = _EQ_CACHE.get(id(game))
-    if cache is not None and cache[0] is game:
-        return cache[1]
-    from pokerlab.solvers.lp import solve_lp
-
-    pol = solve_lp(game).policy
-    _EQ_CACHE[id(game)] = (game, pol)
-    return pol
-
-
-_EQ_CACHE: dict[int, tuple[Any, Policy]] = {}
 
 
 def load_model(spec: str, game: Any) -> Policy:
