@@ -146,8 +146,23 @@ def game_name(game: Any) -> str:
     return str(name)
 
 
+def acpc_encoder(game: Any) -> PokerEncoder:
+    """The encoder of an ACPC-definition game (:class:`pokerlab.games.acpc_game.AcpcGame`)."""
+    from pokerlab.games.acpc_game import deepcfr_view
+
+    gd = game.gamedef
+    return PokerEncoder(
+        card_groups=(gd.num_hole_cards, *[n for n in gd.num_board_cards if n]),
+        rounds=gd.num_rounds, positions=max(game.round_lengths()),
+        num_actions=game.num_distinct_actions(), view=deepcfr_view)
+
+
 def encoder_for(game: Any) -> PokerEncoder:
-    """The encoder of ``game`` (by its name)."""
+    """The encoder of ``game`` (by its name; any ACPC-definition game by its kind)."""
+    from pokerlab.games.acpc_game import AcpcGame
+
+    if isinstance(game, AcpcGame):
+        return acpc_encoder(game)
     _load_builtin_encoders()
     name = game_name(game)
     if name not in _REGISTRY:

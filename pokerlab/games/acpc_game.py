@@ -505,25 +505,6 @@ def deepcfr_view(state: AcpcState, player: int) -> tuple[list[list[int]],
     return groups, list(state.log)
 
 
-def deepcfr_encoder(game: AcpcGame) -> Any:
-    """A :class:`pokerlab.deepcfr.encoding.PokerEncoder` for ``game``."""
-    from pokerlab.deepcfr.encoding import PokerEncoder
-
-    gd = game.gamedef
-    return PokerEncoder(
-        card_groups=(gd.num_hole_cards, *[n for n in gd.num_board_cards if n]),
-        rounds=gd.num_rounds, positions=max(game.round_lengths()),
-        num_actions=game.num_distinct_actions(), view=deepcfr_view)
-
-
-def _register_deepcfr(name: str) -> None:
-    try:
-        from pokerlab.deepcfr.encoding import register_encoder
-    except ImportError:  # pragma: no cover - Deep CFR not available
-        return
-    register_encoder(name, deepcfr_encoder)
-
-
 def _short(values: list[int]) -> str:
     if len(values) <= 8:
         return str(values)
@@ -576,8 +557,7 @@ class AcpcGame:
                 name = "gamedef"
             if self.bets is not None:
                 name = f"{name}[bets={self.bets.text()}]"
-        self._name = name
-        _register_deepcfr(name)  # Deep CFR finds its encoder by game name
+        self._name = name  # Deep CFR's encoder: pokerlab.deepcfr.encoding.acpc_encoder
 
     @property
     def name(self) -> str:
