@@ -229,7 +229,7 @@ def aivat_holdem_hand(agent_a: Any, agent_b: Any, config: HoldemConfig, a_seat: 
                       known: tuple[bool, bool] | None = None) -> tuple[float, float, float]:
     """Play one hand exactly as :func:`pokerlab.evaluation.matches.play_hunl_hand` does and
     return A's (raw, AIVAT, all-in adjusted) chips."""
-    from pokerlab.agents.base import checked_act
+    from pokerlab.holdem.view import checked_act
 
     agent_a.reset(seed_a)
     agent_b.reset(seed_b)
