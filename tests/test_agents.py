@@ -21,6 +21,7 @@ from pokerlab.agents import (
     checked_act,
     make_agent,
 )
+from pokerlab.agents.oracle import random_config
 from pokerlab.agents.random_agent import DEFAULT_WEIGHTS, RandomAgent, SplitMix64, play_hand
 from pokerlab.agents.rules import preflop_quantiles, pushfold_strategies
 from pokerlab.cards.cards import COMBO_INDEX, parse_cards
@@ -31,7 +32,6 @@ from pokerlab.holdem.engine import (
     HoldemState,
     Phase,
 )
-from pokerlab.agents.oracle import random_config
 
 
 def _view_cards(v: PlayerView) -> set[int]:

@@ -13,8 +13,8 @@ import pytest
 
 pytest.importorskip("pokerkit")
 
-from pokerlab.agents.random_agent import SHOWDOWN_WEIGHTS  # noqa: E402
 from pokerlab.agents.oracle import run_differential  # noqa: E402
+from pokerlab.agents.random_agent import SHOWDOWN_WEIGHTS  # noqa: E402
 
 
 def _check(n: int, seed: int, weights: tuple[int, ...] | None = None) -> dict[str, int]:

@@ -7,12 +7,7 @@ import random
 import numpy as np
 import pytest
 
-from pokerlab.cards.cards import parse_cards
-from pokerlab.cards.evaluator import eval_tables
-from pokerlab.errors import CardError, ConfigError
-from pokerlab.games import load_game
-from pokerlab.games.hunl import CHECK_CALL, FOLD, raise_action
-from pokerlab.holdem import engine_kernels as K
+from pokerlab.agents.oracle import random_config
 from pokerlab.agents.random_agent import (
     DEFAULT_WEIGHTS,
     SHOWDOWN_WEIGHTS,
@@ -22,6 +17,12 @@ from pokerlab.agents.random_agent import (
     kernel_playouts,
     python_playouts,
 )
+from pokerlab.cards.cards import parse_cards
+from pokerlab.cards.evaluator import eval_tables
+from pokerlab.errors import CardError, ConfigError
+from pokerlab.games import load_game
+from pokerlab.games.hunl import CHECK_CALL, FOLD, raise_action
+from pokerlab.holdem import engine_kernels as K
 from pokerlab.holdem.engine import (
     Action,
     ActionKind,
@@ -30,7 +31,6 @@ from pokerlab.holdem.engine import (
     IllegalActionError,
     Phase,
 )
-from pokerlab.agents.oracle import random_config
 
 
 def dealt(cfg: HoldemConfig, h0: str = "AsAh", h1: str = "KdKc") -> HoldemState:

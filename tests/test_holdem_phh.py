@@ -10,12 +10,12 @@ import pytest
 
 pytest.importorskip("pokerkit")
 
+from pokerlab.agents.oracle import random_config  # noqa: E402
+from pokerlab.agents.random_agent import DEFAULT_WEIGHTS, SplitMix64, play_hand  # noqa: E402
 from pokerlab.cards.cards import parse_cards  # noqa: E402
 from pokerlab.errors import HandHistoryError  # noqa: E402
 from pokerlab.holdem import phh  # noqa: E402
-from pokerlab.agents.random_agent import DEFAULT_WEIGHTS, SplitMix64, play_hand  # noqa: E402
 from pokerlab.holdem.engine import HoldemConfig, HoldemState  # noqa: E402
-from pokerlab.agents.oracle import random_config  # noqa: E402
 
 
 def _hands(n: int, seed: int) -> list[HoldemState]:

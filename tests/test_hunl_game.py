@@ -27,6 +27,7 @@ from pokerlab.abstraction.action_map import (
 )
 from pokerlab.abstraction.bets import parse_bet_set, preset
 from pokerlab.abstraction.translation import pseudo_harmonic
+from pokerlab.agents.oracle import random_config
 from pokerlab.cards.cards import parse_cards
 from pokerlab.errors import BetSizeError, ConfigError
 from pokerlab.games import load_game, parse_game_string
@@ -40,7 +41,6 @@ from pokerlab.holdem.engine import (
     IllegalActionError,
     Phase,
 )
-from pokerlab.agents.oracle import random_config
 
 BET_TEXTS = [
     "thesis", "default", "small", "tiny",
@@ -373,8 +373,8 @@ def test_bet_set_game_replays_in_pokerkit() -> None:
     pytest.importorskip("pokerkit")
     import warnings
 
-    from pokerlab.cards.cards import cards_str
     from pokerlab.agents.oracle import pokerkit_state
+    from pokerlab.cards.cards import cards_str
 
     rng = random.Random(7)
     hands = 0

@@ -58,8 +58,8 @@ def deal(
 ) -> None:
     """Deal one hand played by two random agents; show it as text and as PHH."""
     try:
-        from pokerlab.holdem import phh
         from pokerlab.agents.random_agent import SplitMix64, play_hand
+        from pokerlab.holdem import phh
         from pokerlab.holdem.engine import HoldemState
         from pokerlab.holdem.render import describe_hand
 
