@@ -41,7 +41,7 @@ from typing import Any
 
 import numpy as np
 
-from pokerlab.abstraction.action_map import ActionMap
+from pokerlab.abstraction.action_map import CALL, FOLD, RAISE0, ActionMap
 from pokerlab.abstraction.bets import BetSet
 from pokerlab.errors import ConfigError
 from pokerlab.holdem.engine import ActionKind, HoldemConfig, HoldemState, Phase
@@ -50,10 +50,6 @@ DECISION = 0
 FOLD_TERMINAL = 1
 SHOWDOWN_TERMINAL = 2
 KIND_NAMES = ("decision", "fold", "showdown")
-
-FOLD = 0
-CALL = 1
-RAISE0 = 2
 
 # bytes per node: street, actor, kind (int8) + num_children (int16) + pot, to_call,
 # committed0, committed1 (int64) + child_start (int64)

@@ -59,6 +59,7 @@ from numba.core import cgutils
 from numba.extending import intrinsic
 
 from pokerlab.abstraction.action_tree import DECISION, FOLD_TERMINAL
+from pokerlab.cards.cards import BOARD_PREFIX as BOARD_CARDS
 from pokerlab.cards.evaluator_kernels import (
     FLUSH_MASK,
     FLUSH_TEST,
@@ -73,7 +74,6 @@ from pokerlab.rng import xorshift64star_uniform_nb as rng_uniform
 from pokerlab.solvers.regret import regret_match_row, regret_match_row_py
 
 INT_MAX = 2_000_000_000.0
-BOARD_CARDS = (0, 3, 4, 5)
 BLOCKED = np.int16(32767)  # board_tables: a combo sharing a card with the board
 COARSE_SHIFT = 5
 COARSE_MASK = (1 << COARSE_SHIFT) - 1

@@ -19,6 +19,8 @@ SUITS = "cdhs"
 NUM_CARDS = 52
 NUM_COMBOS = 1326
 NUM_CLASSES = 169
+BOARD_PREFIX = (0, 3, 4, 5)
+"""Board cards dealt by the end of each street (preflop, flop, turn, river)."""
 
 _RANK_OF = {ch: i for i, ch in enumerate(RANKS)}
 _RANK_OF.update({ch.lower(): i for i, ch in enumerate(RANKS) if ch.isalpha()})

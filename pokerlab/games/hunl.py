@@ -58,7 +58,7 @@ from pokerlab.abstraction.action_map import (
     check_translation,
     make_abstraction,
 )
-from pokerlab.cards.cards import card_str
+from pokerlab.cards.cards import BOARD_PREFIX, card_str
 from pokerlab.errors import ConfigError
 from pokerlab.games import register_game
 from pokerlab.games.protocol import CHANCE, TERMINAL, GameInfo
@@ -79,8 +79,6 @@ __all__ = ["CALL", "CHECK_CALL", "FOLD", "RAISE_BASE", "HUNLGame", "HUNLState", 
 
 CHECK_CALL = CALL
 RAISE_BASE = RAISE0
-BOARD_PREFIX = (0, 3, 4, 5)
-"""Board cards visible on each street."""
 
 
 def raise_action(amount: int) -> int:
