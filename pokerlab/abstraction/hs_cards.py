@@ -30,12 +30,10 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from pokerlab.cards.cards import CLASS_OF_COMBO, COMBO_INDEX, COMBOS
+from pokerlab.cards.cards import BOARD_PREFIX, CLASS_OF_COMBO, COMBO_INDEX, COMBOS
 from pokerlab.cards.evaluator import eval_tables
 from pokerlab.cards.evaluator_kernels import combos_on_board_kernel
 from pokerlab.errors import ConfigError
-
-BOARD_PREFIX = (0, 3, 4, 5)
 
 
 @njit(cache=True)
@@ -64,7 +62,7 @@ def hand_strength(board_strengths, combos, a, b, mine):  # type: ignore[no-untyp
 def sample_hs(tables, combos, street, n, seed, out):  # type: ignore[no-untyped-def]
     """HS of ``n`` random (hole, board) deals on ``street`` (numpy RNG seeded in-kernel)."""
     np.random.seed(seed)  # noqa: NPY002  (numba's in-kernel generator)
-    nb = (0, 3, 4, 5)[street]
+    nb = BOARD_PREFIX[street]
     deck = np.arange(52)
     strengths = np.zeros(combos.shape[0], dtype=np.int32)
     board = np.zeros(5, dtype=np.int64)
