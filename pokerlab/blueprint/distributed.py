@@ -25,8 +25,11 @@ merge is exact: a one-worker run equals the single-thread trainer bit for bit.
 
 Worker 0 continues the trainer's own RNG stream and deck (so the checkpoint format is
 unchanged); workers ``w >= 1`` are seeded from ``(seed, w, iterations)``.  ``address``
-joins an existing cluster (``ray.init(address=...)``); without it a local Ray with
-``num_cpus=W`` is started (and shut down by :meth:`RayTrainer.close`).
+joins an existing cluster; without it (or with ``"local"``) a private local Ray with
+``num_cpus=W`` is started (and shut down by :meth:`RayTrainer.close`); both through
+:func:`pokerlab.executor.ray_init`.  The workers are actors, not
+:func:`~pokerlab.executor.map_chunks` tasks: each keeps its trainer (tables, tree,
+kernels) between rounds.
 """
 
 from __future__ import annotations
@@ -99,19 +102,15 @@ class RayTrainer:
             raise ConfigError(f"Ray workers must be >= 1, got {workers}")
         if merge_every < 1:
             raise ConfigError(f"merge interval must be >= 1, got {merge_every}")
-        import ray
+        from pokerlab.executor import ray_init
 
-        self.ray = ray
         self.trainer = trainer
         self.workers = workers
         self.merge_every = merge_every
-        self.started = False
-        if not ray.is_initialized():
-            if address:
-                ray.init(address=address, include_dashboard=False, log_to_driver=False)
-            else:
-                ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False)
-            self.started = True
+        self.started = ray_init(address or "local", num_cpus=workers)
+        import ray
+
+        self.ray = ray
         actor: Any = ray.remote(num_cpus=1)(BlueprintWorker)
         cfg = trainer.config.to_json()
         self.actors: list[Any] = [actor.remote(cfg) for _ in range(workers)]

@@ -70,8 +70,10 @@ def train(
 
     from pokerlab.blueprint.config import preset as get_preset
     from pokerlab.blueprint.trainer import BlueprintTrainer
+    from pokerlab.executor import check_ray_address
 
     check_seed(seed)
+    check_ray_address(ray_address, reachable=True)
     if iterations is not None and minutes is not None:
         raise ConfigError("give --iterations or --minutes, not both")
     if preset.strip().lower() == "thesis":  # the thesis agent's own trainer

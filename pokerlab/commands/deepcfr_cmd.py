@@ -70,8 +70,11 @@ def _train(a: dict[str, Any]) -> None:
     from pokerlab.deepcfr.evaluate import big_blind, exploitability, to_mbb
     from pokerlab.deepcfr.solver import DeepCFRSolver, Executor, resolve_game
     from pokerlab.errors import ConfigError
+    from pokerlab.executor import check_ray_address, check_workers
 
     check_seed(a["seed"])
+    check_workers(a["workers"])
+    check_ray_address(a["ray_address"], reachable=True)
     ck: Path | None = a["checkpoint"]
     if a["resume"]:
         if ck is None or not (ck / "state.json").exists():
@@ -92,7 +95,7 @@ def _train(a: dict[str, Any]) -> None:
     if a["workers"] > 1 or a["ray_address"]:
         from pokerlab.deepcfr.distributed import RayExecutor
 
-        executor = RayExecutor(workers=max(1, a["workers"]), address=a["ray_address"])
+        executor = RayExecutor(workers=a["workers"], address=a["ray_address"])
     else:
         executor = Executor()
     progress: Progress | None = None

@@ -41,10 +41,12 @@ def lbr(
     """Local best response (Lisý & Bowling 2017) against AGENT: a lower bound on its
     exploitability, in mbb/hand (milli-chips/hand on the small games) with a 95% CI."""
     from pokerlab.evaluation.lbr import check_lbr_args, run_lbr
+    from pokerlab.executor import check_ray_address, check_workers
 
     check_seed(seed)
     check_positive(hands, "--hands")
-    check_positive(workers, "--workers")
+    check_workers(workers)
+    check_ray_address(ray_address, reachable=True)
     check_lbr_args(game=game, actions=actions, from_round=from_round, hands=hands, seed=seed,
                    exact=exact)
     with progress("LBR", enabled=not as_json and not exact, total=hands,

@@ -41,8 +41,11 @@ def match(
 ) -> None:
     """Play AGENT_A against AGENT_B; report A's mean in mbb/hand with a 95% CI."""
     from pokerlab.evaluation.matches import play_match
+    from pokerlab.executor import check_ray_address, check_workers
 
     check_seed(seed)
+    check_workers(workers)
+    check_ray_address(ray_address, reachable=True)
     check_positive(hands, "--hands")
     if out is not None:
         check_output_path(out, suffixes=(".phhs", ".phh", ".log"))

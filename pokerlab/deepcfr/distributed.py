@@ -49,40 +49,53 @@ def _remote_traversals(
     return run_traversals(game, encoder, nets, traverser, iteration, range(start, stop), seed)
 
 
+def _traversal_chunk(
+    chunk: tuple[str, int, Any, int, int, int, int, int],
+) -> dict[str, np.ndarray]:
+    """One chunk of traversals (a Ray task); the weights come as one object-store
+    reference shared by the chunks of a run."""
+    game_name, dim, weights, *rest = chunk
+    if not isinstance(weights, list):  # the ObjectRef put once per run
+        import ray
+
+        weights = ray.get(weights)
+    return _remote_traversals(game_name, dim, weights, *rest)
+
+
 class RayExecutor(Executor):
-    """Runs traversals as Ray tasks on ``workers`` local processes, or on the cluster at
-    ``address`` (``ray.init(address=...)``)."""
+    """Runs traversals as Ray tasks (:func:`pokerlab.executor.map_chunks`) on a local Ray
+    of ``workers`` CPUs, or on the cluster at ``address``
+    (:func:`pokerlab.executor.ray_init`)."""
 
     def __init__(self, *, workers: int = 2, address: str | None = None,
                  chunks: int | None = None) -> None:
-        import ray
+        from pokerlab.executor import check_workers, ray_init
 
-        self.ray = ray
-        self.started = False
-        if not ray.is_initialized():
-            if address:
-                ray.init(address=address, include_dashboard=False, log_to_driver=False)
-            else:
-                ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False)
-            self.started = True
+        check_workers(workers, option="workers")
+        self.address = address or "local"
+        self.started = ray_init(self.address, num_cpus=workers)
         self.chunks = chunks if chunks is not None else max(1, workers)
-        self._task = ray.remote(num_cpus=1)(_remote_traversals)
 
     def run(
         self, solver: DeepCFRSolver, traverser: int, iteration: int
     ) -> list[dict[str, np.ndarray]]:
+        import ray
+
+        from pokerlab.executor import map_chunks
+
         cfg = solver.config
         k = cfg.traversals
         bounds = np.linspace(0, k, self.chunks + 1).astype(int)
-        weights = self.ray.put([_weights(n) for n in solver.adv_nets])
-        refs = [
-            self._task.remote(cfg.game, cfg.dim, weights, traverser, iteration,
-                              int(bounds[i]), int(bounds[i + 1]), cfg.seed)
-            for i in range(self.chunks) if bounds[i + 1] > bounds[i]
-        ]
-        return list(self.ray.get(refs))
+        weights = ray.put([_weights(n) for n in solver.adv_nets])
+        chunks = [(cfg.game, cfg.dim, weights, traverser, iteration, int(bounds[i]),
+                   int(bounds[i + 1]), cfg.seed)
+                  for i in range(self.chunks) if bounds[i + 1] > bounds[i]]
+        return map_chunks(_traversal_chunk, chunks, backend="ray", workers=self.chunks,
+                          ray_address=self.address)
 
     def close(self) -> None:
         if self.started:
-            self.ray.shutdown()
+            import ray
+
+            ray.shutdown()
             self.started = False

@@ -1,0 +1,425 @@
+"""One executor: a function mapped over chunks of work, here, in processes or on Ray.
+
+Every parallel runner of pokerlab (matches, LBR, the blueprint trainer's Ray actors, Deep
+CFR's traversals) goes through this module, so there is one process pool, one Ray task
+loop and one ``ray.init``.
+
+* :func:`map_chunks` ``(fn, chunks, backend=..., workers=...)`` returns ``[fn(c) for c in
+  chunks]`` in chunk order, computed in this process (``"local"``), in ``workers`` spawned
+  processes (``"process"``) or as Ray tasks (``"ray"``).  Determinism is the chunks' part
+  of the contract: a chunk carries its own seed (or the seeds of its items) and ``fn``
+  depends on nothing else, so the results do not depend on the backend, the worker count
+  or the order in which chunks finish.  An exception in a chunk is raised again in the
+  caller as itself (a Ray task's error is unwrapped to its cause), with a note naming the
+  chunk; a worker process that dies is an :class:`ExecutorError`.
+* :func:`ray_init` ``(address, num_cpus)`` is the one ``ray.init``.  ``"local"`` (or
+  ``None``) starts a private local Ray with ``num_cpus`` CPUs (``address="local"``, so a
+  cluster already running on the machine is never joined by accident); any other address
+  (``auto``, ``HOST:PORT``, ``ray://HOST[:PORT]``) joins that cluster *without* resource
+  arguments (Ray refuses ``num_cpus`` when connecting).  The address is checked first: bad
+  syntax is one :class:`ExecutorError` naming it, a ``HOST:PORT`` whose port does not
+  accept a TCP connection within a few seconds fails at once instead of waiting for Ray,
+  and a port that answers but is no Ray head is given up after :data:`CONNECT_TIMEOUT_S`
+  (Ray alone retries it for many minutes).
+  Workers get the project's runtime environment (:func:`runtime_env`): locally the
+  ``PYTHONPATH`` that imports this pokerlab; on a cluster the package itself
+  (``py_modules``, its data included) so worker nodes need no install.
+* :func:`check_workers` and :func:`check_ray_address` validate the ``--workers`` and
+  ``--ray-address`` options before any work starts.
+
+This module is in the base layer: it imports only :mod:`pokerlab.errors` and the standard
+library at module level, and Ray lazily inside the functions that need it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ipaddress
+import logging
+import os
+import re
+import signal
+import socket
+import sys
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+from typing import Any, Literal, TypeVar
+
+from pokerlab.errors import PokerlabError
+
+C = TypeVar("C")
+R = TypeVar("R")
+
+Backend = Literal["local", "process", "ray"]
+BACKENDS: tuple[str, ...] = ("local", "process", "ray")
+
+#: seconds a ``HOST:PORT`` gets to accept a TCP connection before Ray is asked to join it
+PROBE_TIMEOUT_S = 5.0
+#: seconds ``ray.init`` gets to join a cluster whose port answered the probe
+CONNECT_TIMEOUT_S = 60.0
+#: the Ray client's default port (``ray://HOST`` without a port)
+RAY_CLIENT_PORT = 10001
+#: the environment variables a local Ray's workers get from the driver
+ENV_VARS = ("POKERLAB_DATA", "POKERLAB_CACHE")
+
+_ADDRESS_HELP = "use local, auto, HOST:PORT or ray://HOST[:PORT]"
+_HOST = re.compile(r"^(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
+                   r"(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$")
+
+
+class ExecutorError(PokerlabError):
+    """A bad worker count or Ray address, an unreachable cluster, or a dead worker."""
+
+
+# ----------------------------------------------------------------------------- options
+
+
+def check_workers(workers: int | None, *, option: str = "--workers") -> int | None:
+    """``workers`` must be a whole number >= 1 (``None``: the caller's default)."""
+    if workers is None:
+        return None
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+        raise ExecutorError(f"{option} must be a whole number >= 1, got {workers}")
+    return workers
+
+
+def parse_ray_address(address: str, *, option: str = "--ray-address"
+                      ) -> tuple[str, str | None, int | None]:
+    """``(address, host, port)`` of a Ray address; ``host``/``port`` are ``None`` for
+    ``local`` and ``auto``.  Raises :class:`ExecutorError` naming the value otherwise."""
+    text = str(address).strip()
+    if text in ("local", "auto"):
+        return text, None, None
+    bad = ExecutorError(f"{option} {str(address)!r} is not a Ray address ({_ADDRESS_HELP})")
+    rest = text
+    client = text.lower().startswith("ray://")
+    if client:
+        rest = text[len("ray://"):].rstrip("/")
+    if rest.startswith("["):  # [IPv6]:port
+        close = rest.find("]")
+        if close < 0:
+            raise bad
+        host, tail = rest[1:close], rest[close + 1:]
+        try:
+            ipaddress.IPv6Address(host)
+        except ValueError:
+            raise bad from None
+        if tail and not tail.startswith(":"):
+            raise bad
+        port_text = tail[1:] if tail else None
+    else:
+        host, sep, port_text_s = rest.rpartition(":")
+        if not sep:
+            host, port_text_s = rest, ""
+        port_text = port_text_s if sep else None
+        if not host or not _HOST.match(host):
+            raise bad
+    if port_text is None:
+        if not client:
+            raise ExecutorError(f"{option} {str(address)!r} has no port ({_ADDRESS_HELP})")
+        port = RAY_CLIENT_PORT
+    else:
+        if not port_text.isdigit() or not 1 <= int(port_text) <= 65535:
+            raise ExecutorError(f"{option} {str(address)!r}: the port must be 1 .. 65535 "
+                                f"({_ADDRESS_HELP})")
+        port = int(port_text)
+    return text, host, port
+
+
+def check_ray_address(address: str | None, *, option: str = "--ray-address",
+                      reachable: bool = False,
+                      timeout_s: float = PROBE_TIMEOUT_S) -> str | None:
+    """Validate a ``--ray-address`` value (``None`` passes); with ``reachable`` also
+    check that a ``HOST:PORT`` accepts a TCP connection within ``timeout_s``."""
+    if address is None:
+        return None
+    text, host, port = parse_ray_address(address, option=option)
+    if reachable and host is not None and port is not None:
+        probe(host, port, text, option=option, timeout_s=timeout_s)
+    return text
+
+
+def probe(host: str, port: int, address: str, *, option: str = "--ray-address",
+          timeout_s: float = PROBE_TIMEOUT_S) -> None:
+    """Raise :class:`ExecutorError` unless ``host:port`` accepts a TCP connection."""
+    try:
+        with socket.create_connection((host, port), timeout=timeout_s):
+            pass
+    except socket.gaierror as exc:
+        raise ExecutorError(f"{option} {address!r}: cannot resolve host {host!r} "
+                            f"({exc.strerror or exc})") from None
+    except TimeoutError:
+        raise ExecutorError(f"{option} {address!r}: no Ray cluster answered within "
+                            f"{timeout_s:g} s") from None
+    except OSError as exc:
+        raise ExecutorError(f"{option} {address!r}: no Ray cluster there "
+                            f"({exc.strerror or exc})") from None
+
+
+def default_backend(workers: int | None, ray_address: str | None) -> Backend:
+    """``"ray"`` with an address, ``"process"`` for more than one worker, else local."""
+    if ray_address is not None:
+        return "ray"
+    return "process" if (workers or 1) > 1 else "local"
+
+
+# ----------------------------------------------------------------------------- Ray
+
+
+def _import_ray() -> Any:
+    try:
+        import ray
+    except ImportError:  # pragma: no cover - ray is in the dev extra
+        raise ExecutorError("Ray runs need the 'ray' package (pip install ray)") from None
+    return ray
+
+
+def runtime_env(*, ship: bool) -> dict[str, Any]:
+    """The runtime environment every pokerlab Ray job gets.
+
+    Locally (``ship=False``) workers run on this machine: they get a ``PYTHONPATH`` that
+    imports this pokerlab first and the driver's ``POKERLAB_DATA`` / ``POKERLAB_CACHE``.
+    On a cluster (``ship=True``) the package folder (code and shipped data, no caches) is
+    uploaded as a ``py_modules`` entry, so worker nodes import the driver's pokerlab.
+    """
+    root = Path(__file__).resolve().parent
+    if ship:
+        return {"py_modules": [str(root)], "excludes": ["__pycache__", "*.pyc", "*.nbi",
+                                                        "*.nbc"]}
+    paths = [str(root.parent)]
+    old = os.environ.get("PYTHONPATH")
+    if old:
+        paths += [p for p in old.split(os.pathsep) if p and p != paths[0]]
+    env = {"PYTHONPATH": os.pathsep.join(paths)}
+    env.update({k: os.environ[k] for k in ENV_VARS if os.environ.get(k)})
+    return {"env_vars": env}
+
+
+def ray_init(address: str | None = "local", num_cpus: int | None = None, *,
+             option: str = "--ray-address", timeout_s: float = PROBE_TIMEOUT_S,
+             connect_timeout_s: float = CONNECT_TIMEOUT_S) -> bool:
+    """The one ``ray.init`` (module docstring).  Returns True when this call initialised
+    Ray (the caller shuts it down, see :func:`ray_session`), False when Ray was already
+    initialised in this process (it is reused as it is)."""
+    text, host, port = parse_ray_address("local" if address is None else address,
+                                         option=option)
+    if "ray" in sys.modules and sys.modules["ray"].is_initialized():
+        return False
+    if host is not None and port is not None:  # fail fast, before importing Ray
+        probe(host, port, text, option=option, timeout_s=timeout_s)
+    ray = _import_ray()
+    if ray.is_initialized():
+        return False
+    kwargs: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False}
+    if text == "local":
+        kwargs["runtime_env"] = runtime_env(ship=False)
+        if num_cpus is not None:
+            kwargs["num_cpus"] = max(1, int(num_cpus))
+    else:
+        kwargs["runtime_env"] = runtime_env(ship=True)
+    where = "start a local Ray" if text == "local" else f"join the Ray cluster at {text!r}"
+    try:
+        if text == "local":
+            ray.init(address=text, **kwargs)
+        else:
+            _init_bounded(ray, text, kwargs, connect_timeout_s)
+    except TimeoutError:
+        raise ExecutorError(f"{option}: cannot {where}: no answer within "
+                            f"{connect_timeout_s:g} s (is it a Ray head's GCS port?)") from None
+    except Exception as exc:  # noqa: BLE001 - Ray raises many kinds; one line for all
+        with contextlib.suppress(Exception):
+            ray.shutdown()
+        raise ExecutorError(f"{option}: cannot {where}: {_one_line(exc)}") from None
+    return True
+
+
+class _QuietThreadWarning(logging.Filter):
+    def filter(self, record: logging.LogRecord) -> bool:
+        return "not the main thread" not in str(record.msg)
+
+
+def _init_bounded(ray: Any, address: str, kwargs: dict[str, Any], timeout_s: float) -> None:
+    """``ray.init`` joining ``address`` in a helper thread, given up after ``timeout_s``
+    (Ray itself retries an address that accepts TCP but is no GCS for many minutes)."""
+    if threading.current_thread() is threading.main_thread() and \
+            signal.getsignal(signal.SIGTERM) is signal.SIG_DFL:
+        signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(signum))  # as Ray does
+    box: dict[str, BaseException] = {}
+
+    def target() -> None:
+        try:
+            ray.init(address=address, **kwargs)
+        except BaseException as exc:  # noqa: BLE001 - handed to the caller
+            box["exc"] = exc
+
+    quiet = _QuietThreadWarning()
+    log = logging.getLogger("ray._private.worker")
+    log.addFilter(quiet)
+    try:
+        th = threading.Thread(target=target, name="pokerlab-ray-init", daemon=True)
+        th.start()
+        th.join(timeout_s)
+    finally:
+        log.removeFilter(quiet)
+    if th.is_alive():
+        raise TimeoutError(address)
+    if "exc" in box:
+        raise box["exc"]
+
+
+@contextlib.contextmanager
+def ray_session(address: str | None = "local", num_cpus: int | None = None, *,
+                option: str = "--ray-address") -> Iterator[Any]:
+    """``with ray_session(address, num_cpus) as ray:`` -- :func:`ray_init`, and
+    ``ray.shutdown()`` at the end when this session started Ray."""
+    started = ray_init(address, num_cpus, option=option)
+    ray = sys.modules["ray"]
+    try:
+        yield ray
+    finally:
+        if started:
+            ray.shutdown()
+
+
+def _one_line(exc: BaseException) -> str:
+    lines = [ln.strip() for ln in str(exc).splitlines() if ln.strip()]
+    return lines[0] if lines else type(exc).__name__
+
+
+_REMOTE: dict[tuple[Callable[..., Any], tuple[tuple[str, Any], ...]], Any] = {}
+
+
+def remote(fn: Callable[..., Any], **options: Any) -> Any:
+    """``ray.remote(**options)(fn)``, made once per function and options."""
+    ray = _import_ray()
+    key = (fn, tuple(sorted(options.items())))
+    if key not in _REMOTE:
+        _REMOTE[key] = ray.remote(**options)(fn) if options else ray.remote(fn)
+    return _REMOTE[key]
+
+
+# ----------------------------------------------------------------------------- map
+
+
+def map_chunks(fn: Callable[[C], R], chunks: Sequence[C], *, backend: Backend = "local",
+               workers: int = 1, ray_address: str | None = None,
+               progress: Callable[[int, int], None] | None = None,
+               size: Callable[[C], int] | None = None) -> list[R]:
+    """``[fn(c) for c in chunks]`` in chunk order, on ``backend`` (module docstring).
+
+    ``workers``: processes for ``"process"`` (one chunk, or one worker, runs here), CPUs of
+    a local Ray for ``"ray"`` (at least 2).  ``ray_address``: the cluster for ``"ray"``
+    (default ``"local"``; an already initialised Ray is used as it is).  ``fn`` must be a
+    module-level function and the chunks picklable for the process and Ray backends.
+    ``progress(done, total)`` is called as chunks finish, counted in ``size(chunk)`` units
+    (default: 1 per chunk).
+    """
+    if backend not in BACKENDS:
+        raise ExecutorError(f"unknown executor backend {backend!r} (one of "
+                            f"{', '.join(BACKENDS)})")
+    check_workers(workers, option="workers")
+    items = list(chunks)
+    sizes = [1 if size is None else int(size(c)) for c in items]
+    total = sum(sizes)
+    done = 0
+
+    def tick(i: int) -> None:
+        nonlocal done
+        done += sizes[i]
+        if progress is not None:
+            progress(done, total)
+
+    if backend == "ray":
+        return _map_ray(fn, items, workers, ray_address, tick)
+    if backend == "local" or workers <= 1 or len(items) <= 1:
+        out: list[R] = []
+        for i, c in enumerate(items):
+            out.append(_call(fn, c, i, len(items), "local"))
+            tick(i)
+        return out
+    return _map_process(fn, items, workers, tick)
+
+
+def _call(fn: Callable[[C], R], chunk: C, i: int, n: int, backend: str) -> R:
+    try:
+        return fn(chunk)
+    except Exception as exc:
+        _note(exc, i, n, backend)
+        raise
+
+
+def _note(exc: BaseException, i: int, n: int, backend: str) -> None:
+    exc.add_note(f"(in chunk {i + 1} of {n}, {backend} backend)")
+
+
+def _map_process(fn: Callable[[C], R], items: list[C], workers: int,
+                 tick: Callable[[int], None]) -> list[R]:
+    import multiprocessing as mp
+    from concurrent.futures import FIRST_EXCEPTION, ProcessPoolExecutor, wait
+    from concurrent.futures.process import BrokenProcessPool
+
+    n = len(items)
+    results: list[Any] = [None] * n
+    ctx = mp.get_context("spawn")
+    ex = ProcessPoolExecutor(max_workers=min(workers, n), mp_context=ctx)
+    try:
+        futs = {ex.submit(fn, c): i for i, c in enumerate(items)}
+        pending = set(futs)
+        while pending:
+            finished, pending = wait(pending, return_when=FIRST_EXCEPTION)
+            for f in sorted(finished, key=futs.__getitem__):
+                i = futs[f]
+                try:
+                    results[i] = f.result()
+                except BrokenProcessPool:
+                    raise ExecutorError(f"a worker process died while running chunk "
+                                        f"{i + 1} of {n} (out of memory or killed?)") from None
+                except Exception as exc:
+                    _note(exc, i, n, "process")
+                    raise
+                tick(i)
+    except BaseException:
+        ex.shutdown(wait=True, cancel_futures=True)
+        raise
+    ex.shutdown(wait=True)
+    return results
+
+
+def _map_ray(fn: Callable[[C], R], items: list[C], workers: int, address: str | None,
+             tick: Callable[[int], None]) -> list[R]:
+    n = len(items)
+    results: list[Any] = [None] * n
+    with ray_session(address, max(2, workers)) as ray:
+        task = remote(fn)
+        refs = [task.remote(c) for c in items]
+        index = {r: i for i, r in enumerate(refs)}
+        pending = list(refs)
+        try:
+            while pending:
+                ready, pending = ray.wait(pending, num_returns=1)
+                for r in ready:
+                    i = index[r]
+                    results[i] = _ray_get(ray, r, i, n)
+                    tick(i)
+        except BaseException:
+            for r in pending:
+                with contextlib.suppress(Exception):
+                    ray.cancel(r)
+            raise
+    return results
+
+
+def _ray_get(ray: Any, ref: Any, i: int, n: int) -> Any:
+    from ray.exceptions import RayTaskError, WorkerCrashedError
+
+    try:
+        return ray.get(ref)
+    except RayTaskError as exc:
+        cause = getattr(exc, "cause", None)
+        if isinstance(cause, BaseException):
+            _note(cause, i, n, "ray")
+            raise cause from exc
+        raise ExecutorError(f"chunk {i + 1} of {n} failed on Ray: {_one_line(exc)}") from None
+    except WorkerCrashedError:
+        raise ExecutorError(f"a Ray worker died while running chunk {i + 1} of {n}") from None
