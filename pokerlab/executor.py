@@ -21,6 +21,7 @@ loop and one ``ray.init``.
   accept a TCP connection within a few seconds fails at once instead of waiting for Ray,
   and a port that answers but is no Ray head is given up after :data:`CONNECT_TIMEOUT_S`
   (Ray alone retries it for many minutes).
+  Joining sends Ray's authentication token when one is found (as Ray does for ``auto``).
   Workers get the project's runtime environment (:func:`runtime_env`): locally the
   ``PYTHONPATH`` that imports this pokerlab; on a cluster the package itself
   (``py_modules``, its data included) so worker nodes need no install.
@@ -117,12 +118,13 @@ def parse_ray_address(address: str, *, option: str = "--ray-address"
             raise bad
     if port_text is None:
         if not client:
-            raise ExecutorError(f"{option} {str(address)!r} has no port ({_ADDRESS_HELP})")
+            raise ExecutorError(f"{option} {str(address)!r} is not a Ray address: no port "
+                                f"({_ADDRESS_HELP})")
         port = RAY_CLIENT_PORT
     else:
         if not port_text.isdigit() or not 1 <= int(port_text) <= 65535:
-            raise ExecutorError(f"{option} {str(address)!r}: the port must be 1 .. 65535 "
-                                f"({_ADDRESS_HELP})")
+            raise ExecutorError(f"{option} {str(address)!r} is not a Ray address: the port "
+                                f"must be 1 .. 65535 ({_ADDRESS_HELP})")
         port = int(port_text)
     return text, host, port
 
@@ -218,6 +220,7 @@ def ray_init(address: str | None = "local", num_cpus: int | None = None, *,
             kwargs["num_cpus"] = max(1, int(num_cpus))
     else:
         kwargs["runtime_env"] = runtime_env(ship=True)
+        _token_auth_if_available()
     where = "start a local Ray" if text == "local" else f"join the Ray cluster at {text!r}"
     try:
         if text == "local":
@@ -230,8 +233,31 @@ def ray_init(address: str | None = "local", num_cpus: int | None = None, *,
     except Exception as exc:  # noqa: BLE001 - Ray raises many kinds; one line for all
         with contextlib.suppress(Exception):
             ray.shutdown()
-        raise ExecutorError(f"{option}: cannot {where}: {_one_line(exc)}") from None
+        hint = ""
+        if text != "local" and "Failed to connect" in str(exc):
+            hint = (" (a cluster with token authentication needs its token in "
+                    "RAY_AUTH_TOKEN or ~/.ray/auth_token on this machine)")
+        raise ExecutorError(f"{option}: cannot {where}: {_one_line(exc)}{hint}") from None
     return True
+
+
+def _token_auth_if_available() -> None:
+    """Send Ray's authentication token when joining an explicit address, as Ray itself
+    does for ``auto``: current Ray enables token authentication on new clusters by
+    default, but a driver given an address sends no token unless ``RAY_AUTH_MODE=token``
+    -- and then fails with pages of InvalidAuthToken.  Nothing changes when
+    ``RAY_AUTH_MODE`` is set or no token is found (``RAY_AUTH_TOKEN``,
+    ``RAY_AUTH_TOKEN_PATH``, ``~/.ray/auth_token``)."""
+    if os.environ.get("RAY_AUTH_MODE") is not None:
+        return
+    try:
+        from ray._private.authentication.authentication_token_setup import (
+            maybe_enable_token_auth_if_token_available,
+        )
+    except ImportError:  # an older Ray without token authentication
+        return
+    with contextlib.suppress(Exception):
+        maybe_enable_token_auth_if_token_available(warn_if_disabled=False)
 
 
 class _QuietThreadWarning(logging.Filter):
