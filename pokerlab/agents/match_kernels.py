@@ -16,7 +16,7 @@ same sampling rule, so the two give identical per-hand results (tested, with tab
 buckets, hand-strength buckets, dense and CSR policies).  The kernel's pieces have their
 twins there too: :func:`_row_start` = ``IndexedPolicy.row_start``, :func:`_sample` =
 :func:`pokerlab.agents.policy_agent.sample_index`, :func:`_hs_bucket` =
-``CardSpec.bucket``, :func:`hand_seed_nb` = :func:`pokerlab.evaluation.matches.hand_seed`.
+``CardSpec.bucket``, :func:`pokerlab.rng.stream_seed_nb` = :func:`pokerlab.evaluation.matches.hand_seed`.
 """
 
 from __future__ import annotations
@@ -26,28 +26,11 @@ from typing import Any
 import numpy as np
 from numba import njit
 
+from pokerlab.abstraction.hs_cards import hand_strength
 from pokerlab.abstraction.indexer_kernels import SCRATCH, index_into
-from pokerlab.blueprint.cards import hand_strength
 from pokerlab.cards.evaluator_kernels import combos_on_board_kernel, strength_nb
-from pokerlab.holdem.engine_kernels import deal_nine, rng_next
-
-C_SEED = np.uint64(0x9E3779B97F4A7C15)
-C_INDEX = np.uint64(0xD1B54A32D192ED03)
-C_STREAM = np.uint64(0x8CB92BA72F3D8DD7)
-M1 = np.uint64(0xBF58476D1CE4E5B9)
-M2 = np.uint64(0x94D049BB133111EB)
-LOW63 = np.uint64((1 << 63) - 1)
-INV53 = 1.0 / float(1 << 53)
-
-
-@njit(cache=True)
-def hand_seed_nb(seed, index, stream):  # type: ignore[no-untyped-def]
-    """Twin of :func:`pokerlab.evaluation.matches.hand_seed` (uint64 arithmetic)."""
-    z = (np.uint64(seed) * C_SEED + np.uint64(index + 1) * C_INDEX
-         + np.uint64(stream) * C_STREAM)
-    z = (z ^ (z >> np.uint64(30))) * M1
-    z = (z ^ (z >> np.uint64(27))) * M2
-    return (z ^ (z >> np.uint64(31))) & LOW63
+from pokerlab.holdem.engine_kernels import deal_nine
+from pokerlab.rng import stream_seed_nb, uniform01_nb
 
 
 @njit(cache=True)
@@ -79,7 +62,7 @@ def _sample(probs, s, k, rs):  # type: ignore[no-untyped-def]
     uniform = s < 0 or total <= 0.0
     if uniform:
         total = float(k)
-    u = np.float64(rng_next(rs) >> np.uint64(11)) * INV53
+    u = uniform01_nb(rs)
     target = u * total
     acc = 0.0
     for j in range(k):
@@ -103,7 +86,7 @@ def _table_bucket(T0, T1, T2, T3, t0, t1, t2, t3, hand, s, scratch):  # type: ig
 @njit(cache=True)
 def _hs_bucket(ET, combos, combo_index, class_of, thr, pre169, board_str, have_str, cards,
                hand, s):  # type: ignore[no-untyped-def]
-    """Twin of :meth:`pokerlab.blueprint.cards.CardSpec.bucket` (hand strength vs every
+    """Twin of :meth:`pokerlab.abstraction.hs_cards.CardSpec.bucket` (hand strength vs every
     combo on the current board, counted against the thresholds)."""
     a = hand[0]
     b = hand[1]
@@ -150,10 +133,10 @@ def policy_match_kernel(start, stop, duplicate, seed,  # type: ignore[no-untyped
     for i in range(start, stop):
         k = i // 2 if duplicate else i
         a_seat = i % 2
-        rs[0] = hand_seed_nb(seed, k, 0)
+        rs[0] = stream_seed_nb(seed, k, 0)
         deal_nine(rs, deck, cards)
-        ra[0] = hand_seed_nb(seed, k, 1)
-        rbg[0] = hand_seed_nb(seed, k, 2)
+        ra[0] = stream_seed_nb(seed, k, 1)
+        rbg[0] = stream_seed_nb(seed, k, 2)
         bk[:, :] = -1
         have_str[:] = 0
         for j in range(5):

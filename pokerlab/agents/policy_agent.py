@@ -20,7 +20,7 @@ such as ``hunl(stacks=20000,bets=default,buckets=test)``); the agent loads that
   :class:`~pokerlab.abstraction.action_tree.ActionTree` (see **In**),
   the bucket on the current street from the blueprint's hand-strength card spec when the
   policy's metadata has one (``metadata["cards"]``,
-  :class:`pokerlab.blueprint.cards.CardSpec`), else from the game's bucket tables.  A
+  :class:`pokerlab.abstraction.hs_cards.CardSpec`), else from the game's bucket tables.  A
   :class:`~pokerlab.policy.tabular.TabularPolicy` is read with the information-state
   string of an abstract engine state replayed beside the real one (the same translation;
   an abstract size the abstract state does not offer becomes its largest smaller legal
@@ -62,7 +62,7 @@ from pokerlab.agents.base import (
     RaisedTo,
     event_to_action,
 )
-from pokerlab.agents.random_agent import MASK64, SplitMix64
+from pokerlab.cards.cards import BOARD_PREFIX
 from pokerlab.holdem.engine import (
     Action,
     ActionKind,
@@ -70,8 +70,7 @@ from pokerlab.holdem.engine import (
     HoldemState,
     Phase,
 )
-
-BOARD_PREFIX = (0, 3, 4, 5)
+from pokerlab.rng import GOLDEN, SplitMix64, to_unit
 
 ALLIN_BEHIND = 0.5
 """A real raise that leaves more than this share of the effective starting stack behind
@@ -79,13 +78,12 @@ the raiser is never translated to the abstract all-in (see ``In`` in the docstri
 
 
 def _mix(seed: int, index: int) -> int:
-    return SplitMix64((int(seed) * 0x9E3779B97F4A7C15 + int(index) * 0xC2B2AE3D27D4EB4F)
-                      & MASK64).next()
+    return SplitMix64(int(seed) * GOLDEN + int(index) * 0xC2B2AE3D27D4EB4F).next()
 
 
 def uniform_from(rng: SplitMix64) -> float:
     """A float in [0, 1) from the top 53 bits of the next SplitMix64 value."""
-    return (rng.next() >> 11) / float(1 << 53)
+    return rng.uniform()
 
 
 def sample_index(weights: list[float], u: float) -> int:
@@ -131,7 +129,7 @@ class HUNLPolicyAgent:
         meta = getattr(policy, "metadata", None)
         cards_meta = meta.get("cards") if isinstance(meta, dict) else None
         if isinstance(cards_meta, dict) and cards_meta.get("method", "hs") == "hs":
-            from pokerlab.blueprint.cards import CardSpec
+            from pokerlab.abstraction.hs_cards import CardSpec
 
             self.card_spec = CardSpec.from_json(cards_meta).with_thresholds()
         self.seed = seed
@@ -311,7 +309,7 @@ class HUNLPolicyAgent:
         probs = self.map.translate(real, act, allin_behind=self.allin_behind)
         if len(probs) == 1:
             return int(probs[0][0])
-        u = (_mix(self.seed, idx) >> 11) / float(1 << 53)
+        u = to_unit(_mix(self.seed, idx))
         acc = 0.0
         for a, p in probs:
             acc += p

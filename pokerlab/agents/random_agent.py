@@ -1,6 +1,6 @@
-"""The ``random`` agent: seeded random play and the integer RNG shared with the numba kernels.
+"""The ``random`` agent: seeded random play (its SplitMix64 stream is :mod:`pokerlab.rng`'s).
 
-(Moved here from ``pokerlab.holdem.agents``, which re-exports it.)
+(Moved here from ``pokerlab.holdem.agents``.)
 
 The random agent favours all-ins, min-raises and (with unequal or short stacks) short
 all-ins.  Its choice is made with integer weights and a SplitMix64 stream, exactly as the
@@ -18,7 +18,6 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from pokerlab.agents.base import PlayerView
 from pokerlab.errors import ConfigError
 from pokerlab.holdem.engine import (
     Action,
@@ -28,11 +27,8 @@ from pokerlab.holdem.engine import (
     LegalActions,
     Phase,
 )
-
-MASK64 = (1 << 64) - 1
-GOLDEN = 0x9E3779B97F4A7C15
-MUL1 = 0xBF58476D1CE4E5B9
-MUL2 = 0x94D049BB133111EB
+from pokerlab.holdem.view import PlayerView
+from pokerlab.rng import SplitMix64
 
 OPT_FOLD, OPT_CALL, OPT_MIN, OPT_ALLIN, OPT_UNIFORM = range(5)
 
@@ -40,26 +36,6 @@ DEFAULT_WEIGHTS = (10, 40, 20, 15, 15)
 """Random agent of the CLI/tests: favours min-raises and all-ins."""
 SHOWDOWN_WEIGHTS = (0, 60, 15, 5, 20)
 """Never folds: every hand goes to the showdown (the benchmark's playouts)."""
-
-
-class SplitMix64:
-    """SplitMix64 (Steele, Lea & Flood 2014): the same integer stream as the kernels."""
-
-    __slots__ = ("state",)
-
-    def __init__(self, seed: int) -> None:
-        self.state = int(seed) & MASK64
-
-    def next(self) -> int:
-        self.state = (self.state + GOLDEN) & MASK64
-        z = self.state
-        z = ((z ^ (z >> 30)) * MUL1) & MASK64
-        z = ((z ^ (z >> 27)) * MUL2) & MASK64
-        return z ^ (z >> 31)
-
-    def below(self, n: int) -> int:
-        """An integer in ``[0, n)`` (``n >= 1``; modulo reduction, bias < 2**-50)."""
-        return self.next() % n
 
 
 def check_weights(weights: Sequence[int]) -> tuple[int, int, int, int, int]:

@@ -19,21 +19,21 @@ snapshots) is shared with the Ray driver (:mod:`pokerlab.blueprint.distributed`)
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Any
 
 import numpy as np
 
 from pokerlab.blueprint import mccfr_kernels as K
+from pokerlab.blueprint.seeds import seed_state
 from pokerlab.errors import ConfigError
 
-if TYPE_CHECKING:
-    from pokerlab.blueprint.trainer import BlueprintTrainer
+BlueprintTrainer = Any
+"""A :class:`pokerlab.blueprint.trainer.BlueprintTrainer` (not imported: the trainer imports
+this module)."""
 
 
 def worker_state(seed: int, worker: int, iterations: int) -> np.ndarray:
     """A non-zero xorshift state for worker ``worker`` (>= 1) of a run at ``iterations``."""
-    from pokerlab.blueprint.trainer import seed_state
-
     mix = (seed * 1_000_003 + worker * 7_919 + iterations * 104_729) & ((1 << 62) - 1)
     return seed_state(mix)
 

@@ -29,11 +29,13 @@ from pokerlab.abstraction.action_tree import DECISION, ActionTree, compile_tree
 from pokerlab.blueprint import mccfr_kernels as K
 from pokerlab.blueprint.cards import CardSpec, _combos64
 from pokerlab.blueprint.config import BlueprintConfig
+from pokerlab.blueprint.seeds import seed_state
 from pokerlab.cards.cards import CLASS_OF_COMBO, COMBO_INDEX
 from pokerlab.cards.evaluator import eval_tables
 from pokerlab.errors import ConfigError
 from pokerlab.io import atomic_path, atomic_write_json, sha256_bytes
 from pokerlab.policy.indexed import IndexedPolicy, save_indexed_policy
+from pokerlab.solvers.regret import regret_matching_np
 
 CHECKPOINT_FORMAT = "pokerlab-blueprint-checkpoint"
 CHECKPOINT_VERSION = 1
@@ -41,15 +43,6 @@ CHECKPOINT_VERSION = 1
 # bucket-major work copies (mccfr_kernels.run_iterations_bucket_major)
 BUCKET_MAJOR_MAX_BYTES = 512 << 20
 Progress = Callable[[int, int, dict[str, Any]], None]
-
-
-def seed_state(seed: int) -> np.ndarray:
-    """A non-zero xorshift state from ``seed`` (splitmix64)."""
-    z = (seed * 0x9E3779B97F4A7C15 + 0x9E3779B97F4A7C15) & K.MASK64
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & K.MASK64
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & K.MASK64
-    z ^= z >> 31
-    return np.array([z or 1], dtype=np.uint64)
 
 
 def allin_matrix() -> np.ndarray:
@@ -258,10 +251,7 @@ class BlueprintTrainer:
             nb = int(self.config.buckets[s])
             lo = int(self.layout.node_offset[node])
             hi = lo + nb * k
-            cur = self.regret[lo:hi].reshape(nb, k).astype(np.float64)
-            pos = np.maximum(cur, 0.0)
-            ps = pos.sum(axis=1, keepdims=True)
-            rows = np.where(ps > 0, pos / np.where(ps > 0, ps, 1.0), 1.0 / k)
+            rows = regret_matching_np(self.regret[lo:hi].reshape(nb, k).astype(np.float64))
             for src, use in ((self.snap, self.snap.size > 0),
                              (self.avg, self.avg.size > 0 and self.config.avg_streets[s])):
                 if not use:

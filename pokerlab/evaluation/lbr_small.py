@@ -29,7 +29,8 @@ from typing import Any
 
 import numpy as np
 
-from pokerlab.evaluation.lbr import (
+from pokerlab.evaluation.lbr_core import (
+    LBRConfig,
     LBRError,
     LBRResult,
     check_from_round,
@@ -384,8 +385,6 @@ def sampled_lbr(game: Any, opponent: Any, *, actions: str = "fcpa", from_round: 
                 deals: Sequence[int] | None = None,
                 progress: Callable[[int], None] | None = None) -> LBRResult:
     """Sampled LBR through the shared hand loop (each deal played in both seats)."""
-    from pokerlab.evaluation.lbr import LBRConfig
-
     cfg = LBRConfig(actions=actions, from_round=from_round, hands=hands, seed=seed)
     t0 = time.perf_counter()
     ids = list(range(hands)) if deals is None else list(deals)

@@ -43,19 +43,16 @@ import numpy as np
 
 from pokerlab.errors import ConfigError
 from pokerlab.holdem.engine import HoldemConfig, HoldemState, Phase
+from pokerlab.rng import stream_seed
 
 Z95 = 1.959963984540054
-MASK64 = (1 << 64) - 1
 
 
 def hand_seed(seed: int, index: int, stream: int = 0) -> int:
     """Seed of deal ``index`` (stream 0: cards; 1, 2: agents A and B): SplitMix64 of the
-    match seed mixed with the index, so hands are independent of execution order."""
-    z = (int(seed) * 0x9E3779B97F4A7C15 + (int(index) + 1) * 0xD1B54A32D192ED03
-         + int(stream) * 0x8CB92BA72F3D8DD7) & MASK64
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
-    return (z ^ (z >> 31)) & ((1 << 63) - 1)
+    match seed mixed with the index (:func:`pokerlab.rng.stream_seed`), so hands are
+    independent of execution order."""
+    return stream_seed(seed, index, stream)
 
 
 def deal_index(i: int, duplicate: bool) -> int:
@@ -187,7 +184,7 @@ class MatchResult:
 def play_hunl_hand(agent_a: Any, agent_b: Any, config: HoldemConfig, a_seat: int,
                    cards: Sequence[int], seed_a: int, seed_b: int) -> HoldemState:
     """One hand: A in seat ``a_seat``, the given 9 cards (hole p0, hole p1, board)."""
-    from pokerlab.agents.base import checked_act
+    from pokerlab.holdem.view import checked_act
 
     agent_a.reset(seed_a)
     agent_b.reset(seed_b)
@@ -301,49 +298,13 @@ def _chunks(cfg: MatchConfig, parts: int, want_text: bool, fast: bool = True) ->
 def _run_chunks(chunks: list[_Chunk], workers: int, ray_address: str | None,
                 fn: Callable[[_Chunk], Any],
                 progress: Callable[[int, int], None] | None = None) -> list[Any]:
-    total = sum(c.stop - c.start for c in chunks)
+    """The chunks on :func:`pokerlab.executor.map_chunks`: Ray with an address, else
+    ``workers`` processes (one: here); ``progress`` counts hands."""
+    from pokerlab.executor import default_backend, map_chunks
 
-    def tick(done: list[Any]) -> None:
-        if progress is not None:
-            progress(sum(int(r[0].size) for r in done), total)
-
-    if ray_address is not None:
-        return _run_ray(chunks, ray_address, fn)
-    out: list[Any] = []
-    if workers <= 1 or len(chunks) <= 1:
-        for c in chunks:
-            out.append(fn(c))
-            tick(out)
-        return out
-    import multiprocessing as mp
-    from concurrent.futures import ProcessPoolExecutor
-
-    ctx = mp.get_context("spawn")
-    with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as ex:
-        for r in ex.map(fn, chunks):
-            out.append(r)
-            tick(out)
-    return out
-
-
-def _run_ray(chunks: list[_Chunk], address: str, fn: Callable[[_Chunk], Any]) -> list[Any]:
-    try:
-        import ray
-    except ImportError:  # pragma: no cover - ray is in the dev extra
-        raise ConfigError("--ray-address needs the 'ray' package (pip install ray)") from None
-    started = False
-    if not ray.is_initialized():
-        if address == "local":
-            ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
-        else:
-            ray.init(address=address, include_dashboard=False, log_to_driver=False)
-        started = True
-    try:
-        remote = ray.remote(fn)
-        return list(ray.get([remote.remote(c) for c in chunks]))
-    finally:
-        if started:
-            ray.shutdown()
+    return map_chunks(fn, chunks, backend=default_backend(workers, ray_address),
+                      workers=workers, ray_address=ray_address, progress=progress,
+                      size=lambda c: c.stop - c.start)
 
 
 def _write_out(out: str | Path, texts: list[str], cfg: MatchConfig) -> None:
@@ -404,7 +365,7 @@ def _play_small_chunk(chunk: _Chunk) -> tuple[np.ndarray, list[str]]:
 def play_small_hand(game: Any, agent_a: Any, agent_b: Any, a_seat: int, chance_seed: int,
                     seed_a: int, seed_b: int) -> float:
     """One hand of a small game; returns A's utility."""
-    from pokerlab.agents.base import AgentError
+    from pokerlab.errors import AgentError
 
     agent_a.reset(seed_a)
     agent_b.reset(seed_b)
@@ -453,8 +414,9 @@ def play_match(agent_a: str, agent_b: str, *, game: str = "hunl", hands: int = 1
                progress: Callable[[int, int], None] | None = None) -> MatchResult:
     """Play a match of agent specs A vs B; see the module docstring.
 
-    ``workers`` processes (default: the local cores; 1 = in this process); ``ray_address``
-    (``"local"`` starts a two-CPU local Ray) runs the same chunks as Ray tasks.
+    ``workers`` processes (default: the local cores; 1 = in this process; 0 or less is
+    refused); ``ray_address`` (``"local"`` starts a local Ray of ``max(2, workers)`` CPUs)
+    runs the same chunks as Ray tasks (:mod:`pokerlab.executor`).
     ``fast=False`` disables the kernel fast path.  ``progress(done, total)`` is called as
     hands finish (the Python path plays in up to 20 chunks for it).
     """
@@ -472,7 +434,14 @@ def play_match(agent_a: str, agent_b: str, *, game: str = "hunl", hands: int = 1
     if workers is None:  # processes pay off only for longer matches
         nw = default_workers() if hands >= 2000 else 1
     else:
-        nw = max(1, int(workers))
+        from pokerlab.executor import check_workers
+
+        check_workers(workers, option="workers")
+        nw = int(workers)
+    if ray_address is not None:
+        from pokerlab.executor import check_ray_address
+
+        check_ray_address(ray_address)
     t0 = time.perf_counter()
     exact: float | None = None
     if kind == "hunl" and fast and out is None and ray_address is None:
