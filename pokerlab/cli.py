@@ -46,6 +46,7 @@ _GROUPS = [
     "pokerlab.commands.blueprint_cmd",
     "pokerlab.commands.exploit_cmd",
     "pokerlab.commands.lbr_cmd",
+    "pokerlab.commands.spot_cmd",
 ]
 
 

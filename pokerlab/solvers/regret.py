@@ -202,3 +202,44 @@ __all__ = [
     "regret_matching_rows",
     "regret_matching_rows_py",
 ]
+
+
+# ------------------------------------------------ column form (range-vectorised solvers)
+@njit(cache=True)
+def regret_match_columns(regrets, base, k, n, out, tot):  # type: ignore[no-untyped-def]  # pragma: no cover
+    """Regret matching of ``n`` hands at once over an action-major block: column ``h`` of
+    ``regrets[base + a * n + h]`` (``a < k``) into ``out[a * n + h]``; ``tot`` is scratch of
+    ``n``.  The same rule as :func:`regret_match_row` per hand (sum in action order in
+    float64), with the inner loops over hands (what the subgame solver's vectors need)."""
+    for h in range(n):
+        tot[h] = 0.0
+    for a in range(k):
+        off = base + a * n
+        for h in range(n):
+            r = regrets[off + h]
+            if r > 0.0:
+                tot[h] += r
+    uni = 1.0 / k
+    for a in range(k):
+        off = base + a * n
+        for h in range(n):
+            t = tot[h]
+            if t > 0.0:
+                r = regrets[off + h]
+                out[a * n + h] = r / t if r > 0.0 else 0.0
+            else:
+                out[a * n + h] = uni
+
+
+def regret_match_columns_py(regrets: np.ndarray, base: int, k: int, n: int, out: np.ndarray,
+                            tot: np.ndarray) -> None:
+    """Plain-Python twin of :func:`regret_match_columns` (one :func:`regret_match_row_py`
+    per hand)."""
+    col = np.empty(k)
+    row = np.empty(k)
+    for h in range(n):
+        for a in range(k):
+            col[a] = float(regrets[base + a * n + h])
+        regret_match_row_py(col, 0, k, row, 0)
+        for a in range(k):
+            out[a * n + h] = row[a]

@@ -1,0 +1,223 @@
+"""The cards of a spot: each player's hand list, the dealt turn and river cards with suit
+isomorphism, and the per-board strength orders the showdown sweep reads.
+
+Hands are indexed per player over the combos of its range that the starting board does
+not block (weight > 0).  A later card blocks some of them: the kernels zero their reach.
+
+Suit isomorphism (as the postflop solvers do): at a chance node, two suits are
+interchangeable when the board so far holds the same ranks in both and both ranges are
+unchanged by swapping them.  Of each class of interchangeable cards only the lowest-suited
+one (the representative) is solved; the others take its values with the hands' suits
+swapped.  A "slot" numbers the boards of one street: slot 0 is the starting board; the turn
+slots are the representative turn cards; the river slots the representative river cards of
+each turn slot.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import combinations
+
+import numpy as np
+
+from pokerlab.cards.cards import COMBOS, NUM_COMBOS, combo_index
+from pokerlab.cards.evaluator import strengths_on_board
+
+SWAPS = tuple(combinations(range(4), 2))  # the six suit transpositions
+
+
+def _swap_card(c: int, s1: int, s2: int) -> int:
+    s = c & 3
+    if s == s1:
+        return (c & ~3) | s2
+    if s == s2:
+        return (c & ~3) | s1
+    return c
+
+
+def _combo_swap_table() -> np.ndarray:
+    """(6, 1326): the combo with suits swapped by each transposition."""
+    out = np.empty((len(SWAPS), NUM_COMBOS), dtype=np.int64)
+    for k, (s1, s2) in enumerate(SWAPS):
+        for i in range(NUM_COMBOS):
+            a, b = (_swap_card(int(c), s1, s2) for c in COMBOS[i])
+            out[k, i] = combo_index(min(a, b), max(a, b))
+    return out
+
+
+_COMBO_SWAP = _combo_swap_table()
+
+
+@dataclass
+class Deal:
+    """Card structures of a spot (see the module docstring)."""
+
+    combos: tuple[np.ndarray, np.ndarray]  # per player: combo ids of its hands
+    hand_cards: tuple[np.ndarray, np.ndarray]  # per player: (n, 2) cards
+    weights: tuple[np.ndarray, np.ndarray]  # per player: initial weight of each hand
+    same: tuple[np.ndarray, np.ndarray]  # per player: index of the identical combo in the other list, -1
+    card_start: tuple[np.ndarray, np.ndarray]  # per player: CSR over cards of the hands holding it
+    card_hands: tuple[np.ndarray, np.ndarray]
+    swap: tuple[np.ndarray, np.ndarray]  # per player: (6, n) hand index after each suit swap, -1
+    next_slot: tuple[np.ndarray, np.ndarray]  # per street s (0, 1): (slots of s, 52) child slot, -1 dead
+    iso_rep: tuple[np.ndarray, np.ndarray]  # (slots of s, 52) representative card
+    iso_swap: tuple[np.ndarray, np.ndarray]  # (slots of s, 52) swap id (-1 for a representative)
+    num_slots: tuple[int, int, int]  # boards per street (0 for streets before the spot's)
+    slot_cards: tuple[np.ndarray, np.ndarray, np.ndarray]  # per street: (slots, 2) turn/river card, -1
+    sd_order: tuple[np.ndarray, np.ndarray]  # per player: (river slots, n) hands by strength
+    sd_strength: tuple[np.ndarray, np.ndarray]
+    sd_count: tuple[np.ndarray, np.ndarray]
+    board: tuple[int, ...]
+    isomorphism: bool
+
+    @property
+    def num_hands(self) -> tuple[int, int]:
+        return int(self.combos[0].shape[0]), int(self.combos[1].shape[0])
+
+    def board_of(self, street: int, slot: int) -> tuple[int, ...]:
+        extra = tuple(int(c) for c in self.slot_cards[street][slot] if c >= 0)
+        return self.board + extra
+
+
+def _suit_ranks(board: tuple[int, ...]) -> list[frozenset[int]]:
+    return [frozenset(c >> 2 for c in board if (c & 3) == s) for s in range(4)]
+
+
+def build_deal(board: tuple[int, ...], ranges: np.ndarray, *, isomorphism: bool = True) -> Deal:
+    n_board = len(board)
+    street0 = n_board - 3
+    combos = tuple(np.flatnonzero(ranges[p] > 0).astype(np.int64) for p in (0, 1))
+    hand_cards = tuple(COMBOS[combos[p]].astype(np.int64) for p in (0, 1))
+    weights = tuple(ranges[p][combos[p]].astype(np.float64) for p in (0, 1))
+    pos = []
+    for p in (0, 1):
+        m = np.full(NUM_COMBOS, -1, dtype=np.int64)
+        m[combos[p]] = np.arange(combos[p].shape[0])
+        pos.append(m)
+    same = (pos[1][combos[0]], pos[0][combos[1]])
+    card_start, card_hands = [], []
+    for p in (0, 1):
+        hc = hand_cards[p]
+        lists: list[list[int]] = [[] for _ in range(52)]
+        for i in range(hc.shape[0]):
+            lists[int(hc[i, 0])].append(i)
+            lists[int(hc[i, 1])].append(i)
+        st = np.zeros(53, dtype=np.int64)
+        st[1:] = np.cumsum([len(x) for x in lists])
+        card_start.append(st)
+        card_hands.append(np.array([i for x in lists for i in x], dtype=np.int64))
+    swap = []
+    for p in (0, 1):
+        sw = pos[p][_COMBO_SWAP[:, combos[p]]]
+        swap.append(sw)
+    sym = [bool(np.allclose(ranges[0][_COMBO_SWAP[k]], ranges[0]) and np.allclose(ranges[1][_COMBO_SWAP[k]],
+                                                                                 ranges[1]))
+           for k in range(len(SWAPS))]
+
+    def level(boards: list[tuple[int, ...]], first_slot: int) -> tuple[np.ndarray, np.ndarray, np.ndarray,
+                                                                        list[tuple[int, int]]]:
+        """Chance from each board of ``boards``: next slot, representative, swap id."""
+        nxt = np.full((len(boards), 52), -1, dtype=np.int64)
+        rep = np.full((len(boards), 52), -1, dtype=np.int64)
+        swp = np.full((len(boards), 52), -1, dtype=np.int64)
+        children: list[tuple[int, int]] = []  # (parent slot, card) of each new slot
+        for b, bd in enumerate(boards):
+            ranks = _suit_ranks(bd)
+            dead = set(bd)
+            for c in range(52):
+                if c in dead:
+                    continue
+                r, s = c >> 2, c & 3
+                rc, sid = c, -1
+                if isomorphism:
+                    for s2 in range(s):
+                        k = SWAPS.index((s2, s))
+                        if sym[k] and ranks[s2] == ranks[s]:
+                            rc, sid = r * 4 + s2, k
+                            break
+                rep[b, c] = rc
+                swp[b, c] = sid
+                if sid < 0:
+                    nxt[b, c] = first_slot + len(children)
+                    children.append((b, c))
+            for c in range(52):
+                if rep[b, c] >= 0 and swp[b, c] >= 0:
+                    nxt[b, c] = nxt[b, rep[b, c]]
+        return nxt, rep, swp, children
+
+    empty = np.zeros((0, 52), dtype=np.int64)
+    slot_cards: list[np.ndarray] = [np.zeros((0, 2), dtype=np.int64)] * 3
+    slot_cards[street0] = np.full((1, 2), -1, dtype=np.int64)
+    nxt_l: list[np.ndarray] = [empty, empty]
+    rep_l: list[np.ndarray] = [empty, empty]
+    swp_l: list[np.ndarray] = [empty, empty]
+    boards_by_street: list[list[tuple[int, ...]]] = [[], [], []]
+    boards_by_street[street0] = [tuple(board)]
+    for s in range(street0, 2):
+        nxt, rep, swp, children = level(boards_by_street[s], 0)
+        nxt_l[s], rep_l[s], swp_l[s] = nxt, rep, swp
+        boards_by_street[s + 1] = [boards_by_street[s][b] + (c,) for b, c in children]
+        sc = np.full((len(children), 2), -1, dtype=np.int64)
+        for j, (b, c) in enumerate(children):
+            prev = [int(x) for x in slot_cards[s][b] if x >= 0]
+            row = prev + [c]
+            sc[j, : len(row)] = row
+        slot_cards[s + 1] = sc
+    num_slots = tuple(len(boards_by_street[s]) for s in range(3))
+    # showdown orders per river board
+    river_boards = boards_by_street[2]
+    sd_order, sd_strength, sd_count = [], [], []
+    strengths = [strengths_on_board(bd) for bd in river_boards]
+    for p in (0, 1):
+        n = combos[p].shape[0]
+        order = np.zeros((len(river_boards), n), dtype=np.int32)
+        strg = np.zeros((len(river_boards), n), dtype=np.int32)
+        cnt = np.zeros(len(river_boards), dtype=np.int64)
+        for j, s_all in enumerate(strengths):
+            s = s_all[combos[p]]
+            live = np.flatnonzero(s > 0)
+            o = live[np.argsort(s[live], kind="stable")]
+            order[j, : o.shape[0]] = o
+            strg[j, : o.shape[0]] = s[o]
+            cnt[j] = o.shape[0]
+        sd_order.append(order)
+        sd_strength.append(strg)
+        sd_count.append(cnt)
+    return Deal(combos=(combos[0], combos[1]), hand_cards=(hand_cards[0], hand_cards[1]),
+                weights=(weights[0], weights[1]), same=(same[0], same[1]),
+                card_start=(card_start[0], card_start[1]), card_hands=(card_hands[0], card_hands[1]),
+                swap=(swap[0], swap[1]), next_slot=(nxt_l[0], nxt_l[1]), iso_rep=(rep_l[0], rep_l[1]),
+                iso_swap=(swp_l[0], swp_l[1]), num_slots=(num_slots[0], num_slots[1], num_slots[2]),
+                slot_cards=(slot_cards[0], slot_cards[1], slot_cards[2]),
+                sd_order=(sd_order[0], sd_order[1]), sd_strength=(sd_strength[0], sd_strength[1]),
+                sd_count=(sd_count[0], sd_count[1]), board=tuple(board), isomorphism=isomorphism)
+
+
+def count_slots(board: tuple[int, ...], ranges: np.ndarray, *, isomorphism: bool = True) -> tuple[int, int, int]:
+    """Boards per street without building the showdown tables (for the memory estimate)."""
+    street0 = len(board) - 3
+    sym = [bool(np.allclose(ranges[0][_COMBO_SWAP[k]], ranges[0]) and np.allclose(ranges[1][_COMBO_SWAP[k]],
+                                                                                 ranges[1]))
+           for k in range(len(SWAPS))]
+    boards = [tuple(board)]
+    counts = [0, 0, 0]
+    counts[street0] = 1
+    for s in range(street0, 2):
+        nxt: list[tuple[int, ...]] = []
+        for bd in boards:
+            ranks = _suit_ranks(bd)
+            for c in range(52):
+                if c in bd:
+                    continue
+                r, su = c >> 2, c & 3
+                is_rep = True
+                if isomorphism:
+                    for s2 in range(su):
+                        if sym[SWAPS.index((s2, su))] and ranks[s2] == ranks[su]:
+                            is_rep = False
+                            break
+                if is_rep:
+                    nxt.append(bd + (c,))
+        boards = nxt
+        counts[s + 1] = len(boards)
+    return counts[0], counts[1], counts[2]

@@ -1,0 +1,639 @@
+"""The range-vs-range spot solver: Discounted CFR over a compiled spot, best response,
+values, node locking, save / load / resume.
+
+:class:`SpotSolver` owns the flat arrays (float32 regrets and strategy sums, one block of
+``actions x hands`` per decision node and board) and drives the kernels of
+:mod:`pokerlab.subgame.solver_kernels`.  Values are in chips and count each player's share
+of the starting pot (``ev_oop + ev_ip = pot`` without rake).  Exploitability is the mean of
+the two players' best-response gains over their value (``(BR_oop - EV_oop + BR_ip -
+EV_ip) / 2``; without rake this is ``(BR_oop + BR_ip - pot) / 2``), as postflop-solver
+reports it, and in % of the starting pot.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import math
+import os
+import time
+import zipfile
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from pokerlab.cards.cards import combo_index, parse_card
+from pokerlab.errors import ConfigError, PokerlabError
+from pokerlab.io import atomic_path, sha256_bytes
+from pokerlab.subgame import solver_kernels as K
+from pokerlab.subgame.deal import Deal, build_deal, count_slots
+from pokerlab.subgame.tree import CHANCE, DECISION, BettingTree, Spot, SpotError, build_betting_tree, make_spot
+
+ALGOS = ("dcfr", "cfr+", "lcfr", "cfr")
+FORMAT_NAME = "pokerlab-spot"
+FORMAT_VERSION = 1
+
+
+class SpotFileError(PokerlabError):
+    """A saved spot file is malformed, of an unknown version or fails its checksum."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class SolveConfig:
+    """``algo``: ``dcfr`` (Discounted CFR, alpha 1.5, beta 0, gamma 2 by default), ``cfr+``,
+    ``lcfr`` (Linear CFR) or ``cfr`` (vanilla); ``isomorphism``: solve one of each class of
+    suit-isomorphic turn/river cards."""
+
+    algo: str = "dcfr"
+    alpha: float = 1.5
+    beta: float = 0.0
+    gamma: float = 2.0
+    isomorphism: bool = True
+
+    def __post_init__(self) -> None:
+        if self.algo not in ALGOS:
+            raise ConfigError(f"unknown --algo {self.algo!r}: expected one of {', '.join(ALGOS)}")
+        for name in ("alpha", "beta", "gamma"):
+            v = getattr(self, name)
+            if not (math.isfinite(v) and v >= 0):
+                raise ConfigError(f"DCFR {name} must be a finite number >= 0, got {v!r}")
+
+    def discounts(self, t: int) -> tuple[float, float, float, bool]:
+        """(positive-regret, negative-regret, strategy-sum) multipliers applied to the sums of
+        iterations 1..t-1 at iteration ``t`` (1-based), and whether regrets are clipped."""
+        if self.algo == "cfr":
+            return 1.0, 1.0, 1.0, False
+        prev = t - 1
+        if self.algo == "cfr+":
+            return 1.0, 1.0, (prev / t), True
+        if self.algo == "lcfr":
+            d = prev / t
+            return d, d, d, False
+        if prev == 0:
+            return 0.0, 0.0, 0.0, False
+        pa = prev ** self.alpha
+        pb = prev ** self.beta
+        return pa / (pa + 1.0), pb / (pb + 1.0), (prev / t) ** self.gamma, False
+
+    def to_json(self) -> dict[str, Any]:
+        return {"algo": self.algo, "alpha": self.alpha, "beta": self.beta, "gamma": self.gamma,
+                "isomorphism": self.isomorphism}
+
+
+@dataclass(frozen=True)
+class TreeSize:
+    """What a spot costs before anything is allocated."""
+
+    betting_nodes: int
+    decision_nodes: int
+    nodes: int  # every decision, chance and terminal node over every board (isomorphism applied)
+    boards: tuple[int, int, int]
+    memory_bytes: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"betting_nodes": self.betting_nodes, "decision_nodes": self.decision_nodes,
+                "nodes": self.nodes, "boards": list(self.boards), "memory_bytes": self.memory_bytes}
+
+
+def _layout(tree: BettingTree, n_hands: tuple[int, int], slots: tuple[int, int, int]
+            ) -> tuple[np.ndarray, np.ndarray, int, int, int]:
+    node_base = np.full(tree.num_nodes, -1, dtype=np.int64)
+    entry_base = np.full(tree.num_nodes, -1, dtype=np.int64)
+    total = 0
+    entries = 0
+    nodes = 0
+    for i in range(tree.num_nodes):
+        ns = slots[int(tree.street[i])]
+        nodes += ns
+        if tree.kind[i] != DECISION:
+            continue
+        k = int(tree.num_children[i])
+        n = n_hands[int(tree.player[i])]
+        node_base[i] = total
+        entry_base[i] = entries
+        total += ns * k * n
+        entries += ns
+    return node_base, entry_base, total, entries, nodes
+
+
+def estimate_size(spot: Spot, *, isomorphism: bool = True, tree: BettingTree | None = None) -> TreeSize:
+    """Node count and memory of ``spot`` (regrets + strategy sums in float32, the showdown
+    tables, the per-board bookkeeping) without allocating the solver's arrays."""
+    tree = tree if tree is not None else build_betting_tree(spot)
+    n_hands = (int(np.count_nonzero(spot.ranges[0])), int(np.count_nonzero(spot.ranges[1])))
+    slots = count_slots(spot.board, spot.ranges, isomorphism=isomorphism)
+    _, _, total, entries, nodes = _layout(tree, n_hands, slots)
+    showdown = slots[2] * (n_hands[0] + n_hands[1]) * 8
+    mem = 2 * 4 * total + 8 * entries + showdown + 64 * tree.num_nodes
+    decisions = int(np.count_nonzero(tree.kind == DECISION))
+    return TreeSize(betting_nodes=tree.num_nodes, decision_nodes=decisions, nodes=nodes, boards=slots,
+                    memory_bytes=int(mem))
+
+
+@dataclass
+class NodeView:
+    """A node reached by a path: the betting node, its street's board slot, the actual board,
+    the suit map from the actual cards to the solved representative's, and both players'
+    reaches over their actual hands (average strategies, card removal)."""
+
+    node: int
+    street: int
+    slot: int
+    board: tuple[int, ...]
+    suit_map: tuple[int, int, int, int]
+    reach: tuple[np.ndarray, np.ndarray]
+    path: tuple[str, ...]
+
+
+def _norm(token: str) -> str:
+    return token.strip().lower().replace(" ", "").replace("-", "")
+
+
+class SpotSolver:
+    """Solve one spot.  ``max_memory`` (bytes) refuses, before allocating, a spot whose
+    estimate is larger."""
+
+    def __init__(self, spot: Spot, config: SolveConfig | None = None, *, max_memory: float | None = None,
+                 threads: int | None = None) -> None:
+        self.spot = spot
+        self.config = config if config is not None else SolveConfig()
+        self.tree = build_betting_tree(spot)
+        self.size = estimate_size(spot, isomorphism=self.config.isomorphism, tree=self.tree)
+        if max_memory is not None and self.size.memory_bytes > max_memory:
+            raise SpotError(f"the spot needs about {self.size.memory_bytes / 1e6:,.1f} MB "
+                            f"({self.size.nodes:,} nodes), over --max-memory {max_memory / 1e6:,.1f} MB: "
+                            "use fewer bet sizes, a raise cap or narrower ranges")
+        self.deal: Deal = build_deal(spot.board, spot.ranges, isomorphism=self.config.isomorphism)
+        n_hands = self.deal.num_hands
+        self.node_base, self.entry_base, total, entries, _ = _layout(self.tree, n_hands, self.deal.num_slots)
+        self.regrets = np.zeros(total, dtype=np.float32)
+        self.ssum = np.zeros(total, dtype=np.float32)
+        self.lock_ptr = np.full(max(entries, 1), -1, dtype=np.int64)
+        self.lock_data = np.zeros(1, dtype=np.float64)
+        self.iteration = 0
+        self.threads = threads
+        self.history: list[tuple[int, float, float]] = []  # (iteration, cpu seconds, exploitability %)
+        self.cpu_seconds = 0.0
+        self._tasks()
+        depth = np.zeros(self.tree.num_nodes, dtype=np.int64)
+        for i in range(1, self.tree.num_nodes):
+            depth[i] = depth[self.tree.parent[i]] + 1
+        kmax = int(self.tree.num_children.max())
+        self.depth = int(depth.max()) + 2
+        self.scratch_size = int((self.depth + 1) * (2 * kmax + 3) * max(n_hands))
+        self.scratch = np.empty(self.scratch_size)
+        self.frames = np.empty((self.depth, 7), dtype=np.int64)
+        self._z = self._normaliser()
+
+    # ------------------------------------------------------------------ kernel plumbing
+    def _tasks(self) -> None:
+        tr = self.tree
+        s0 = self.spot.street
+        chance = [i for i in range(tr.num_nodes) if tr.kind[i] == CHANCE and tr.street[i] == s0]
+        self.chance_index = np.full(tr.num_nodes, -1, dtype=np.int64)
+        n0, n1 = self.deal.num_hands
+        nmax = max(n0, n1)
+        task_node, task_card, task_slot, task_chance = [], [], [], []
+        self.task_of = np.full((max(len(chance), 1), 52), -1, dtype=np.int64)
+        if s0 < 2:
+            nxt = self.deal.next_slot[s0]
+            swp = self.deal.iso_swap[s0]
+            for ci, node in enumerate(chance):
+                self.chance_index[node] = ci
+                for c in range(52):
+                    if nxt[0, c] >= 0 and swp[0, c] < 0:
+                        self.task_of[ci, c] = len(task_node)
+                        task_node.append(node)
+                        task_card.append(c)
+                        task_slot.append(int(nxt[0, c]))
+                        task_chance.append(ci)
+        self.task_node = np.array(task_node, dtype=np.int64)
+        self.task_card = np.array(task_card, dtype=np.int64)
+        self.task_slot = np.array(task_slot, dtype=np.int64)
+        self.task_chance = np.array(task_chance, dtype=np.int64)
+        self.chance_opp = np.zeros((max(len(chance), 1), nmax))
+        self.chance_own = np.zeros((max(len(chance), 1), nmax))
+        self.task_cfv = np.zeros((max(len(task_node), 1), nmax))
+
+    def _ctx(self) -> tuple[Any, ...]:
+        tr, d = self.tree, self.deal
+        return (tr.kind, tr.player, tr.street, tr.child_start, tr.num_children, tr.children, tr.contrib,
+                self.node_base, self.entry_base, self.regrets, self.ssum, self.lock_data, self.lock_ptr,
+                d.hand_cards, d.same, d.card_start, d.card_hands, d.swap,
+                d.next_slot, d.iso_rep, d.iso_swap, d.sd_order, d.sd_strength, d.sd_count)
+
+    def _params(self, t: int) -> tuple[Any, ...]:
+        pos_d, neg_d, strat_d, plus = self.config.discounts(t)
+        sp = self.spot
+        return (float(sp.pot), float(sp.rake), float(sp.rake_cap), pos_d, neg_d, strat_d, plus)
+
+    def _run(self, mode: int, p: int, t: int, node: int = 0, slot: int = 0,
+             opp_reach: np.ndarray | None = None, own_reach: np.ndarray | None = None) -> np.ndarray:
+        o = 1 - p
+        w = self.deal.weights
+        opp = np.ascontiguousarray(w[o] if opp_reach is None else opp_reach, dtype=np.float64)
+        own = np.ascontiguousarray(w[p] if own_reach is None else own_reach, dtype=np.float64)
+        out = np.zeros(self.deal.num_hands[p])
+        ctx = self._ctx()
+        prm = self._params(t)
+        extra = (self.chance_index, self.chance_opp, self.chance_own, self.task_of, self.task_cfv,
+                 int(self.spot.street))
+        if node == 0 and self.task_node.shape[0] > 0:
+            self.chance_opp[:] = 0.0
+            self.chance_own[:] = 0.0
+            K.walk(mode, K.TOP_COLLECT, 0, p, 0, opp, own, out, self.scratch, self.frames, *ctx, *prm, *extra)
+            self._run_tasks(mode, p, ctx, prm, extra)
+            K.walk(mode, K.TOP_COMBINE, 0, p, 0, opp, own, out, self.scratch, self.frames, *ctx, *prm, *extra)
+        else:
+            K.walk(mode, K.TOP_FULL, node, p, slot, opp, own, out, self.scratch, self.frames, *ctx, *prm, *extra)
+        return out
+
+    def _run_tasks(self, mode: int, p: int, ctx: tuple[Any, ...], prm: tuple[Any, ...],
+                   extra: tuple[Any, ...]) -> None:
+        """The subtrees below the starting street's chance nodes, split over the threads
+        (the kernels release the GIL; each task writes its own rows and storage)."""
+        n = int(self.task_node.shape[0])
+        threads = self.num_threads()
+        args = (mode, p, self.task_node, self.task_card, self.task_slot, self.task_chance,
+                self.scratch_size, self.depth, *ctx, *prm, *extra)
+        if threads <= 1 or n < 2:
+            K.run_tasks(0, n, *args)
+            return
+        # interleaved chunks: tasks of one chance node are neighbours and of similar cost
+        bounds = np.linspace(0, n, min(n, 8 * threads) + 1).astype(int)
+        chunks = [(int(a), int(b)) for a, b in zip(bounds[:-1], bounds[1:], strict=True) if b > a]
+        pool = self._pool(threads)
+        list(pool.map(lambda ab: K.run_tasks(ab[0], ab[1], *args), chunks))
+
+    def num_threads(self) -> int:
+        if self.threads is not None:
+            return max(1, int(self.threads))
+        return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1))
+
+    def _pool(self, threads: int) -> Any:
+        from concurrent.futures import ThreadPoolExecutor
+        pool = getattr(self, "_executor", None)
+        if pool is None or getattr(self, "_executor_threads", 0) != threads:
+            if pool is not None:
+                pool.shutdown()
+            pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="spot")
+            self._executor = pool
+            self._executor_threads = threads
+        return pool
+
+    def _normaliser(self) -> float:
+        d = self.deal
+        comp = np.zeros(d.num_hands[0])
+        K.fold_values(d.weights[1], d.hand_cards[0], d.hand_cards[1], d.same[0], 1.0, comp)
+        z = float(np.dot(d.weights[0], comp))
+        if z <= 0:
+            raise SpotError("the two ranges share a card in every pair of hands: no deal is possible")
+        return z
+
+    # ---------------------------------------------------------------------- solving
+    def step(self) -> None:
+        """One iteration: an update of out of position, then of in position (alternating)."""
+        t = self.iteration + 1
+        c0 = time.process_time()
+        self._run(K.MODE_CFR, 0, t)
+        self._run(K.MODE_CFR, 1, t)
+        self.cpu_seconds += time.process_time() - c0
+        self.iteration = t
+
+    def solve(self, *, iterations: int = 1000, target_pct: float | None = 0.3, check_every: int = 10,
+              callback: Callable[[int, float | None], None] | None = None) -> float:
+        """Iterate until ``iterations`` in all or exploitability <= ``target_pct`` % of the pot
+        (checked every ``check_every`` iterations); returns the last exploitability in %."""
+        if iterations < 0:
+            raise ConfigError(f"--iterations must be >= 0, got {iterations}")
+        pct = math.inf
+        while self.iteration < iterations:
+            self.step()
+            if target_pct is not None and (self.iteration % check_every == 0 or self.iteration == iterations):
+                pct = self.exploitability()[1]
+                self.history.append((self.iteration, self.cpu_seconds, pct))
+                if callback is not None:
+                    callback(self.iteration, pct)
+                if pct <= target_pct:
+                    break
+            elif callback is not None:
+                callback(self.iteration, None)
+        if not math.isfinite(pct):
+            pct = self.exploitability()[1]
+        return pct
+
+    # --------------------------------------------------------------------- measures
+    def values(self) -> tuple[float, float]:
+        """Each player's expected value (chips, with its share of the pot) under the average
+        strategies."""
+        d = self.deal
+        return (float(np.dot(d.weights[0], self._run(K.MODE_EV, 0, self.iteration + 1))) / self._z,
+                float(np.dot(d.weights[1], self._run(K.MODE_EV, 1, self.iteration + 1))) / self._z)
+
+    def best_response_values(self) -> tuple[float, float]:
+        """Each player's value when it best-responds to the other's average strategy."""
+        d = self.deal
+        return (float(np.dot(d.weights[0], self._run(K.MODE_BR, 0, self.iteration + 1))) / self._z,
+                float(np.dot(d.weights[1], self._run(K.MODE_BR, 1, self.iteration + 1))) / self._z)
+
+    def exploitability(self) -> tuple[float, float]:
+        """(chips, % of the starting pot)."""
+        c0 = time.process_time()
+        br = self.best_response_values()
+        # without rake the game is constant-sum (EV_oop + EV_ip = pot): no value pass needed
+        ev = self.values() if self.spot.rake > 0 else (0.0, float(self.spot.pot))
+        self.cpu_seconds += time.process_time() - c0
+        chips = 0.5 * ((br[0] - ev[0]) + (br[1] - ev[1]))
+        return chips, 100.0 * chips / self.spot.pot
+
+    def equity(self) -> float:
+        """Out of position's equity against in position's range over every runout."""
+        d = self.deal
+        eq, w = self._equity(0, self.spot.street, 0, d.weights[1])
+        return float(np.dot(d.weights[0], eq) / np.dot(d.weights[0], w))
+
+    def _equity(self, p: int, street: int, slot: int, opp_reach: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        d = self.deal
+        eq = np.zeros(d.num_hands[p])
+        w = np.zeros(d.num_hands[p])
+        K.equity_values(street, slot, np.ascontiguousarray(opp_reach, dtype=np.float64), p, d.hand_cards,
+                        d.same, d.card_start, d.card_hands, d.swap, d.next_slot, d.iso_rep, d.iso_swap,
+                        d.sd_order, d.sd_strength, d.sd_count, eq, w)
+        return eq, w
+
+    # ------------------------------------------------------------------- tree cursor
+    def _storage(self, node: int, slot: int) -> tuple[int, int, int]:
+        k = int(self.tree.num_children[node])
+        n = self.deal.num_hands[int(self.tree.player[node])]
+        return int(self.node_base[node]) + slot * k * n, k, n
+
+    def _avg_at(self, node: int, slot: int) -> np.ndarray:
+        base, k, n = self._storage(node, slot)
+        sigma = np.zeros(k * n)
+        K.average_strategy(self.ssum, base, k, n, self.lock_data,
+                           int(self.lock_ptr[int(self.entry_base[node]) + slot]), sigma, np.zeros(n))
+        return sigma.reshape(k, n)
+
+    def _hand_map(self, p: int, suit_map: Sequence[int]) -> np.ndarray:
+        """Index of the representative-world hand of each actual hand of ``p``."""
+        hc = self.deal.hand_cards[p]
+        if tuple(suit_map) == (0, 1, 2, 3):
+            return np.arange(hc.shape[0])
+        pos = np.full(1326, -1, dtype=np.int64)
+        pos[self.deal.combos[p]] = np.arange(hc.shape[0])
+        sm = np.array(suit_map)
+        a = (hc[:, 0] & ~3) | sm[hc[:, 0] & 3]
+        b = (hc[:, 1] & ~3) | sm[hc[:, 1] & 3]
+        return pos[[combo_index(int(min(x, y)), int(max(x, y))) for x, y in zip(a, b, strict=True)]]
+
+    def action_names(self, node: int) -> list[str]:
+        return list(self.tree.action_names[node])
+
+    def cursor(self, path: str | Sequence[str] = ()) -> NodeView:
+        """Follow ``path`` (actions by name such as ``check``, ``bet 75``, ``call``, and dealt
+        cards such as ``Qc`` at chance nodes; a string is split on commas or slashes)."""
+        if isinstance(path, str):
+            tokens = [t for t in path.replace("/", ",").split(",") if t.strip()]
+        else:
+            tokens = [t for t in path if t.strip()]
+        tr, d = self.tree, self.deal
+        node, slot, street = 0, 0, self.spot.street
+        board = tuple(self.spot.board)
+        smap = [0, 1, 2, 3]
+        reach = [d.weights[0].copy(), d.weights[1].copy()]
+        hmap = [np.arange(d.num_hands[0]), np.arange(d.num_hands[1])]
+        seen: list[str] = []
+        for tok in tokens:
+            kind = int(tr.kind[node])
+            if kind == DECISION:
+                names = tr.action_names[node]
+                want = _norm(tok)
+                match = [a for a, nm in enumerate(names) if _norm(nm) == want]
+                if not match and want in ("x", "c", "f"):
+                    alias = {"x": "check", "c": "call", "f": "fold"}[want]
+                    match = [a for a, nm in enumerate(names) if nm == alias]
+                if not match and want in ("a", "allin"):
+                    match = [a for a, nm in enumerate(names) if nm.startswith("allin")]
+                if not match:
+                    raise SpotError(f"no action {tok.strip()!r} at {' / '.join(seen) or 'the root'}: "
+                                    f"the actions are {', '.join(names)}")
+                a = match[0]
+                q = int(tr.player[node])
+                sigma = self._avg_at(node, slot)
+                reach[q] = reach[q] * sigma[a][hmap[q]]
+                node = tr.child(node, a)
+                seen.append(names[a])
+            elif kind == CHANCE:
+                try:
+                    c = parse_card(tok)
+                except PokerlabError:
+                    raise SpotError(f"expected a card to deal at {' / '.join(seen) or 'the root'}, got "
+                                    f"{tok.strip()!r}") from None
+                if c in board:
+                    raise SpotError(f"card {tok.strip()} is already on the board {''.join(_cs(board))}")
+                rc = (c & ~3) | smap[c & 3]  # in the representative world
+                nxt = d.next_slot[street][slot]
+                rep = int(d.iso_rep[street][slot, rc])
+                sid = int(d.iso_swap[street][slot, rc])
+                if sid >= 0:
+                    from pokerlab.subgame.deal import SWAPS
+                    s1, s2 = SWAPS[sid]
+                    smap = [s2 if x == s1 else s1 if x == s2 else x for x in smap]
+                for p in (0, 1):
+                    for q in range(d.card_start[p][c], d.card_start[p][c + 1]):
+                        reach[p][d.card_hands[p][q]] = 0.0
+                slot = int(nxt[rep])
+                street += 1
+                board = board + (c,)
+                node = tr.child(node, 0)
+                hmap = [self._hand_map(0, smap), self._hand_map(1, smap)]
+                seen.append(_cs((c,))[0])
+            else:
+                raise SpotError(f"the hand is over at {' / '.join(seen)}: no action {tok.strip()!r}")
+        return NodeView(node=node, street=street, slot=slot, board=board,
+                        suit_map=(smap[0], smap[1], smap[2], smap[3]),
+                        reach=(reach[0], reach[1]), path=tuple(seen))
+
+    def node_report(self, view: NodeView) -> dict[str, Any]:
+        """At ``view``: the acting player, the actions, per hand (1326 combo ids) the average
+        strategy, EV (chips, with the pot share) and equity of both players."""
+        tr, d = self.tree, self.deal
+        node = view.node
+        kind = int(tr.kind[node])
+        hmap = [self._hand_map(0, view.suit_map), self._hand_map(1, view.suit_map)]
+        inv = []
+        for p in (0, 1):
+            m = np.empty_like(hmap[p])
+            m[hmap[p]] = np.arange(hmap[p].shape[0])
+            inv.append(m)
+        out: dict[str, Any] = {"path": list(view.path), "board": "".join(_cs(view.board)),
+                               "street": ("flop", "turn", "river")[view.street],
+                               "pot": float(self.spot.pot + tr.contrib[node, 0] + tr.contrib[node, 1]),
+                               "kind": ("decision", "chance", "fold", "showdown")[kind]}
+        evs: list[np.ndarray] = []
+        eqs: list[np.ndarray] = []
+        for p in (0, 1):
+            o = 1 - p
+            opp_rep = np.zeros(d.num_hands[o])
+            opp_rep[hmap[o]] = view.reach[o]
+            own_rep = np.zeros(d.num_hands[p])
+            own_rep[hmap[p]] = view.reach[p]
+            if kind == CHANCE or kind == DECISION or True:
+                cfv = self._run(K.MODE_EV, p, self.iteration + 1, node=node, slot=view.slot,
+                                opp_reach=opp_rep, own_reach=own_rep)
+            comp = np.zeros(d.num_hands[p])
+            K.fold_values(opp_rep, d.hand_cards[p], d.hand_cards[o], d.same[p], 1.0, comp)
+            eq, w = self._equity(p, view.street, view.slot, opp_rep)
+            with np.errstate(invalid="ignore", divide="ignore"):
+                ev = np.where(comp > 0, cfv / np.where(comp > 0, comp, 1), np.nan)[hmap[p]]
+                eqv = np.where(w > 0, eq / np.where(w > 0, w, 1), np.nan)[hmap[p]]
+            evs.append(ev)
+            eqs.append(eqv)
+        for p, who in ((0, "oop"), (1, "ip")):
+            r = view.reach[p]
+            live = r > 0
+            ev_full = np.full(1326, np.nan)
+            eq_full = np.full(1326, np.nan)
+            reach_full = np.zeros(1326)
+            ev_full[d.combos[p][live]] = evs[p][live]
+            eq_full[d.combos[p][live]] = eqs[p][live]
+            reach_full[d.combos[p]] = r
+            tot = float(r[live].sum())
+            out[who] = {"reach": reach_full, "ev": ev_full, "equity": eq_full,
+                        "range_ev": float(np.nansum(evs[p][live] * r[live]) / tot) if tot > 0 else None,
+                        "range_equity": float(np.nansum(eqs[p][live] * r[live]) / tot) if tot > 0 else None}
+        if kind == DECISION:
+            q = int(tr.player[node])
+            sigma = self._avg_at(node, view.slot)[:, hmap[q]]
+            strat = np.full((sigma.shape[0], 1326), np.nan)
+            strat[:, d.combos[q]] = sigma
+            r = view.reach[q]
+            tot = float(r.sum())
+            freq = (sigma @ r) / tot if tot > 0 else np.full(sigma.shape[0], np.nan)
+            out["player"] = ("oop", "ip")[q]
+            out["actions"] = list(tr.action_names[node])
+            out["strategy"] = strat
+            out["frequencies"] = {nm: float(f) for nm, f in zip(tr.action_names[node], freq, strict=True)}
+        elif kind == CHANCE:
+            dealt = set(view.board)
+            out["cards"] = [c for c in _cs(range(52)) if parse_card(c) not in dealt]
+        return out
+
+    def root_actions(self) -> dict[str, float]:
+        rep = self.node_report(self.cursor(()))
+        return rep["frequencies"]
+
+    # ------------------------------------------------------------------- node locking
+    def lock(self, path: str | Sequence[str], strategy: np.ndarray, hands: np.ndarray | None = None) -> None:
+        """Fix the strategy at the node of ``path``: ``strategy`` is (actions, 1326) action
+        probabilities per combo; ``hands`` (1326 bools, default: every hand of the range) says
+        which combos are locked.  Solving then re-solves the rest of the tree around it."""
+        view = self.cursor(path)
+        tr, d = self.tree, self.deal
+        node = view.node
+        if tr.kind[node] != DECISION:
+            raise SpotError(f"node {' / '.join(view.path) or 'root'} is not a decision: nothing to lock")
+        if view.street > self.spot.street and self.config.isomorphism:
+            raise SpotError("node locking after a dealt card needs the solver without suit isomorphism "
+                            "(SolveConfig(isomorphism=False))")
+        q = int(tr.player[node])
+        k = int(tr.num_children[node])
+        s = np.asarray(strategy, dtype=np.float64)
+        if s.shape != (k, 1326):
+            raise SpotError(f"a locked strategy at {' / '.join(view.path) or 'root'} has shape ({k}, 1326) "
+                            f"for the actions {', '.join(tr.action_names[node])}; got {s.shape}")
+        mask = np.ones(1326, dtype=bool) if hands is None else np.asarray(hands, dtype=bool)
+        sub = s[:, d.combos[q]]
+        m = mask[d.combos[q]]
+        if np.any(sub[:, m] < -1e-12) or np.any(np.abs(sub[:, m].sum(axis=0) - 1) > 1e-6):
+            raise SpotError("a locked strategy must be probabilities summing to 1 for every locked hand")
+        entry = int(self.entry_base[node]) + view.slot
+        n = d.num_hands[q]
+        block = np.concatenate([m.astype(np.float64), sub.reshape(-1)])
+        if self.lock_ptr[entry] >= 0:
+            ptr = int(self.lock_ptr[entry])
+            self.lock_data[ptr:ptr + n * (k + 1)] = block
+        else:
+            self.lock_ptr[entry] = self.lock_data.shape[0]
+            self.lock_data = np.concatenate([self.lock_data, block])
+
+    # ---------------------------------------------------------------------- files
+    def save(self, path: str | os.PathLike[str]) -> None:
+        """Write the solved spot (``.npz``: versioned, sha256-checksummed, no pickle, atomic)."""
+        header_core = {"format": FORMAT_NAME, "version": FORMAT_VERSION,
+                       "spot": self.spot.to_json(), "config": self.config.to_json(),
+                       "iteration": self.iteration, "cpu_seconds": self.cpu_seconds,
+                       "history": self.history}
+        arrays = {"ranges": self.spot.ranges.astype("<f8"), "regrets": self.regrets.astype("<f4"),
+                  "ssum": self.ssum.astype("<f4"), "lock_ptr": self.lock_ptr.astype("<i8"),
+                  "lock_data": self.lock_data.astype("<f8")}
+        core = json.dumps(header_core, sort_keys=True)
+        header = {"core": core, "sha256": _checksum(arrays, core)}
+        buf = io.BytesIO()
+        np.savez(buf, header=np.frombuffer(json.dumps(header).encode(), dtype=np.uint8), **arrays)
+        with atomic_path(path) as tmp:
+            tmp.write_bytes(buf.getvalue())
+
+    @staticmethod
+    def load(path: str | os.PathLike[str], *, threads: int | None = None) -> SpotSolver:
+        """Read a file written by :meth:`save` (one clear :class:`SpotFileError` otherwise)."""
+        p = os.fspath(path)
+        try:
+            with open(p, "rb") as fh:
+                raw = fh.read()
+        except OSError as exc:
+            raise SpotFileError(f"cannot read spot file {p!r}: {exc.strerror}") from None
+        if not raw.startswith(b"PK"):
+            raise SpotFileError(f"{p!r} is not a pokerlab spot file (not an .npz archive)")
+        names = ("ranges", "regrets", "ssum", "lock_ptr", "lock_data")
+        try:
+            with np.load(io.BytesIO(raw), allow_pickle=False) as z:
+                if "header" not in z.files or any(n not in z.files for n in names):
+                    raise SpotFileError(f"{p!r} is not a pokerlab spot file (arrays missing)")
+                header = json.loads(bytes(z["header"].tobytes()).decode("utf-8"))
+                arrays = {n: z[n] for n in names}
+        except SpotFileError:
+            raise
+        except (zipfile.BadZipFile, ValueError, OSError, EOFError, KeyError, UnicodeDecodeError) as exc:
+            raise SpotFileError(f"spot file {p!r} is corrupt or truncated: {exc}") from None
+        if not isinstance(header, dict) or not isinstance(header.get("core"), str):
+            raise SpotFileError(f"{p!r} is not a pokerlab spot file (bad header)")
+        if _checksum(arrays, header["core"]) != header.get("sha256"):
+            raise SpotFileError(f"spot file {p!r} fails its checksum (corrupt)")
+        core = json.loads(header["core"])
+        if core.get("format") != FORMAT_NAME:
+            raise SpotFileError(f"{p!r} is not a pokerlab spot file")
+        if core.get("version") != FORMAT_VERSION:
+            raise SpotFileError(f"spot file {p!r} has version {core.get('version')!r}; this pokerlab reads "
+                                f"version {FORMAT_VERSION}")
+        from pokerlab.subgame.tree import TreeConfig
+        sj = core["spot"]
+        spot = make_spot(board=sj["board"], pot=sj["pot"], stack=sj["stack"], oop=arrays["ranges"][0],
+                         ip=arrays["ranges"][1], tree=TreeConfig.from_json(sj["tree"]), rake=sj["rake"],
+                         rake_cap=sj["rake_cap"], big_blind=sj["big_blind"])
+        cfg = SolveConfig(**core["config"])
+        solver = SpotSolver(spot, cfg, threads=threads)
+        if (solver.regrets.shape != arrays["regrets"].shape or solver.ssum.shape != arrays["ssum"].shape
+                or solver.lock_ptr.shape != arrays["lock_ptr"].shape):
+            raise SpotFileError(f"spot file {p!r} does not fit its own spot (written by another version?)")
+        solver.regrets[:] = arrays["regrets"]
+        solver.ssum[:] = arrays["ssum"]
+        solver.lock_ptr[:] = arrays["lock_ptr"]
+        solver.lock_data = arrays["lock_data"].astype(np.float64)
+        solver.iteration = int(core["iteration"])
+        solver.cpu_seconds = float(core.get("cpu_seconds", 0.0))
+        solver.history = [tuple(h) for h in core.get("history", [])]  # type: ignore[misc]
+        return solver
+
+
+def _checksum(arrays: dict[str, np.ndarray], core: str) -> str:
+    parts = [np.ascontiguousarray(arrays[n]).tobytes() for n in sorted(arrays)]
+    lengths = ",".join(str(len(x)) for x in parts).encode()
+    return sha256_bytes(b"spot|" + lengths + b"|" + core.encode("utf-8") + b"|" + b"".join(parts))
+
+
+def _cs(cards: Any) -> list[str]:
+    from pokerlab.cards.cards import card_str
+    return [card_str(int(c)) for c in cards]

@@ -1,0 +1,522 @@
+"""Numba kernels of the range-vectorised subgame solver.
+
+One recursive walk (:func:`walk`) over the public tree serves every pass: a CFR update
+for one player (``MODE_CFR``: current strategies by regret matching, discounted regret and
+strategy-sum updates), a best response (``MODE_BR``: the opponent's average strategy, the
+player maximises) and expected values (``MODE_EV``: both average strategies).  Values are
+counterfactual, vectors over the updating player's hands; reaches are vectors over the
+opponent's hands (and the player's own, for the strategy sums).
+
+Terminals cost O(n) after the per-board sort (:func:`showdown_values`: one ascending and
+one descending sweep with per-card sums for card removal; :func:`fold_values`: total minus
+the two cards' sums).  Chance nodes deal every turn/river card with card removal; suit
+isomorphic cards take the representative's values with the hands' suits swapped.
+
+Both cores: the chance nodes of the starting street split the work into independent
+subtrees (:func:`run_tasks`, ``prange``); the starting street itself is walked before
+(collecting the reaches at those chance nodes) and after (combining their values).
+
+The plain-Python twins are the same functions' ``py_func`` (numba's uncompiled originals),
+run by the parity tests; the independent check is a full-tree CFR and best response through
+the game protocol (:mod:`pokerlab.subgame.protocol_game`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from pokerlab.solvers.regret import regret_match_columns
+
+DECISION = 0
+CHANCE = 1
+FOLD = 2
+SHOWDOWN = 3
+
+MODE_CFR = 0
+MODE_BR = 1
+MODE_EV = 2
+
+TOP_FULL = 0  # walk everything
+TOP_COLLECT = 1  # stop at the starting street's chance nodes, store the reaches there
+TOP_COMBINE = 2  # take the starting street's chance values from the task results
+
+
+@njit(cache=True)
+def fold_values(opp_reach, hand_cards, opp_cards, same, payoff, out):  # type: ignore[no-untyped-def]
+    """``out[h] = payoff * (weight of opponent hands sharing no card with h)``."""
+    per_card = np.zeros(52)
+    total = 0.0
+    for o in range(opp_reach.shape[0]):
+        w = opp_reach[o]
+        if w != 0.0:
+            total += w
+            per_card[opp_cards[o, 0]] += w
+            per_card[opp_cards[o, 1]] += w
+    for h in range(out.shape[0]):
+        s = same[h]
+        v = total - per_card[hand_cards[h, 0]] - per_card[hand_cards[h, 1]]
+        if s >= 0:
+            v += opp_reach[s]
+        out[h] = payoff * v
+
+
+@njit(cache=True)
+def showdown_values(opp_reach, hand_cards, opp_cards, same, my_order, my_str, my_n, opp_order, opp_str,
+                    opp_n, win, tie, lose, out):  # type: ignore[no-untyped-def]
+    """Showdown on one river board: ``out[h] = win * W(h) + tie * T(h) + lose * L(h)`` where
+    W/T/L are the opponent's reach over compatible weaker/equal/stronger hands.  Hands not
+    in ``my_order[:my_n]`` (blocked by the board) get 0."""
+    for h in range(out.shape[0]):
+        out[h] = 0.0
+    card = np.zeros(52)
+    total = 0.0
+    for q in range(opp_n):
+        o = opp_order[q]
+        w = opp_reach[o]
+        total += w
+        card[opp_cards[o, 0]] += w
+        card[opp_cards[o, 1]] += w
+    below = np.zeros(52)
+    acc = 0.0
+    j = 0
+    for q in range(my_n):
+        h = my_order[q]
+        s = my_str[q]
+        while j < opp_n and opp_str[j] < s:
+            o = opp_order[j]
+            w = opp_reach[o]
+            acc += w
+            below[opp_cards[o, 0]] += w
+            below[opp_cards[o, 1]] += w
+            j += 1
+        c1 = hand_cards[h, 0]
+        c2 = hand_cards[h, 1]
+        wv = acc - below[c1] - below[c2]
+        comp = total - card[c1] - card[c2]
+        sm = same[h]
+        if sm >= 0:
+            comp += opp_reach[sm]
+        # W (win - tie) + comp tie now; the stronger hands' L (lose - tie) below
+        out[h] = wv * (win - tie) + comp * tie
+    for k in range(52):
+        below[k] = 0.0
+    acc = 0.0
+    j = opp_n - 1
+    for q in range(my_n - 1, -1, -1):
+        h = my_order[q]
+        s = my_str[q]
+        while j >= 0 and opp_str[j] > s:
+            o = opp_order[j]
+            w = opp_reach[o]
+            acc += w
+            below[opp_cards[o, 0]] += w
+            below[opp_cards[o, 1]] += w
+            j -= 1
+        lw = acc - below[hand_cards[h, 0]] - below[hand_cards[h, 1]]
+        out[h] += lw * (lose - tie)
+
+
+@njit(cache=True)
+def current_strategy(regrets, base, k, n, lock, lptr, sigma, tot):  # type: ignore[no-untyped-def]
+    """Regret matching per hand into flat ``sigma[a * n + h]`` (action-major, as stored),
+    vectorised over the hands (:func:`pokerlab.solvers.regret.regret_match_columns`);
+    locked hands take the locked strategy."""
+    regret_match_columns(regrets, base, k, n, sigma, tot)
+    if lptr >= 0:
+        for h in range(n):
+            if lock[lptr + h] > 0.0:
+                for a in range(k):
+                    sigma[a * n + h] = lock[lptr + n + a * n + h]
+
+
+@njit(cache=True)
+def average_strategy(ssum, base, k, n, lock, lptr, sigma, tot):  # type: ignore[no-untyped-def]
+    """The average strategy (normalised strategy sums; uniform where they are all 0)."""
+    for h in range(n):
+        tot[h] = 0.0
+    for a in range(k):
+        off = base + a * n
+        for h in range(n):
+            tot[h] += ssum[off + h]
+    uni = 1.0 / k
+    for a in range(k):
+        off = base + a * n
+        for h in range(n):
+            t = tot[h]
+            sigma[a * n + h] = ssum[off + h] / t if t > 0.0 else uni
+    if lptr >= 0:
+        for h in range(n):
+            if lock[lptr + h] > 0.0:
+                for a in range(k):
+                    sigma[a * n + h] = lock[lptr + n + a * n + h]
+
+
+@njit(cache=True)
+def _zero_card(vec, card_start, card_hands, c):  # type: ignore[no-untyped-def]
+    for q in range(card_start[c], card_start[c + 1]):
+        vec[card_hands[q]] = 0.0
+
+
+@njit(cache=True, nogil=True)
+def walk(mode, top, node, p, slot, opp_reach, own_reach, out, scratch, frames,  # type: ignore[no-untyped-def]
+         kind, player, street, child_start, num_children, children, contrib,
+         node_base, entry_base, regrets, ssum, lock, lock_ptr,
+         hand_cards, same, card_start, card_hands, swap,
+         next_slot, iso_rep, iso_swap, sd_order, sd_str, sd_count,
+         pot, rake, rake_cap, pos_d, neg_d, strat_d, plus,
+         chance_index, chance_opp, chance_own, task_of, task_cfv, root_street):
+    """Counterfactual values ``out`` (player ``p``'s hands) of the subtree at ``node`` on
+    board ``slot`` of its street, given the opponent's reach ``opp_reach``.
+
+    A depth-first walk with an explicit stack (``frames``: (depth, 7) int64; no recursion,
+    so the kernel caches): each frame holds its node, board slot, next child (or card),
+    and the offsets in ``scratch`` of its opponent reach, own reach and output vectors and
+    of its own work area (strategy, regret-matching sums, child values, child reaches)."""
+    o = 1 - p
+    n_p = hand_cards[p].shape[0]
+    n_o = hand_cards[o].shape[0]
+    # the root's vectors
+    for i in range(n_o):
+        scratch[i] = opp_reach[i]
+    for i in range(n_p):
+        scratch[n_o + i] = own_reach[i]
+    F_NODE, F_SLOT, F_A, F_OPP, F_OWN, F_OUT, F_SP = 0, 1, 2, 3, 4, 5, 6
+    frames[0, F_NODE] = node
+    frames[0, F_SLOT] = slot
+    frames[0, F_A] = -1
+    frames[0, F_OPP] = 0
+    frames[0, F_OWN] = n_o
+    frames[0, F_OUT] = n_o + n_p
+    frames[0, F_SP] = n_o + 2 * n_p
+    d = 0
+    while d >= 0:
+        nd = frames[d, F_NODE]
+        sl = frames[d, F_SLOT]
+        a = frames[d, F_A]
+        oo = frames[d, F_OPP]
+        ow = frames[d, F_OWN]
+        ou = frames[d, F_OUT]
+        sp = frames[d, F_SP]
+        kd = kind[nd]
+        opp_v = scratch[oo:oo + n_o]
+        own_v = scratch[ow:ow + n_p]
+        out_v = scratch[ou:ou + n_p]
+        st = street[nd]
+        if kd == FOLD or kd == SHOWDOWN:
+            cp = contrib[nd, p]
+            final = pot + contrib[nd, 0] + contrib[nd, 1]
+            r = rake * final
+            if rake_cap > 0.0 and r > rake_cap:
+                r = rake_cap
+            if kd == FOLD:
+                pay = -cp if player[nd] == p else final - r - cp
+                fold_values(opp_v, hand_cards[p], hand_cards[o], same[p], pay, out_v)
+            else:
+                showdown_values(opp_v, hand_cards[p], hand_cards[o], same[p],
+                                sd_order[p][sl], sd_str[p][sl], sd_count[p][sl],
+                                sd_order[o][sl], sd_str[o][sl], sd_count[o][sl],
+                                final - r - cp, 0.5 * (final - r) - cp, -cp, out_v)
+            d -= 1
+            continue
+        if kd == CHANCE:
+            tmp = scratch[sp:sp + n_p]
+            if a == -1:
+                # prune: nothing reaches here from the opponent's side
+                live = False
+                for i in range(n_o):
+                    if opp_v[i] != 0.0:
+                        live = True
+                        break
+                for h in range(n_p):
+                    out_v[h] = 0.0
+                if not live:
+                    d -= 1
+                    continue
+                if top == TOP_COLLECT and st == root_street:
+                    ci = chance_index[nd]
+                    for i in range(n_o):
+                        chance_opp[ci, i] = opp_v[i]
+                    for i in range(n_p):
+                        chance_own[ci, i] = own_v[i]
+                    d -= 1
+                    continue
+                c = 0
+            else:
+                # the child for card a returned its values in tmp
+                _zero_card(tmp, card_start[p], card_hands[p], a)
+                for h in range(n_p):
+                    out_v[h] += tmp[h]
+                reps = iso_rep[st]
+                nxt = next_slot[st]
+                swp = iso_swap[st]
+                for c2 in range(a + 1, 52):
+                    if reps[sl, c2] == a and nxt[sl, c2] >= 0:
+                        perm = swap[p][swp[sl, c2]]
+                        for h in range(n_p):
+                            out_v[h] += tmp[perm[h]]
+                c = a + 1
+            nxt = next_slot[st]
+            swp = iso_swap[st]
+            while c < 52 and (nxt[sl, c] < 0 or swp[sl, c] >= 0):
+                c += 1
+            if c == 52:
+                weight = 1.0 / (45.0 - st)
+                for h in range(n_p):
+                    out_v[h] *= weight
+                d -= 1
+                continue
+            frames[d, F_A] = c
+            if top == TOP_COMBINE and st == root_street:
+                t = task_of[chance_index[nd], c]
+                for h in range(n_p):
+                    tmp[h] = task_cfv[t, h]
+                continue  # handled as a returned child on the next pass
+            so = sp + n_p
+            sw = so + n_o
+            for i in range(n_o):
+                scratch[so + i] = opp_v[i]
+            _zero_card(scratch[so:so + n_o], card_start[o], card_hands[o], c)
+            for i in range(n_p):
+                scratch[sw + i] = own_v[i]
+            _zero_card(scratch[sw:sw + n_p], card_start[p], card_hands[p], c)
+            d += 1
+            frames[d, F_NODE] = children[child_start[nd]]
+            frames[d, F_SLOT] = nxt[sl, c]
+            frames[d, F_A] = -1
+            frames[d, F_OPP] = so
+            frames[d, F_OWN] = sw
+            frames[d, F_OUT] = sp
+            frames[d, F_SP] = sw + n_p
+            continue
+        # decision node
+        q = player[nd]
+        k = num_children[nd]
+        n_q = hand_cards[q].shape[0]
+        base = node_base[nd] + sl * k * n_q
+        sigma = scratch[sp:sp + k * n_q]
+        cfv_off = sp + (k + 1) * n_q
+        sub = cfv_off + k * n_p
+        if a == -1:
+            live = False
+            for i in range(n_o):
+                if opp_v[i] != 0.0:
+                    live = True
+                    break
+            if not live:
+                for h in range(n_p):
+                    out_v[h] = 0.0
+                d -= 1
+                continue
+            lptr = lock_ptr[entry_base[nd] + sl]
+            tot = scratch[sp + k * n_q:sp + (k + 1) * n_q]
+            if mode == MODE_CFR:
+                current_strategy(regrets, base, k, n_q, lock, lptr, sigma, tot)
+            elif not (q == p and mode == MODE_BR):
+                average_strategy(ssum, base, k, n_q, lock, lptr, sigma, tot)
+            a = 0
+        else:
+            a += 1
+        if a < k:
+            frames[d, F_A] = a
+            d += 1
+            frames[d, F_NODE] = children[child_start[nd] + a]
+            frames[d, F_SLOT] = sl
+            frames[d, F_A] = -1
+            frames[d, F_OUT] = cfv_off + a * n_p
+            frames[d, F_SP] = sub + max(n_p, n_q)
+            if q == p:
+                if mode == MODE_BR:
+                    frames[d, F_OWN] = ow
+                else:
+                    for h in range(n_p):
+                        scratch[sub + h] = own_v[h] * sigma[a * n_q + h]
+                    frames[d, F_OWN] = sub
+                frames[d, F_OPP] = oo
+            else:
+                for i in range(n_q):
+                    scratch[sub + i] = opp_v[i] * sigma[a * n_q + i]
+                frames[d, F_OPP] = sub
+                frames[d, F_OWN] = ow
+            continue
+        # all children done
+        cfv = scratch[cfv_off:cfv_off + k * n_p]
+        d -= 1
+        if q != p:
+            for h in range(n_p):
+                out_v[h] = 0.0
+            for b in range(k):
+                for h in range(n_p):
+                    out_v[h] += cfv[b * n_p + h]
+            continue
+        if mode == MODE_BR:
+            for h in range(n_p):
+                out_v[h] = cfv[h]
+            for b in range(1, k):
+                for h in range(n_p):
+                    v = cfv[b * n_p + h]
+                    if v > out_v[h]:
+                        out_v[h] = v
+            continue
+        for h in range(n_p):
+            out_v[h] = 0.0
+        for b in range(k):
+            for h in range(n_p):
+                out_v[h] += sigma[b * n_q + h] * cfv[b * n_p + h]
+        if mode == MODE_CFR and top != TOP_COLLECT:
+            for b in range(k):
+                off = base + b * n_q
+                for h in range(n_p):
+                    r = regrets[off + h]
+                    inst = cfv[b * n_p + h] - out_v[h]
+                    if plus:
+                        r = r + inst
+                        if r < 0.0:
+                            r = 0.0
+                    else:
+                        r = r * (pos_d if r > 0.0 else neg_d) + inst
+                    regrets[off + h] = r
+                    ssum[off + h] = ssum[off + h] * strat_d + own_v[h] * sigma[b * n_q + h]
+    for h in range(n_p):
+        out[h] = scratch[n_o + n_p + h]
+
+
+@njit(cache=True, nogil=True)
+def run_tasks(lo, hi, mode, p, task_node, task_card, task_slot, task_chance, scratch_size, depth,  # type: ignore[no-untyped-def]
+              kind, player, street, child_start, num_children, children, contrib,
+              node_base, entry_base, regrets, ssum, lock, lock_ptr,
+              hand_cards, same, card_start, card_hands, swap,
+              next_slot, iso_rep, iso_swap, sd_order, sd_str, sd_count,
+              pot, rake, rake_cap, pos_d, neg_d, strat_d, plus,
+              chance_index, chance_opp, chance_own, task_of, task_cfv, root_street):
+    """The independent subtrees below the starting street's chance nodes, in parallel."""
+    o = 1 - p
+    scratch = np.empty(scratch_size)
+    frames = np.empty((depth, 7), dtype=np.int64)
+    for t in range(lo, hi):
+        ci = task_chance[t]
+        c = task_card[t]
+        n_o = hand_cards[o].shape[0]
+        n_p = hand_cards[p].shape[0]
+        sub_opp = chance_opp[ci, :n_o].copy()
+        _zero_card(sub_opp, card_start[o], card_hands[o], c)
+        sub_own = chance_own[ci, :n_p].copy()
+        _zero_card(sub_own, card_start[p], card_hands[p], c)
+        out = np.zeros(n_p)
+        walk(mode, TOP_FULL, children[child_start[task_node[t]]], p, task_slot[t], sub_opp, sub_own, out,
+             scratch, frames,
+             kind, player, street, child_start, num_children, children, contrib,
+             node_base, entry_base, regrets, ssum, lock, lock_ptr,
+             hand_cards, same, card_start, card_hands, swap,
+             next_slot, iso_rep, iso_swap, sd_order, sd_str, sd_count,
+             pot, rake, rake_cap, pos_d, neg_d, strat_d, plus,
+             chance_index, chance_opp, chance_own, task_of, task_cfv, root_street)
+        for h in range(out.shape[0]):
+            task_cfv[t, h] = out[h]
+
+
+@njit(cache=True)
+def _equity_river(slot, opp_reach, p, hand_cards, same, sd_order, sd_str, sd_count, out_eq, out_w):  # type: ignore[no-untyped-def]
+    o = 1 - p
+    showdown_values(opp_reach, hand_cards[p], hand_cards[o], same[p],
+                    sd_order[p][slot], sd_str[p][slot], sd_count[p][slot],
+                    sd_order[o][slot], sd_str[o][slot], sd_count[o][slot],
+                    1.0, 0.5, 0.0, out_eq)
+    showdown_values(opp_reach, hand_cards[p], hand_cards[o], same[p],
+                    sd_order[p][slot], sd_str[p][slot], sd_count[p][slot],
+                    sd_order[o][slot], sd_str[o][slot], sd_count[o][slot],
+                    1.0, 1.0, 1.0, out_w)
+
+
+@njit(cache=True)
+def _equity_deal(s, slot, opp_reach, p, hand_cards, same, card_start, card_hands, swap,  # type: ignore[no-untyped-def]
+                 next_slot, iso_rep, iso_swap, sd_order, sd_str, sd_count, out_eq, out_w):
+    """One card dealt from street ``s`` (0 or 1) and every runout after it."""
+    o = 1 - p
+    n_p = out_eq.shape[0]
+    nxt = next_slot[s]
+    reps = iso_rep[s]
+    swp = iso_swap[s]
+    for h in range(n_p):
+        out_eq[h] = 0.0
+        out_w[h] = 0.0
+    te = np.empty(n_p)
+    tw = np.empty(n_p)
+    sub = np.empty(opp_reach.shape[0])
+    for c in range(52):
+        if nxt[slot, c] < 0 or swp[slot, c] >= 0:
+            continue
+        for i in range(sub.shape[0]):
+            sub[i] = opp_reach[i]
+        _zero_card(sub, card_start[o], card_hands[o], c)
+        if s == 1:
+            _equity_river(nxt[slot, c], sub, p, hand_cards, same, sd_order, sd_str, sd_count, te, tw)
+        else:
+            _equity_deal_turn(nxt[slot, c], sub, p, hand_cards, same, card_start, card_hands, swap,
+                              next_slot, iso_rep, iso_swap, sd_order, sd_str, sd_count, te, tw)
+        _zero_card(te, card_start[p], card_hands[p], c)
+        _zero_card(tw, card_start[p], card_hands[p], c)
+        for h in range(n_p):
+            out_eq[h] += te[h]
+            out_w[h] += tw[h]
+        for c2 in range(c + 1, 52):
+            if reps[slot, c2] == c and nxt[slot, c2] >= 0:
+                perm = swap[p][swp[slot, c2]]
+                for h in range(n_p):
+                    out_eq[h] += te[perm[h]]
+                    out_w[h] += tw[perm[h]]
+    weight = 1.0 / (45.0 - s)
+    for h in range(n_p):
+        out_eq[h] *= weight
+        out_w[h] *= weight
+
+
+@njit(cache=True)
+def _equity_deal_turn(slot, opp_reach, p, hand_cards, same, card_start, card_hands, swap,  # type: ignore[no-untyped-def]
+                      next_slot, iso_rep, iso_swap, sd_order, sd_str, sd_count, out_eq, out_w):
+    """The river dealt from turn board ``slot`` (the inner level of a flop runout)."""
+    o = 1 - p
+    n_p = out_eq.shape[0]
+    nxt = next_slot[1]
+    reps = iso_rep[1]
+    swp = iso_swap[1]
+    for h in range(n_p):
+        out_eq[h] = 0.0
+        out_w[h] = 0.0
+    te = np.empty(n_p)
+    tw = np.empty(n_p)
+    sub = np.empty(opp_reach.shape[0])
+    for c in range(52):
+        if nxt[slot, c] < 0 or swp[slot, c] >= 0:
+            continue
+        for i in range(sub.shape[0]):
+            sub[i] = opp_reach[i]
+        _zero_card(sub, card_start[o], card_hands[o], c)
+        _equity_river(nxt[slot, c], sub, p, hand_cards, same, sd_order, sd_str, sd_count, te, tw)
+        _zero_card(te, card_start[p], card_hands[p], c)
+        _zero_card(tw, card_start[p], card_hands[p], c)
+        for h in range(n_p):
+            out_eq[h] += te[h]
+            out_w[h] += tw[h]
+        for c2 in range(c + 1, 52):
+            if reps[slot, c2] == c and nxt[slot, c2] >= 0:
+                perm = swap[p][swp[slot, c2]]
+                for h in range(n_p):
+                    out_eq[h] += te[perm[h]]
+                    out_w[h] += tw[perm[h]]
+    for h in range(n_p):
+        out_eq[h] *= 1.0 / 44.0
+        out_w[h] *= 1.0 / 44.0
+
+
+@njit(cache=True)
+def equity_values(s, slot, opp_reach, p, hand_cards, same, card_start, card_hands, swap,  # type: ignore[no-untyped-def]
+                  next_slot, iso_rep, iso_swap, sd_order, sd_str, sd_count, out_eq, out_w):
+    """Equity of each of ``p``'s hands against ``opp_reach`` over every runout from street
+    ``s`` board ``slot``: ``out_eq[h]`` sums (win + tie / 2) weights, ``out_w[h]`` the
+    compatible weights (equity = out_eq / out_w), both averaged over runouts."""
+    if s == 2:
+        _equity_river(slot, opp_reach, p, hand_cards, same, sd_order, sd_str, sd_count, out_eq, out_w)
+    else:
+        _equity_deal(s, slot, opp_reach, p, hand_cards, same, card_start, card_hands, swap,
+                     next_slot, iso_rep, iso_swap, sd_order, sd_str, sd_count, out_eq, out_w)
