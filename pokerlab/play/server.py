@@ -38,7 +38,8 @@ def create_app(config: ServerConfig | None = None) -> Any:
     except ModuleNotFoundError as exc:  # pragma: no cover - depends on the install
         raise PlayError("the play server needs the web extra: pip install 'pokerlab[web]' "
                         f"({exc.name} is missing)") from None
-    return build_app(config or ServerConfig())
+    from pokerlab.play.solver_page import add_solver_routes
+    return add_solver_routes(build_app(config or ServerConfig()), config)
 
 
 def serve(config: ServerConfig, *, host: str = "127.0.0.1", port: int = 8000,
