@@ -168,6 +168,7 @@ class SpotSolver:
         self.deal: Deal = build_deal(spot.board, spot.ranges, isomorphism=self.config.isomorphism)
         n_hands = self.deal.num_hands
         self.node_base, self.entry_base, total, entries, _ = _layout(self.tree, n_hands, self.deal.num_slots)
+        self.vec_dtype = np.float64  # reach and value vectors (storage is float32)
         self.regrets = np.zeros(total, dtype=np.float32)
         self.ssum = np.zeros(total, dtype=np.float32)
         self.lock_ptr = np.full(max(entries, 1), -1, dtype=np.int64)
@@ -183,8 +184,8 @@ class SpotSolver:
         kmax = int(self.tree.num_children.max())
         self.depth = int(depth.max()) + 2
         self.scratch_size = int((self.depth + 1) * (2 * kmax + 3) * max(n_hands))
-        self.scratch = np.empty(self.scratch_size)
-        self.frames = np.empty((self.depth, 7), dtype=np.int64)
+        self.scratch = np.empty(self.scratch_size, dtype=self.vec_dtype)
+        self.frames = np.empty((self.depth, 8), dtype=np.int64)
         self._z = self._normaliser()
 
     # ------------------------------------------------------------------ kernel plumbing
@@ -213,9 +214,9 @@ class SpotSolver:
         self.task_card = np.array(task_card, dtype=np.int64)
         self.task_slot = np.array(task_slot, dtype=np.int64)
         self.task_chance = np.array(task_chance, dtype=np.int64)
-        self.chance_opp = np.zeros((max(len(chance), 1), nmax))
-        self.chance_own = np.zeros((max(len(chance), 1), nmax))
-        self.task_cfv = np.zeros((max(len(task_node), 1), nmax))
+        self.chance_opp = np.zeros((max(len(chance), 1), nmax), dtype=self.vec_dtype)
+        self.chance_own = np.zeros((max(len(chance), 1), nmax), dtype=self.vec_dtype)
+        self.task_cfv = np.zeros((max(len(task_node), 1), nmax), dtype=self.vec_dtype)
 
     def _ctx(self) -> tuple[Any, ...]:
         tr, d = self.tree, self.deal
@@ -233,9 +234,9 @@ class SpotSolver:
              opp_reach: np.ndarray | None = None, own_reach: np.ndarray | None = None) -> np.ndarray:
         o = 1 - p
         w = self.deal.weights
-        opp = np.ascontiguousarray(w[o] if opp_reach is None else opp_reach, dtype=np.float64)
-        own = np.ascontiguousarray(w[p] if own_reach is None else own_reach, dtype=np.float64)
-        out = np.zeros(self.deal.num_hands[p])
+        opp = np.ascontiguousarray(w[o] if opp_reach is None else opp_reach, dtype=self.vec_dtype)
+        own = np.ascontiguousarray(w[p] if own_reach is None else own_reach, dtype=self.vec_dtype)
+        out = np.zeros(self.deal.num_hands[p], dtype=self.vec_dtype)
         ctx = self._ctx()
         prm = self._params(t)
         extra = (self.chance_index, self.chance_opp, self.chance_own, self.task_of, self.task_cfv,
@@ -248,7 +249,7 @@ class SpotSolver:
             K.walk(mode, K.TOP_COMBINE, 0, p, 0, opp, own, out, self.scratch, self.frames, *ctx, *prm, *extra)
         else:
             K.walk(mode, K.TOP_FULL, node, p, slot, opp, own, out, self.scratch, self.frames, *ctx, *prm, *extra)
-        return out
+        return out.astype(np.float64)
 
     def _run_tasks(self, mode: int, p: int, ctx: tuple[Any, ...], prm: tuple[Any, ...],
                    extra: tuple[Any, ...]) -> None:
@@ -474,14 +475,14 @@ class SpotSolver:
                                "kind": ("decision", "chance", "fold", "showdown")[kind]}
         evs: list[np.ndarray] = []
         eqs: list[np.ndarray] = []
+        sums: list[tuple[np.ndarray, ...]] = []
         for p in (0, 1):
             o = 1 - p
             opp_rep = np.zeros(d.num_hands[o])
             opp_rep[hmap[o]] = view.reach[o]
             own_rep = np.zeros(d.num_hands[p])
             own_rep[hmap[p]] = view.reach[p]
-            if kind == CHANCE or kind == DECISION or True:
-                cfv = self._run(K.MODE_EV, p, self.iteration + 1, node=node, slot=view.slot,
+            cfv = self._run(K.MODE_EV, p, self.iteration + 1, node=node, slot=view.slot,
                                 opp_reach=opp_rep, own_reach=own_rep)
             comp = np.zeros(d.num_hands[p])
             K.fold_values(opp_rep, d.hand_cards[p], d.hand_cards[o], d.same[p], 1.0, comp)
@@ -491,6 +492,7 @@ class SpotSolver:
                 eqv = np.where(w > 0, eq / np.where(w > 0, w, 1), np.nan)[hmap[p]]
             evs.append(ev)
             eqs.append(eqv)
+            sums.append((cfv[hmap[p]], comp[hmap[p]], eq[hmap[p]], w[hmap[p]]))
         for p, who in ((0, "oop"), (1, "ip")):
             r = view.reach[p]
             live = r > 0
@@ -500,10 +502,13 @@ class SpotSolver:
             ev_full[d.combos[p][live]] = evs[p][live]
             eq_full[d.combos[p][live]] = eqs[p][live]
             reach_full[d.combos[p]] = r
-            tot = float(r[live].sum())
+            # range figures weight each hand by its reach and the opponent hands it can meet
+            cfv, comp, eq, wq = sums[p]
+            zc = float(np.dot(r, comp))
+            zw = float(np.dot(r, wq))
             out[who] = {"reach": reach_full, "ev": ev_full, "equity": eq_full,
-                        "range_ev": float(np.nansum(evs[p][live] * r[live]) / tot) if tot > 0 else None,
-                        "range_equity": float(np.nansum(eqs[p][live] * r[live]) / tot) if tot > 0 else None}
+                        "range_ev": float(np.dot(r, cfv) / zc) if zc > 0 else None,
+                        "range_equity": float(np.dot(r, eq) / zw) if zw > 0 else None}
         if kind == DECISION:
             q = int(tr.player[node])
             sigma = self._avg_at(node, view.slot)[:, hmap[q]]

@@ -158,6 +158,22 @@ def _zero_card(vec, card_start, card_hands, c):  # type: ignore[no-untyped-def]
         vec[card_hands[q]] = 0.0
 
 
+@njit(cache=True)
+def _dead(mode, top, opp_v, own_v):  # type: ignore[no-untyped-def]
+    """0: the opponent reaches the node; 1: it does not, but a CFR update must still walk
+    the subtree for the player's strategy sums and regret discounts (all values there are 0,
+    terminals are skipped); 2: prune (nothing to compute or write)."""
+    for i in range(opp_v.shape[0]):
+        if opp_v[i] != 0.0:
+            return 0
+    if mode != MODE_CFR:
+        return 2
+    for i in range(own_v.shape[0]):
+        if own_v[i] != 0.0:
+            return 1
+    return 2
+
+
 @njit(cache=True, nogil=True)
 def walk(mode, top, node, p, slot, opp_reach, own_reach, out, scratch, frames,  # type: ignore[no-untyped-def]
          kind, player, street, child_start, num_children, children, contrib,
@@ -169,7 +185,7 @@ def walk(mode, top, node, p, slot, opp_reach, own_reach, out, scratch, frames,  
     """Counterfactual values ``out`` (player ``p``'s hands) of the subtree at ``node`` on
     board ``slot`` of its street, given the opponent's reach ``opp_reach``.
 
-    A depth-first walk with an explicit stack (``frames``: (depth, 7) int64; no recursion,
+    A depth-first walk with an explicit stack (``frames``: (depth, 8) int64; no recursion,
     so the kernel caches): each frame holds its node, board slot, next child (or card),
     and the offsets in ``scratch`` of its opponent reach, own reach and output vectors and
     of its own work area (strategy, regret-matching sums, child values, child reaches)."""
@@ -181,7 +197,7 @@ def walk(mode, top, node, p, slot, opp_reach, own_reach, out, scratch, frames,  
         scratch[i] = opp_reach[i]
     for i in range(n_p):
         scratch[n_o + i] = own_reach[i]
-    F_NODE, F_SLOT, F_A, F_OPP, F_OWN, F_OUT, F_SP = 0, 1, 2, 3, 4, 5, 6
+    F_NODE, F_SLOT, F_A, F_OPP, F_OWN, F_OUT, F_SP, F_DEAD = 0, 1, 2, 3, 4, 5, 6, 7
     frames[0, F_NODE] = node
     frames[0, F_SLOT] = slot
     frames[0, F_A] = -1
@@ -189,6 +205,7 @@ def walk(mode, top, node, p, slot, opp_reach, own_reach, out, scratch, frames,  
     frames[0, F_OWN] = n_o
     frames[0, F_OUT] = n_o + n_p
     frames[0, F_SP] = n_o + 2 * n_p
+    frames[0, F_DEAD] = 0
     d = 0
     while d >= 0:
         nd = frames[d, F_NODE]
@@ -198,12 +215,18 @@ def walk(mode, top, node, p, slot, opp_reach, own_reach, out, scratch, frames,  
         ow = frames[d, F_OWN]
         ou = frames[d, F_OUT]
         sp = frames[d, F_SP]
+        dead = frames[d, F_DEAD]
         kd = kind[nd]
         opp_v = scratch[oo:oo + n_o]
         own_v = scratch[ow:ow + n_p]
         out_v = scratch[ou:ou + n_p]
         st = street[nd]
         if kd == FOLD or kd == SHOWDOWN:
+            if dead:
+                for h in range(n_p):
+                    out_v[h] = 0.0
+                d -= 1
+                continue
             cp = contrib[nd, p]
             final = pot + contrib[nd, 0] + contrib[nd, 1]
             r = rake * final
@@ -222,17 +245,14 @@ def walk(mode, top, node, p, slot, opp_reach, own_reach, out, scratch, frames,  
         if kd == CHANCE:
             tmp = scratch[sp:sp + n_p]
             if a == -1:
-                # prune: nothing reaches here from the opponent's side
-                live = False
-                for i in range(n_o):
-                    if opp_v[i] != 0.0:
-                        live = True
-                        break
                 for h in range(n_p):
                     out_v[h] = 0.0
-                if not live:
-                    d -= 1
-                    continue
+                if not dead:
+                    dead = _dead(mode, top, opp_v, own_v)
+                    if dead == 2:
+                        d -= 1
+                        continue
+                    frames[d, F_DEAD] = dead
                 if top == TOP_COLLECT and st == root_street:
                     ci = chance_index[nd]
                     for i in range(n_o):
@@ -281,6 +301,7 @@ def walk(mode, top, node, p, slot, opp_reach, own_reach, out, scratch, frames,  
                 scratch[sw + i] = own_v[i]
             _zero_card(scratch[sw:sw + n_p], card_start[p], card_hands[p], c)
             d += 1
+            frames[d, F_DEAD] = dead
             frames[d, F_NODE] = children[child_start[nd]]
             frames[d, F_SLOT] = nxt[sl, c]
             frames[d, F_A] = -1
@@ -298,16 +319,14 @@ def walk(mode, top, node, p, slot, opp_reach, own_reach, out, scratch, frames,  
         cfv_off = sp + (k + 1) * n_q
         sub = cfv_off + k * n_p
         if a == -1:
-            live = False
-            for i in range(n_o):
-                if opp_v[i] != 0.0:
-                    live = True
-                    break
-            if not live:
-                for h in range(n_p):
-                    out_v[h] = 0.0
-                d -= 1
-                continue
+            if not dead:
+                dead = _dead(mode, top, opp_v, own_v)
+                if dead == 2:
+                    for h in range(n_p):
+                        out_v[h] = 0.0
+                    d -= 1
+                    continue
+                frames[d, F_DEAD] = dead
             lptr = lock_ptr[entry_base[nd] + sl]
             tot = scratch[sp + k * n_q:sp + (k + 1) * n_q]
             if mode == MODE_CFR:
@@ -320,6 +339,7 @@ def walk(mode, top, node, p, slot, opp_reach, own_reach, out, scratch, frames,  
         if a < k:
             frames[d, F_A] = a
             d += 1
+            frames[d, F_DEAD] = dead
             frames[d, F_NODE] = children[child_start[nd] + a]
             frames[d, F_SLOT] = sl
             frames[d, F_A] = -1
@@ -391,8 +411,8 @@ def run_tasks(lo, hi, mode, p, task_node, task_card, task_slot, task_chance, scr
               chance_index, chance_opp, chance_own, task_of, task_cfv, root_street):
     """The independent subtrees below the starting street's chance nodes, in parallel."""
     o = 1 - p
-    scratch = np.empty(scratch_size)
-    frames = np.empty((depth, 7), dtype=np.int64)
+    scratch = np.empty(scratch_size, dtype=chance_opp.dtype)
+    frames = np.empty((depth, 8), dtype=np.int64)
     for t in range(lo, hi):
         ci = task_chance[t]
         c = task_card[t]
@@ -402,7 +422,7 @@ def run_tasks(lo, hi, mode, p, task_node, task_card, task_slot, task_chance, scr
         _zero_card(sub_opp, card_start[o], card_hands[o], c)
         sub_own = chance_own[ci, :n_p].copy()
         _zero_card(sub_own, card_start[p], card_hands[p], c)
-        out = np.zeros(n_p)
+        out = np.zeros(n_p, dtype=scratch.dtype)
         walk(mode, TOP_FULL, children[child_start[task_node[t]]], p, task_slot[t], sub_opp, sub_own, out,
              scratch, frames,
              kind, player, street, child_start, num_children, children, contrib,

@@ -354,6 +354,11 @@ def _merge(amounts: list[int], labels: list[str], base: int, pot: float, param: 
     return [amounts[i] for i in keep], [labels[i] for i in keep]
 
 
+def _chips(x: float) -> int:
+    """Whole chips, halves rounded up (82.5 -> 83)."""
+    return int(math.floor(x + 0.5 + 1e-9))
+
+
 def _bet_options(spot: Spot, st: _State) -> list[tuple[str, int]]:
     """(name, street total after the action) of every bet/raise for the player to act."""
     cfg = spot.tree
@@ -386,11 +391,11 @@ def _bet_options(spot: Spot, st: _State) -> list[tuple[str, int]]:
             has_allin = True
             continue
         if sz.kind == "mult":
-            to = int(round(sz.value * theirs))
+            to = _chips(sz.value * theirs)
         elif facing:
-            to = theirs + int(round(sz.value * (pot_now + to_call)))
+            to = theirs + _chips(sz.value * (pot_now + to_call))
         else:
-            to = int(round(sz.value * pot_now))
+            to = _chips(sz.value * pot_now)
         to = max(to, min_to)
         if to >= cap_to:
             has_allin = True
