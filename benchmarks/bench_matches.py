@@ -7,7 +7,7 @@ Setup: the ``default`` bet set (preflop 2.5x, 4x, all-in, cap 3; postflop 33%, 7
 river over the hand indexer's canonical indices: the lookups cost what real tables cost);
 two IndexedPolicy agents with random float32 rows.
 
-* kernel: :func:`pokerlab.agents.match_kernels.policy_match_kernel` -- deal, bucket
+* kernel: :func:`pokerlab.evaluation.match_kernels.policy_match_kernel` -- deal, bucket
   lookups (hand indexer + table) on every street, tree walk with per-decision row lookup
   and sampling, showdown evaluation; one thread.
 * PokerKit loop: ``NoLimitTexasHoldem`` state per hand (dealing, legality, showdown and
@@ -40,7 +40,6 @@ from pokerlab.abstraction.action_tree import compile_tree  # noqa: E402
 from pokerlab.abstraction.bets import preset  # noqa: E402
 from pokerlab.abstraction.buckets import BucketConfig, CardAbstraction  # noqa: E402
 from pokerlab.abstraction.indexer import street_indexer  # noqa: E402
-from pokerlab.agents.match_kernels import run_kernel  # noqa: E402
 from pokerlab.agents.policy_agent import (  # noqa: E402
     HUNLPolicyAgent,
     sample_index,
@@ -48,6 +47,7 @@ from pokerlab.agents.policy_agent import (  # noqa: E402
 )
 from pokerlab.agents.random_agent import SplitMix64  # noqa: E402
 from pokerlab.cards.cards import cards_str  # noqa: E402
+from pokerlab.evaluation.match_kernels import run_kernel  # noqa: E402
 from pokerlab.evaluation.matches import hand_cards, hand_seed, play_hunl_hand  # noqa: E402
 from pokerlab.games.hunl import HUNLGame  # noqa: E402
 from pokerlab.holdem.engine import HoldemConfig  # noqa: E402

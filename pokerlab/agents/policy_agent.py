@@ -39,7 +39,7 @@ such as ``hunl(stacks=20000,bets=default,buckets=test)``); the agent loads that
   its tree checked and called to the end of the hand: about 1% of hands against
   ``tag``).  Tabular policies (no compiled tree) still check or call off their tree.
 
-Sampling (shared with the kernel of :mod:`pokerlab.agents.match_kernels`, bit for bit):
+Sampling (shared with the kernel of :mod:`pokerlab.evaluation.match_kernels`, bit for bit):
 weights are the policy row's float32 values as float64 (all ones for an all-zero or
 missing row), ``u = (next() >> 11) / 2**53`` from the agent's SplitMix64 stream, and the
 first action whose running weight sum exceeds ``u * total`` is played.
@@ -142,6 +142,18 @@ class HUNLPolicyAgent:
     def reset(self, seed: int) -> None:
         self.seed = seed
         self.rng = SplitMix64(seed)
+
+    # ------------------------------------------------------------------ match kernel
+    def kernel_side(self) -> Any:
+        """The match fast path's view of this agent
+        (:class:`~pokerlab.evaluation.match_kernels.KernelSide`), ``None`` unless the
+        policy is indexed (then every action is an edge of the compiled tree)."""
+        if not self.indexed:
+            return None
+        from pokerlab.evaluation.match_kernels import KernelSide, policy_arrays
+
+        return KernelSide(tree=self.tree, config=self.game.config,
+                          arrays=policy_arrays(self.policy, self.card_spec, self.game.cards))
 
     # ------------------------------------------------------------------ card buckets
     def bucket(self, street: int, hole: tuple[int, ...], board: tuple[int, ...]) -> int:

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from pokerlab.errors import ConfigError
+from pokerlab.holdem.deal import deal_cards
 from pokerlab.holdem.engine import (
     Action,
     ActionKind,
@@ -68,15 +69,6 @@ def choose(legal: LegalActions, rng: SplitMix64, weights: Sequence[int]) -> Acti
         return Action(kind=ActionKind.RAISE, amount=legal.max_raise_to)
     span = legal.max_raise_to - legal.min_raise_to + 1
     return Action(kind=ActionKind.RAISE, amount=legal.min_raise_to + rng.below(span))
-
-
-def deal_cards(rng: SplitMix64) -> list[int]:
-    """Nine distinct cards (4 hole + 5 board) by a partial Fisher-Yates shuffle."""
-    deck = list(range(52))
-    for i in range(9):
-        j = i + rng.below(52 - i)
-        deck[i], deck[j] = deck[j], deck[i]
-    return deck[:9]
 
 
 def play_hand(state: HoldemState, rng: SplitMix64, weights: Sequence[int],
@@ -146,6 +138,9 @@ class RandomAgent:
     """The ``random`` agent spec: :func:`choose` with ``weights`` from a SplitMix64 stream
     seeded by :meth:`reset` (fold only when facing a bet)."""
 
+    hand_independent = True
+    """Its play never looks at its cards (LBR evaluates all hands at once)."""
+
     def __init__(self, weights: Sequence[int] = DEFAULT_WEIGHTS, *, name: str = "random",
                  seed: int = 0) -> None:
         self.weights = check_weights(weights)
@@ -181,3 +176,27 @@ class RandomAgent:
             for x in range(lg.min_raise_to, lg.max_raise_to + 1):
                 add(Action(kind=ActionKind.RAISE, amount=x), w[4] / total / span)
         return list(probs.items())
+
+    def compact_distribution(self, view: PlayerView
+                             ) -> tuple[list[tuple[Action, float]], np.ndarray, np.ndarray]:
+        """:meth:`action_probabilities` compactly: (non-raise ``(action, p)`` pairs, raise-to
+        amounts, their probabilities) -- min-raise, all-in, then every legal amount with
+        its share of the uniform-raise weight (what
+        :func:`pokerlab.evaluation.lbr.compact_distribution` reads)."""
+        lg = view.legal()
+        w = self.weights
+        ws = [w[0] if lg.can_fold else 0, w[1], 0, 0, 0]
+        if lg.can_raise:
+            ws[2], ws[3], ws[4] = w[2], w[3], w[4]
+        total = float(sum(ws))
+        pairs = [(Action(kind=ActionKind.FOLD), ws[0] / total),
+                 (Action(kind=ActionKind.CHECK_CALL), ws[1] / total)]
+        pairs = [(a, q) for a, q in pairs if q > 0]
+        if not lg.can_raise:
+            return pairs, np.zeros(0, dtype=np.int64), np.zeros(0)
+        lo, hi = lg.min_raise_to, lg.max_raise_to
+        amounts = np.concatenate([[lo, hi], np.arange(lo, hi + 1)]).astype(np.int64)
+        span = hi - lo + 1
+        probs = np.concatenate([[ws[2] / total, ws[3] / total],
+                                np.full(span, ws[4] / total / span)])
+        return pairs, amounts, probs

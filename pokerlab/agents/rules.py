@@ -70,6 +70,9 @@ def pot_raise_to(view: PlayerView) -> int:
 class CallAgent:
     """``call``: always check or call."""
 
+    hand_independent = True
+    """Its play never looks at its cards (LBR evaluates all hands at once)."""
+
     def __init__(self, *, name: str = "call") -> None:
         self.name = name
 
@@ -85,6 +88,9 @@ class CallAgent:
 
 class RaiseAgent:
     """``raise``: always bet/raise the pot; all-in when short; call when no raise is legal."""
+
+    hand_independent = True
+    """Its play never looks at its cards (LBR evaluates all hands at once)."""
 
     def __init__(self, *, name: str = "raise") -> None:
         self.name = name

@@ -13,7 +13,9 @@ import numpy as np
 
 from pokerlab.agents.base import AgentError
 from pokerlab.games.protocol import State
-from pokerlab.policy.base import Policy
+from pokerlab.policy.base import Policy, SeatPolicy
+
+__all__ = ["SMALL_GAMES", "SeatPolicy", "SmallPolicyAgent", "SmallRandomAgent", "agent_policy"]
 
 SMALL_GAMES = ("kuhn", "leduc", "eight_card")
 
@@ -70,18 +72,6 @@ class SmallPolicyAgent(_Seeded):
 
     def act_state(self, state: State, player: int) -> int:
         return self._draw(self.action_probabilities_state(state, player))
-
-
-class SeatPolicy(Policy):
-    """Player 0 plays ``first``, player 1 plays ``second`` (for exact match values)."""
-
-    def __init__(self, first: Policy, second: Policy) -> None:
-        self.first = first
-        self.second = second
-
-    def action_probabilities(self, state: State) -> dict[int, float]:
-        pol = self.first if state.current_player() == 0 else self.second
-        return pol.action_probabilities(state)
 
 
 def agent_policy(agent: Any) -> Policy:

@@ -372,7 +372,8 @@ def choose_action(st, lg, rs, weights, act):  # type: ignore[no-untyped-def]
 
 @njit(cache=True)
 def deal_nine(rs, deck, out):  # type: ignore[no-untyped-def]
-    """Nine distinct cards by a partial Fisher-Yates shuffle (twin: ``agents.deal_cards``)."""
+    """Nine distinct cards by a partial Fisher-Yates shuffle (twin:
+    :func:`pokerlab.holdem.deal.deal_cards`)."""
     for i in range(52):
         deck[i] = i
     for i in range(9):

@@ -52,3 +52,15 @@ class FirstActionPolicy(Policy):
     def action_probabilities(self, state: State) -> dict[int, float]:
         legal = state.legal_actions()
         return {a: (1.0 if i == 0 else 0.0) for i, a in enumerate(legal)}
+
+
+class SeatPolicy(Policy):
+    """Player 0 plays ``first``, player 1 plays ``second`` (for exact match values)."""
+
+    def __init__(self, first: Policy, second: Policy) -> None:
+        self.first = first
+        self.second = second
+
+    def action_probabilities(self, state: State) -> dict[int, float]:
+        pol = self.first if state.current_player() == 0 else self.second
+        return pol.action_probabilities(state)
