@@ -31,9 +31,7 @@ def _default_agent() -> str:
 
 
 def main() -> None:
-    from pokerlab.evaluation.aivat import aivat_match
-    from pokerlab.evaluation.lbr import run_lbr
-    from pokerlab.evaluation.matches import play_match
+    from pokerlab.arena import aivat_match, play_match, run_lbr
 
     ap = argparse.ArgumentParser()
     ap.add_argument("--agent", default=None)

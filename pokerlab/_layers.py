@@ -17,7 +17,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("solvers", ("solvers", "subgame", "evaluation", "pushfold")),
     ("agents", ("agents",)),
     ("applications", ("blueprint", "play", "opponents", "deepcfr", "selfplay", "hands",
-                      "interop")),
+                      "interop", "arena")),
     ("front end", ("commands", "cli", "demo", "demo_solvers", "__init__", "__main__")),
 )
 """(layer name, the top-level names in it), from the bottom up."""

@@ -71,7 +71,7 @@ def solver_steps(console: Console, *, quick: bool) -> list[tuple[str, Callable[[
     def blueprint() -> None:
         from rich.table import Table
 
-        from pokerlab.evaluation.matches import play_match
+        from pokerlab.arena.matches import play_match
 
         hands = 2000 if quick else 10000
         t = Table(title=f"The shipped HUNL agent (MCCFR blueprint, 100 bb), {hands:,} duplicate "

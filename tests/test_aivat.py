@@ -9,9 +9,10 @@ import numpy as np
 import pytest
 
 from pokerlab.agents.small import SeatPolicy, SmallPolicyAgent, SmallRandomAgent
+from pokerlab.arena.aivat import aivat_match, aivat_summary
 from pokerlab.errors import ConfigError
 from pokerlab.evaluation import expected_values
-from pokerlab.evaluation.aivat import _SmallValue, aivat_match, aivat_summary, small_term
+from pokerlab.evaluation.aivat import _SmallValue, small_term
 from pokerlab.games import load_game
 from pokerlab.policy.base import Policy, UniformRandomPolicy
 from pokerlab.solvers.cfr import CFRSolver
@@ -124,7 +125,7 @@ class _Hidden:
 
 
 def test_hunl_aivat_agrees_with_plain_duplicate_mean() -> None:
-    from pokerlab.evaluation.matches import play_match
+    from pokerlab.arena.matches import play_match
 
     r = aivat_match("tag", "random", hands=100, duplicate=True, seed=0, stack_bb=50.0)
     m = play_match("tag", "random", hands=100, duplicate=True, seed=0, stack_bb=50.0,

@@ -17,7 +17,7 @@ MATCHES = (("tag", "random", 120, 3), ("call", "raise", 60, 4), ("tag", "call", 
 
 @pytest.fixture(scope="module")
 def logs(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
-    from pokerlab.evaluation.matches import play_match
+    from pokerlab.arena.matches import play_match
 
     d = tmp_path_factory.mktemp("logs")
     out = []

@@ -24,7 +24,7 @@ def test_exact_lbr_equals_builtin(gamedef, builtin):
 
 
 def test_match_exact_value_on_gamedef():
-    from pokerlab.evaluation.matches import play_match
+    from pokerlab.arena.matches import play_match
 
     r = play_match("random", "random", game=KUHN, hands=400, seed=1)
     assert r.exact_mbb == pytest.approx(0.0, abs=1e-9)

@@ -140,42 +140,11 @@ def problems(graph: Graph, layer: Mapping[str, int | None] | None = None) -> lis
     return out
 
 
-NOT_YET_FIXED = frozenset({
-    # evaluation builds agents from specs and uses the policy agents' match kernel; to go:
-    # evaluation takes agent objects (or a factory passed in), the spec-driven entry points
-    # (play_match, run_lbr, run_league, aivat_match) move above agents.  Shrink, never grow.
-    ("pokerlab.evaluation.aivat", "pokerlab.agents.registry"),
-    ("pokerlab.evaluation.lbr", "pokerlab.agents.random_agent"),
-    ("pokerlab.evaluation.lbr", "pokerlab.agents.rules"),
-    ("pokerlab.evaluation.lbr", "pokerlab.agents.registry"),
-    ("pokerlab.evaluation.lbr", "pokerlab.agents"),
-    ("pokerlab.evaluation.lbr_small", "pokerlab.agents"),
-    ("pokerlab.evaluation.league", "pokerlab.agents.registry"),
-    ("pokerlab.evaluation.league", "pokerlab.agents"),
-    ("pokerlab.evaluation.matches", "pokerlab.agents.random_agent"),
-    ("pokerlab.evaluation.matches", "pokerlab.agents.registry"),
-    ("pokerlab.evaluation.matches", "pokerlab.agents.small"),
-    ("pokerlab.evaluation.matches", "pokerlab.agents.match_kernels"),
-    ("pokerlab.evaluation.matches", "pokerlab.hands.acpc_log"),
-})
-"""Upward imports still to remove (module, imported module); anything else fails."""
-
-
-def _edge(problem: str) -> tuple[str, str] | None:
-    if not problem.startswith("upward: "):
-        return None
-    where, _, target = problem[len("upward: "):].partition(" imports ")
-    return where.rpartition(":")[0], target
-
-
 def test_every_module_has_a_layer_and_the_layers_hold() -> None:
     graph, _ = import_graph()
     assert len(graph) > 100
-    found = [p for p in problems(graph) if _edge(p) not in NOT_YET_FIXED]
+    found = problems(graph)
     assert not found, f"{len(found)} layer problems:\n" + "\n".join(found)
-    left = {e for p in problems(graph) if (e := _edge(p)) is not None}
-    stale = sorted(NOT_YET_FIXED - left)
-    assert not stale, f"fixed, remove from NOT_YET_FIXED: {stale}"
 
 
 def test_layer_table_names_are_unique() -> None:

@@ -234,7 +234,7 @@ def test_indexed_policy_agent_all_hands_fast_path(tmp_path) -> None:  # type: ig
 
 
 def test_run_lbr_split_over_processes_gives_the_same_result() -> None:
-    from pokerlab.evaluation.lbr import run_lbr
+    from pokerlab.arena.lbr import run_lbr
 
     one = run_lbr("random", game="kuhn", actions="fcpa", hands=40, seed=2, workers=1)
     two = run_lbr("random", game="kuhn", actions="fcpa", hands=40, seed=2, workers=2)

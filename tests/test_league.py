@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
+from pokerlab.arena.league import LeagueConfig, run_league, write_league
 from pokerlab.errors import ConfigError
-from pokerlab.evaluation.league import LeagueConfig, run_league, write_league
 
 
 def test_league_hunl_tables_and_files(tmp_path: Path) -> None:

@@ -11,9 +11,10 @@ import pytest
 from typer.testing import CliRunner
 
 from pokerlab.agents.base import AgentError
+from pokerlab.arena.matches import exact_small_mbb, play_match
 from pokerlab.errors import ConfigError
-from pokerlab.evaluation import expected_values, play_match
-from pokerlab.evaluation.matches import exact_small_mbb, hand_cards, hand_seed
+from pokerlab.evaluation import expected_values
+from pokerlab.evaluation.matches import hand_cards, hand_seed
 
 
 def test_random_vs_random_duplicate_is_zero_within_ci() -> None:
@@ -189,7 +190,7 @@ def _synthetic_agents(tmp_path: Path, storage: str = "dense") -> tuple[object, o
 
 @pytest.mark.parametrize("storage", ["dense", "csr"])
 def test_kernel_equals_the_engine_and_agent_path(tmp_path: Path, storage: str) -> None:
-    from pokerlab.agents.match_kernels import eligible, run_kernel
+    from pokerlab.evaluation.match_kernels import eligible, run_kernel
     from pokerlab.evaluation.matches import play_hunl_hand
 
     a, b = _synthetic_agents(tmp_path, storage)
@@ -213,9 +214,9 @@ def test_kernel_equals_the_engine_with_hand_strength_buckets() -> None:
     from pokerlab.abstraction.action_map import BetSetAbstraction
     from pokerlab.abstraction.action_tree import compile_tree
     from pokerlab.abstraction.bets import preset
-    from pokerlab.agents.match_kernels import eligible, run_kernel
     from pokerlab.agents.policy_agent import HUNLPolicyAgent
     from pokerlab.blueprint.cards import CardSpec
+    from pokerlab.evaluation.match_kernels import eligible, run_kernel
     from pokerlab.evaluation.matches import play_hunl_hand
     from pokerlab.games.hunl import HUNLGame
     from pokerlab.holdem.engine import HoldemConfig
@@ -268,7 +269,7 @@ def test_fast_path_is_used_for_policy_files(tmp_path: Path) -> None:
     assert r1.fast_path and not r0.fast_path
     assert np.array_equal(r0.chips, r1.chips)
     # worker chunks (processes, Ray tasks) use the kernel too, with the same hands
-    from pokerlab.evaluation.matches import MatchConfig, _Chunk, _play_chunk
+    from pokerlab.arena.matches import MatchConfig, _Chunk, _play_chunk
 
     mc = MatchConfig(agents=(pa, pb), hands=100, duplicate=True, seed=3, stack_bb=20)
     part, _ = _play_chunk(_Chunk(config=mc, start=40, stop=80, want_text=False))

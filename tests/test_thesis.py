@@ -184,7 +184,7 @@ def test_pruning_frees_rows_and_store_roundtrip(tmp_path) -> None:  # type: igno
 
 
 def test_agent_plays_a_thesis_policy(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    from pokerlab.evaluation.matches import play_match
+    from pokerlab.arena.matches import play_match
 
     res = T.train_thesis(SMALL, pairs=30)
     paths = T.save_run(res, tmp_path, png=True)

@@ -25,26 +25,11 @@ THESIS_FILES = ("thesis.npz", "thesis_policy.npz", "thesis/policy.npz")
 
 
 def game_kind(game: str) -> str:
-    """``"hunl"``, or the game string of a small two-player protocol game.
+    """``"hunl"``, or the game string of a small two-player protocol game
+    (:func:`pokerlab.evaluation.matches.game_kind`, imported when first asked)."""
+    from pokerlab.evaluation.matches import game_kind as kind
 
-    Any game ``load_game`` knows whose static facts (``info()``) say two players is a
-    small game here (Kuhn, Leduc, 8-card, ACPC definitions, ``universal_poker(...)``):
-    chosen by capability, not by name."""
-    name = game.split("(", 1)[0].strip().lower()
-    if name in ("hunl", "holdem", "nlhe"):
-        return "hunl"
-    from pokerlab.errors import PokerlabError
-    from pokerlab.games import load_game
-
-    try:
-        g = load_game(game.strip())
-    except PokerlabError as exc:
-        raise AgentError(f"matches are played in hunl or a small two-player game; "
-                         f"cannot load game {game!r}: {exc}") from None
-    info = getattr(g, "info", None)
-    if info is None or int(info().num_players) != 2:
-        raise AgentError(f"matches need a two-player game; {game!r} is not one")
-    return game.strip()
+    return kind(game)
 
 
 def shipped_policy(files: tuple[str, ...]) -> Path | None:

@@ -40,7 +40,7 @@ def lbr(
 ) -> None:
     """Local best response (Lisý & Bowling 2017) against AGENT: a lower bound on its
     exploitability, in mbb/hand (milli-chips/hand on the small games) with a 95% CI."""
-    from pokerlab.evaluation.lbr import check_lbr_args, run_lbr
+    from pokerlab.arena.lbr import check_lbr_args, run_lbr
     from pokerlab.executor import check_ray_address, check_workers
 
     check_seed(seed)
@@ -85,8 +85,8 @@ def league(
 ) -> None:
     """Every pair of AGENTS head to head (duplicate, AIVAT where possible), optionally
     with an LBR column per agent."""
+    from pokerlab.arena.league import LeagueConfig, run_league, write_league
     from pokerlab.errors import ConfigError
-    from pokerlab.evaluation.league import LeagueConfig, run_league, write_league
 
     check_seed(seed)
     check_positive(hands, "--hands")

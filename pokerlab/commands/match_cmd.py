@@ -40,7 +40,7 @@ def match(
     as_json: bool = json_option(),
 ) -> None:
     """Play AGENT_A against AGENT_B; report A's mean in mbb/hand with a 95% CI."""
-    from pokerlab.evaluation.matches import play_match
+    from pokerlab.arena.matches import play_match
     from pokerlab.executor import check_ray_address, check_workers
 
     check_seed(seed)
@@ -55,7 +55,7 @@ def match(
                          ray_address=ray_address, progress=lambda d, t: bar(d, total=t))
     d = res.to_json()
     if aivat:
-        from pokerlab.evaluation.aivat import aivat_summary
+        from pokerlab.arena.aivat import aivat_summary
 
         d.update(aivat_summary(agent_a, agent_b, game=game, hands=hands, duplicate=duplicate,
                                seed=seed, stack_bb=stack))

@@ -1,5 +1,6 @@
 """Exact evaluation of policies on small games: expected values, best responses,
-NashConv and exploitability (see :mod:`pokerlab.evaluation.exploit`)."""
+NashConv and exploitability (see :mod:`pokerlab.evaluation.exploit`); matches of agent
+objects (:func:`run_match`; spec strings: :func:`pokerlab.arena.play_match`)."""
 
 from pokerlab.evaluation.exploit import (
     BestResponse,
@@ -13,7 +14,7 @@ from pokerlab.evaluation.exploit import (
     policy_slot_probs,
     tabulate_policy,
 )
-from pokerlab.evaluation.matches import MatchConfig, MatchResult, play_match
+from pokerlab.evaluation.matches import MatchConfig, MatchResult, run_match
 
 __all__ = [
     "BestResponse",
@@ -26,7 +27,7 @@ __all__ = [
     "exploitability",
     "mbb_per_hand",
     "nash_conv",
-    "play_match",
     "policy_slot_probs",
+    "run_match",
     "tabulate_policy",
 ]

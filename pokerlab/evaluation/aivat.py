@@ -404,32 +404,42 @@ def aivat_small_hand(game: Any, agent_a: Any, agent_b: Any, a_seat: int, chance_
 
 
 # ----------------------------------------------------------------------------- matches
+def check_value(value: str, kind: str) -> None:
+    """Refuse an AIVAT value function other than ``checkdown`` (or ``selfplay`` on the
+    small games) for game kind ``kind``."""
+    if value not in ("checkdown", "selfplay") or (value == "selfplay" and kind == "hunl"):
+        raise ConfigError(f"AIVAT value must be 'checkdown' (or 'selfplay' on the small "
+                          f"games), got {value!r} for {kind}")
+
+
 def aivat_match(agent_a: Any, agent_b: Any, *, game: str = "hunl", hands: int = 1000,
                 duplicate: bool = True, seed: int = 0, stack_bb: float = 200.0,
                 names: tuple[str, str] | None = None, value: str = "checkdown"
                 ) -> AIVATResult:
-    """Play ``hands`` hands of A vs B with the deals and seeds of
-    :func:`pokerlab.evaluation.matches.play_match` (so ``raw`` equals its per-hand chips)
-    and return raw, AIVAT and all-in adjusted results.  Agents are objects or specs.
+    """Play ``hands`` hands of agent A vs agent B (objects; specs:
+    :func:`pokerlab.arena.aivat_match`) with the deals and seeds of
+    :func:`pokerlab.evaluation.matches.run_match` (so ``raw`` equals its per-hand chips)
+    and return raw, AIVAT and all-in adjusted results.
 
     ``value``: ``"checkdown"`` (the module's value function) or, on the small games only,
     ``"selfplay"`` -- A's exact expected result from the state on when every seat plays its
     own policy, an agent without known probabilities being modelled by the other agent's
     policy (with both known this is the true value: the AIVAT estimate is then constant)."""
-    from pokerlab.agents.registry import build_agent, game_kind
-    from pokerlab.evaluation.matches import MatchConfig, deal_index, hand_cards, hand_seed
+    from pokerlab.evaluation.matches import (
+        MatchConfig,
+        deal_index,
+        game_kind,
+        hand_cards,
+        hand_seed,
+    )
 
     kind = game_kind(game)
-    if value not in ("checkdown", "selfplay") or (value == "selfplay" and kind == "hunl"):
-        raise ConfigError(f"AIVAT value must be 'checkdown' (or 'selfplay' on the small "
-                          f"games), got {value!r} for {kind}")
-    nm = names or (str(agent_a) if isinstance(agent_a, str) else str(agent_a.name),
-                   str(agent_b) if isinstance(agent_b, str) else str(agent_b.name))
+    check_value(value, kind)
+    nm = names or (str(agent_a.name), str(agent_b.name))
     cfg = MatchConfig(agents=nm, game=kind, hands=hands, duplicate=duplicate, seed=seed,
                       stack_bb=stack_bb)
     hc = cfg.holdem_config() if kind == "hunl" else None
-    a = build_agent(agent_a, game=kind, config=hc) if isinstance(agent_a, str) else agent_a
-    b = build_agent(agent_b, game=kind, config=hc) if isinstance(agent_b, str) else agent_b
+    a, b = agent_a, agent_b
     if kind == "hunl":
         known = (hasattr(a, "action_probabilities"), hasattr(b, "action_probabilities"))
         bb = float(cfg.big_blind)
@@ -460,19 +470,3 @@ def aivat_match(agent_a: Any, agent_b: Any, *, game: str = "hunl", hands: int = 
     return AIVATResult(agents=nm, game=kind, duplicate=duplicate, seed=seed, big_blind=bb,
                        raw=out[:, 0], aivat=out[:, 1], allin=out[:, 2], known=known,
                        seconds=time.perf_counter() - t0)
-
-
-def aivat_summary(agent_a: str, agent_b: str, *, game: str = "hunl", hands: int = 1000,
-                  duplicate: bool = False, seed: int = 0, stack_bb: float = 200.0
-                  ) -> dict[str, Any]:
-    """The keys ``pokerlab match --aivat`` adds to its JSON: ``aivat_mean_mbb``,
-    ``aivat_ci95_mbb``, ``aivat_sd_mbb`` (plus the SD reductions and all-in figures).
-
-    Replays the match's own deals and seeds, so ``mean_mbb`` here equals the match's."""
-    res = aivat_match(agent_a, agent_b, game=game, hands=hands, duplicate=duplicate,
-                      seed=seed, stack_bb=stack_bb)
-    d = res.to_json()
-    keep = {k: v for k, v in d.items() if k.startswith(("aivat_", "allin_"))
-            or k == "duplicate_sd_mbb"}
-    keep["aivat_raw_mean_mbb"] = d["mean_mbb"]
-    return keep

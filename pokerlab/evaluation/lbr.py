@@ -76,15 +76,9 @@ def _with_hole(view: Any, cards: tuple[int, int]) -> Any:
 
 
 def hand_independent(agent: Any) -> bool:
-    """True for agents whose play never looks at their cards (``random``, ``call``,
-    ``raise``, or any agent with ``hand_independent = True``)."""
-    flag = getattr(agent, "hand_independent", None)
-    if flag is not None:
-        return bool(flag)
-    from pokerlab.agents.random_agent import RandomAgent
-    from pokerlab.agents.rules import CallAgent, RaiseAgent
-
-    return isinstance(agent, (RandomAgent, CallAgent, RaiseAgent))
+    """True for agents whose play never looks at their cards: those with
+    ``hand_independent = True`` (``random``, ``call``, ``raise``)."""
+    return bool(getattr(agent, "hand_independent", False))
 
 
 def compact_distribution(agent: Any, view: Any) -> tuple[list[tuple[Any, float]],
@@ -92,30 +86,16 @@ def compact_distribution(agent: Any, view: Any) -> tuple[list[tuple[Any, float]]
     """The agent's action distribution at ``view`` as (non-raise ``(action, p)`` pairs,
     raise-to amounts, their probabilities), or ``None`` when it exposes none.
 
-    ``random`` spreads part of its weight over every legal raise size; its distribution is
-    built from its weights directly instead of thousands of ``(Action, p)`` pairs.
+    An agent may give it directly by a ``compact_distribution(view)`` method (``random``
+    spreads part of its weight over every legal raise size, so its distribution is built
+    from its weights instead of thousands of ``(Action, p)`` pairs); else it is read from
+    ``action_probabilities(view)``.
     """
-    from pokerlab.agents.random_agent import RandomAgent
-    from pokerlab.holdem.engine import Action, ActionKind
+    from pokerlab.holdem.engine import ActionKind
 
-    if type(agent) is RandomAgent:
-        lg = view.legal()
-        w = agent.weights
-        ws = [w[0] if lg.can_fold else 0, w[1], 0, 0, 0]
-        if lg.can_raise:
-            ws[2], ws[3], ws[4] = w[2], w[3], w[4]
-        total = float(sum(ws))
-        pairs = [(Action(kind=ActionKind.FOLD), ws[0] / total),
-                 (Action(kind=ActionKind.CHECK_CALL), ws[1] / total)]
-        pairs = [(a, q) for a, q in pairs if q > 0]
-        if not lg.can_raise:
-            return pairs, np.zeros(0, dtype=np.int64), np.zeros(0)
-        lo, hi = lg.min_raise_to, lg.max_raise_to
-        amounts = np.concatenate([[lo, hi], np.arange(lo, hi + 1)]).astype(np.int64)
-        span = hi - lo + 1
-        probs = np.concatenate([[ws[2] / total, ws[3] / total],
-                                np.full(span, ws[4] / total / span)])
-        return pairs, amounts, probs
+    direct = getattr(agent, "compact_distribution", None)
+    if direct is not None:
+        return direct(view)  # type: ignore[no-any-return]
     fn = getattr(agent, "action_probabilities", None)
     if fn is None:
         return None
@@ -495,7 +475,7 @@ def per_deal_holdem(agent: Any, config: Any, lbr: LBRConfig, deals: Sequence[int
 # ----------------------------------------------------------------------------- runner
 @dataclass(frozen=True, kw_only=True)
 class _Chunk:
-    spec: str
+    make: Callable[[], Any]
     game: str
     stack_bb: float
     lbr: LBRConfig
@@ -519,7 +499,7 @@ def _map_chunks(chunks: list[_Chunk], workers: int, ray_address: str | None) -> 
 def check_lbr_args(*, game: str, actions: str, from_round: int, hands: int, seed: int,
                    exact: bool) -> str:
     """Validate LBR arguments before any work; returns the game kind."""
-    from pokerlab.agents.registry import game_kind
+    from pokerlab.evaluation.matches import game_kind
 
     kind = game_kind(game)
     LBRConfig(actions=actions, from_round=from_round, hands=hands, seed=seed)
@@ -528,40 +508,32 @@ def check_lbr_args(*, game: str, actions: str, from_round: int, hands: int, seed
     return kind
 
 
-def run_lbr(spec: str, *, game: str = "hunl", actions: str = "fc", from_round: int = 1,
-            hands: int = 1000, seed: int = 0, stack_bb: float = 200.0, exact: bool = False,
-            workers: int = 1, ray_address: str | None = None,
-            progress: Callable[[int], None] | None = None) -> LBRResult:
-    """LBR against the agent ``spec`` (what ``pokerlab lbr`` runs).
+def run_sampled_lbr(make: Callable[[], Any], *, name: str, game: str = "hunl",
+                    actions: str = "fc", from_round: int = 1, hands: int = 1000, seed: int = 0,
+                    stack_bb: float = 200.0, workers: int = 1, ray_address: str | None = None,
+                    progress: Callable[[int], None] | None = None) -> LBRResult:
+    """Sampled LBR against the opponent ``make()`` builds (reported as ``name``).
 
-    ``game`` is ``hunl``, ``kuhn``, ``leduc`` or ``eight_card``; ``exact`` (small games
-    only) enumerates instead of sampling.  Sampled runs split the deals over ``workers``
-    processes or Ray tasks (``ray_address``, ``"local"`` starts a local Ray); the result
-    does not depend on the split.
+    ``make`` is called once in every process that plays deals, so it must pickle for
+    ``workers`` > 1 or Ray (a module-level function, or a ``functools.partial`` of one):
+    HUNL, an agent at ``stack_bb`` big blinds; small games, an agent or a policy
+    (:func:`pokerlab.evaluation.lbr_small.policy_fn`).  The deals are split over
+    ``workers`` processes or Ray tasks (``ray_address``, ``"local"`` starts a local Ray);
+    the result does not depend on the split.  Spec strings: :func:`pokerlab.arena.run_lbr`.
     """
     kind = check_lbr_args(game=game, actions=actions, from_round=from_round, hands=hands,
-                          seed=seed, exact=exact)
+                          seed=seed, exact=False)
     from pokerlab.executor import check_ray_address, check_workers
 
     check_workers(workers, option="workers")
     check_ray_address(ray_address)
     cfg = LBRConfig(actions=actions, from_round=from_round, hands=hands, seed=seed)
     if kind == "hunl":
-        from pokerlab.agents import make_agent
         from pokerlab.holdem.engine import HoldemConfig
 
-        make_agent(spec, game="hunl", config=HoldemConfig.from_bb(stack_bb))  # fail early
         bb = float(HoldemConfig.from_bb(stack_bb).big_blind)
         unit = "mbb/hand"
     else:
-        from pokerlab.evaluation.lbr_small import exact_lbr, small_opponent
-        from pokerlab.games import load_game
-
-        opp = small_opponent(spec, kind)
-        g = load_game(kind)
-        if exact:
-            r = exact_lbr(g, opp, actions=actions, from_round=from_round, name=spec)
-            return dataclasses.replace(r, seed=seed)
         bb = 1.0
         unit = "mchips/hand"
     t0 = time.perf_counter()
@@ -569,14 +541,14 @@ def run_lbr(spec: str, *, game: str = "hunl", actions: str = "fc", from_round: i
     parts = 1 if (workers <= 1 and ray_address is None) else max(2, workers)
     parts = min(parts, n)
     bounds = [round(n * k / parts) for k in range(parts + 1)]
-    chunks = [_Chunk(spec=spec, game=kind, stack_bb=stack_bb, lbr=cfg,
+    chunks = [_Chunk(make=make, game=kind, stack_bb=stack_bb, lbr=cfg,
                      deals=tuple(range(lo, hi)))
               for lo, hi in zip(bounds, bounds[1:], strict=False) if hi > lo]
     if parts == 1 and progress is not None:
         per = _run_chunk_progress(chunks[0], progress)
     else:
         per = np.concatenate(_map_chunks(chunks, workers, ray_address))
-    return summarize(per, agent=spec, game=kind, actions=parse_action_set(actions).name,
+    return summarize(per, agent=name, game=kind, actions=parse_action_set(actions).name,
                      from_round=from_round, seconds=time.perf_counter() - t0, unit=unit,
                      big_blind=bb, seed=seed)
 
@@ -584,15 +556,12 @@ def run_lbr(spec: str, *, game: str = "hunl", actions: str = "fc", from_round: i
 def _run_chunk_progress(chunk: _Chunk,
                         progress: Callable[[int], None] | None) -> np.ndarray:
     if chunk.game == "hunl":
-        from pokerlab.agents import make_agent
         from pokerlab.holdem.engine import HoldemConfig
 
         cfg = HoldemConfig.from_bb(chunk.stack_bb)
-        agent = make_agent(chunk.spec, game="hunl", config=cfg)
-        return per_deal_holdem(agent, cfg, chunk.lbr, chunk.deals, progress)
-    from pokerlab.evaluation.lbr_small import per_deal_small, small_opponent
+        return per_deal_holdem(chunk.make(), cfg, chunk.lbr, chunk.deals, progress)
+    from pokerlab.evaluation.lbr_small import per_deal_small
     from pokerlab.games import load_game
 
     game = load_game(chunk.game)
-    return per_deal_small(game, small_opponent(chunk.spec, chunk.game), chunk.lbr,
-                          chunk.deals, progress)
+    return per_deal_small(game, chunk.make(), chunk.lbr, chunk.deals, progress)

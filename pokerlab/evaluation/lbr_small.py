@@ -353,16 +353,6 @@ class CheckCallPolicy(Policy):
         return {classify(state)[1]: 1.0}
 
 
-def small_opponent(spec: str, game: str) -> Any:
-    """The small-game opponent of an agent spec: ``call`` (check/call), else
-    :func:`pokerlab.agents.make_agent` (``random``, ``policy:PATH``)."""
-    if spec.strip().lower() == "call":
-        return CheckCallPolicy()
-    from pokerlab.agents import make_agent
-
-    return make_agent(spec, game=game)
-
-
 def per_deal_small(game: Any, opponent: Any, lbr: Any, deals: Sequence[int],
                    progress: Callable[[int], None] | None = None) -> np.ndarray:
     """``per_deal[i, seat]``: LBR's chips on the given deal numbers (config ``lbr``:

@@ -1,7 +1,9 @@
 """A league table: every pair of agents head to head, plus an LBR column per agent.
 
-Every pair plays a duplicate match (``hands`` hands, the deals and seeds of
-:func:`pokerlab.evaluation.matches.play_match`).  Where at least one of the two agents
+The table, its JSON, picture and page live here; the runner that plays it from agent specs
+is :func:`pokerlab.arena.run_league` (above the agents layer).  Every pair plays a
+duplicate match (``hands`` hands, the deals and seeds of
+:func:`pokerlab.evaluation.matches.run_match`).  Where at least one of the two agents
 exposes its action probabilities the pair's AIVAT estimate (:mod:`pokerlab.evaluation.aivat`)
 is reported too and used for the table (``value_mbb``); otherwise the plain duplicate
 mean.  On the small games the table holds the exact values instead (their sampled means
@@ -17,7 +19,6 @@ from __future__ import annotations
 
 import html
 import math
-import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -107,69 +108,6 @@ class League:
         }
 
 
-def run_league(config: LeagueConfig, progress: Any = None) -> League:
-    """Play every pair (and LBR per agent); ``progress(done)`` after each piece of work."""
-    from pokerlab.agents.registry import game_kind
-
-    kind = game_kind(config.game)
-    t0 = time.perf_counter()
-    names = list(config.agents)
-    pairings: list[Pairing] = []
-    done = 0
-    for i in range(len(names)):
-        for j in range(i + 1, len(names)):
-            pairings.append(_pair(names[i], names[j], kind, config))
-            done += 1
-            if progress is not None:
-                progress(done)
-    lbr: dict[str, dict[str, Any]] = {}
-    if config.lbr:
-        from pokerlab.evaluation.lbr import run_lbr
-
-        for name in names:
-            r = run_lbr(name, game=kind, actions=config.lbr_actions, hands=config.lbr_hands,
-                        seed=config.seed, stack_bb=config.stack_bb, exact=kind != "hunl")
-            lbr[name] = {"mbb": r.mbb, "ci95_mbb": r.ci95_mbb, "hands": r.hands,
-                         "actions": r.actions, "exact": r.exact, "unit": r.unit}
-            done += 1
-            if progress is not None:
-                progress(done)
-    return League(config=config, pairings=pairings, lbr=lbr,
-                  seconds=time.perf_counter() - t0)
-
-
-def _pair(a: str, b: str, kind: str, config: LeagueConfig) -> Pairing:
-    from pokerlab.evaluation.matches import play_match
-
-    if kind != "hunl":
-        m = play_match(a, b, game=kind, hands=config.hands, duplicate=True, seed=config.seed,
-                       workers=1)
-        exact = float(m.exact_mbb) if m.exact_mbb is not None else m.mean_mbb
-        return Pairing(a=a, b=b, mean_mbb=m.mean_mbb, ci95_mbb=m.ci95_mbb, value_mbb=exact,
-                       value_ci95_mbb=0.0, method="exact", exact_mbb=exact)
-    from pokerlab.agents import make_agent
-    from pokerlab.evaluation.aivat import aivat_match
-    from pokerlab.holdem.engine import HoldemConfig
-
-    hc = HoldemConfig.from_bb(config.stack_bb)
-    ag_a = make_agent(a, game="hunl", config=hc)
-    ag_b = make_agent(b, game="hunl", config=hc)
-    if hasattr(ag_a, "action_probabilities") or hasattr(ag_b, "action_probabilities"):
-        r = aivat_match(ag_a, ag_b, hands=config.hands, duplicate=True, seed=config.seed,
-                        stack_bb=config.stack_bb, names=(a, b))
-        d = r.to_json()
-        ci = d["ci95_mbb"] if d["ci95_mbb"] is not None else math.inf
-        aci = d["aivat_ci95_mbb"] if d["aivat_ci95_mbb"] is not None else math.inf
-        return Pairing(a=a, b=b, mean_mbb=d["mean_mbb"], ci95_mbb=ci,
-                       value_mbb=d["aivat_mean_mbb"], value_ci95_mbb=aci, method="aivat",
-                       aivat={k: v for k, v in d.items() if k.startswith(("aivat_", "allin_"))})
-    m = play_match(a, b, hands=config.hands, duplicate=True, seed=config.seed,
-                   stack_bb=config.stack_bb, workers=1)
-    return Pairing(a=a, b=b, mean_mbb=m.mean_mbb, ci95_mbb=m.ci95_mbb, value_mbb=m.mean_mbb,
-                   value_ci95_mbb=m.ci95_mbb, method="duplicate")
-
-
-# ----------------------------------------------------------------------------- outputs
 def plot_league(league: League, path: Path) -> None:
     """Heat-map (PNG or SVG by suffix) of the league matrix with the LBR column."""
     import matplotlib

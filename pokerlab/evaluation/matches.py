@@ -1,7 +1,10 @@
 """Head-to-head matches between two agents, with confidence intervals.
 
-:func:`play_match` plays ``hands`` hands of heads-up no-limit hold'em (or of a small game:
-Kuhn, Leduc, 8-card) between agent A and agent B and reports A's result.
+:func:`run_match` plays ``hands`` hands of heads-up no-limit hold'em (or of a small game:
+Kuhn, Leduc, 8-card) between agent A and agent B and reports A's result.  The agents come
+from an :data:`AgentFactory` passed in, called in every process that plays hands; agent
+specs (``"tag"``, ``"policy:PATH"``) are resolved above the agents layer, by
+:func:`pokerlab.arena.play_match` (what ``pokerlab match`` runs).
 
 * **Seats.** The engine's player 0 is the big blind and player 1 the button, so the blinds
   rotate by swapping seats: A sits in seat ``i % 2`` in hand ``i``.
@@ -18,19 +21,19 @@ Kuhn, Leduc, 8-card) between agent A and agent B and reports A's result.
   ``bb_per_100``, per-seat means, and for the small games ``exact_mbb``: the exact
   expected value of A against B with the seats rotating, i.e. the mean of
   :func:`pokerlab.evaluation.expected_values` over the two seatings (big blind = 1 chip).
-* **Hand histories.** ``out=FILE.phhs`` writes every HUNL hand as PHH (player names
-  ``A-spec``/``B-spec`` per hand, see :func:`player_name`), readable by
-  ``pokerlab hands import`` and PokerKit; ``FILE.log`` writes ACPC ``STATE:`` lines
-  (:mod:`pokerlab.hands.acpc_log`).
-* **Fast path.** When both agents are ``policy:`` agents over the same compiled betting
-  tree, hands are played by the numba kernel of :mod:`pokerlab.agents.match_kernels`
-  (see there), unless hand histories are asked for; in this process, or per chunk in the
-  worker processes / Ray tasks.
+* **Hand histories.** ``histories=True`` returns every HUNL hand as a PHH section
+  (``MatchResult.histories``; player names ``A-spec``/``B-spec`` per hand, see
+  :func:`player_name`); :func:`pokerlab.arena.play_match` writes them (``.phhs``, or ACPC
+  ``STATE:`` lines for ``.log``).
+* **Fast path.** When both agents offer a kernel side over the same compiled betting tree
+  (``kernel_side()``: ``policy:`` agents of indexed policies), hands are played by the
+  numba kernel of :mod:`pokerlab.evaluation.match_kernels` (see there), unless hand
+  histories are asked for; in this process, or per chunk in the worker processes / Ray
+  tasks.
 """
 
 from __future__ import annotations
 
-import contextlib
 import math
 import os
 import time
@@ -41,11 +44,42 @@ from typing import Any
 
 import numpy as np
 
-from pokerlab.errors import ConfigError
+from pokerlab.errors import AgentError, ConfigError
+from pokerlab.holdem.deal import deal_cards
 from pokerlab.holdem.engine import HoldemConfig, HoldemState, Phase
-from pokerlab.rng import stream_seed
+from pokerlab.rng import SplitMix64, stream_seed
 
 Z95 = 1.959963984540054
+
+AgentFactory = Callable[[str, str, "HoldemConfig | None", int], Any]
+"""``make(spec, game, config, slot)``: the agent named ``spec`` (the match's label for it)
+for seat label ``slot`` (0 = A, 1 = B) of game kind ``game`` (``config``: the HUNL table,
+``None`` for small games).  Called in every process that plays hands, so it must pickle
+for worker processes and Ray (a module-level function); it may cache, as agents are reset
+before every hand."""
+
+
+def game_kind(game: str) -> str:
+    """``"hunl"``, or the game string of a small two-player protocol game.
+
+    Any game ``load_game`` knows whose static facts (``info()``) say two players is a
+    small game here (Kuhn, Leduc, 8-card, ACPC definitions, ``universal_poker(...)``):
+    chosen by capability, not by name."""
+    name = game.split("(", 1)[0].strip().lower()
+    if name in ("hunl", "holdem", "nlhe"):
+        return "hunl"
+    from pokerlab.errors import PokerlabError
+    from pokerlab.games import load_game
+
+    try:
+        g = load_game(game.strip())
+    except PokerlabError as exc:
+        raise AgentError(f"matches are played in hunl or a small two-player game; "
+                         f"cannot load game {game!r}: {exc}") from None
+    info = getattr(g, "info", None)
+    if info is None or int(info().num_players) != 2:
+        raise AgentError(f"matches need a two-player game; {game!r} is not one")
+    return game.strip()
 
 
 def hand_seed(seed: int, index: int, stream: int = 0) -> int:
@@ -61,7 +95,8 @@ def deal_index(i: int, duplicate: bool) -> int:
 
 @dataclass(frozen=True, kw_only=True)
 class MatchConfig:
-    """What :func:`play_match` was asked to do (saved as JSON next to hand histories)."""
+    """What a match was asked to do (saved as JSON next to hand histories); ``agents``
+    are the two agents' specs (names)."""
 
     agents: tuple[str, str]
     game: str = "hunl"
@@ -106,6 +141,8 @@ class MatchResult:
     exact_mbb: float | None = None
     fast_path: bool = False
     workers: int = 1
+    histories: tuple[str, ...] = field(default=(), repr=False, compare=False)
+    """With ``histories=True``: one PHH section per hand (``[n]`` line, then the hand)."""
 
     @property
     def hands(self) -> int:
@@ -204,35 +241,12 @@ def play_hunl_hand(agent_a: Any, agent_b: Any, config: HoldemConfig, a_seat: int
 
 
 def hand_cards(seed: int, k: int) -> list[int]:
-    from pokerlab.agents.random_agent import SplitMix64, deal_cards
-
     return deal_cards(SplitMix64(hand_seed(seed, k, 0)))
-
-
-_AGENTS: dict[tuple[str, str, str, int], Any] = {}
-
-
-def _agent(spec: str, game: str, config: HoldemConfig | None, slot: int) -> Any:
-    """The agent of ``spec`` for seat-label ``slot`` (0 = A, 1 = B), built once per process
-    (agents are reset before every hand, so reuse does not change play)."""
-    from pokerlab.agents.registry import build_agent
-
-    stamp = ""
-    if spec.lower().startswith("policy:"):
-        with contextlib.suppress(OSError):
-            stamp = str(os.stat(spec.split(":", 1)[1]).st_mtime_ns)
-    key = (spec + "@" + stamp, game, "" if config is None else repr(config), slot)
-    ag = _AGENTS.get(key)
-    if ag is None:
-        if len(_AGENTS) > 16:
-            _AGENTS.clear()
-        ag = build_agent(spec, game=game, config=config)
-        _AGENTS[key] = ag
-    return ag
 
 
 @dataclass(frozen=True, kw_only=True)
 class _Chunk:
+    make: AgentFactory
     config: MatchConfig
     start: int
     stop: int
@@ -245,11 +259,11 @@ def _play_chunk(chunk: _Chunk) -> tuple[np.ndarray, list[str]]:
     cfg = chunk.config
 
     hc = cfg.holdem_config()
-    a = _agent(cfg.agents[0], cfg.game, hc, 0)
-    b = _agent(cfg.agents[1], cfg.game, hc, 1)
+    a = chunk.make(cfg.agents[0], cfg.game, hc, 0)
+    b = chunk.make(cfg.agents[1], cfg.game, hc, 1)
     n = chunk.stop - chunk.start
     if chunk.fast and not chunk.want_text:
-        from pokerlab.agents.match_kernels import eligible, run_kernel
+        from pokerlab.evaluation.match_kernels import eligible, run_kernel
 
         if eligible(a, b, hc):
             return run_kernel(a, b, chunk.start, chunk.stop, cfg.duplicate, cfg.seed), []
@@ -285,13 +299,14 @@ def _phh_section(st: HoldemState, i: int, cfg: MatchConfig, a_seat: int) -> str:
     return f"[{i + 1}]\n{hh.dumps().strip()}\n"
 
 
-def _chunks(cfg: MatchConfig, parts: int, want_text: bool, fast: bool = True) -> list[_Chunk]:
+def _chunks(make: AgentFactory, cfg: MatchConfig, parts: int, want_text: bool,
+            fast: bool = True) -> list[_Chunk]:
     n = cfg.hands
     parts = max(1, min(parts, n))
     # even chunk boundaries keep duplicate pairs together
     bounds = [round(n * k / parts) // 2 * 2 for k in range(parts + 1)]
     bounds[-1] = n
-    return [_Chunk(config=cfg, start=lo, stop=hi, want_text=want_text, fast=fast)
+    return [_Chunk(make=make, config=cfg, start=lo, stop=hi, want_text=want_text, fast=fast)
             for lo, hi in zip(bounds, bounds[1:], strict=False) if hi > lo]
 
 
@@ -305,22 +320,6 @@ def _run_chunks(chunks: list[_Chunk], workers: int, ray_address: str | None,
     return map_chunks(fn, chunks, backend=default_backend(workers, ray_address),
                       workers=workers, ray_address=ray_address, progress=progress,
                       size=lambda c: c.stop - c.start)
-
-
-def _write_out(out: str | Path, texts: list[str], cfg: MatchConfig) -> None:
-    from pokerlab.io import atomic_write_json, atomic_write_text
-
-    p = Path(out)
-    if p.suffix.lower() == ".log":
-        from pokerkit import HandHistory
-
-        from pokerlab.hands.acpc_log import write_acpc_log
-
-        hhs = [HandHistory.loads(t.split("\n", 1)[1]) for t in texts]
-        write_acpc_log(hhs, p)
-    else:
-        atomic_write_text(p, "\n".join(texts))
-    atomic_write_json(p.with_name(p.name + ".json"), cfg.to_json())
 
 
 # ----------------------------------------------------------------------------- small games
@@ -349,8 +348,8 @@ def _play_small_chunk(chunk: _Chunk) -> tuple[np.ndarray, list[str]]:
 
     cfg = chunk.config
     game = load_game(cfg.game)
-    a = _agent(cfg.agents[0], cfg.game, None, 0)
-    b = _agent(cfg.agents[1], cfg.game, None, 1)
+    a = chunk.make(cfg.agents[0], cfg.game, None, 0)
+    b = chunk.make(cfg.agents[1], cfg.game, None, 1)
     n = chunk.stop - chunk.start
     out = np.zeros(n, dtype=np.float64)
     for j in range(n):
@@ -365,8 +364,6 @@ def _play_small_chunk(chunk: _Chunk) -> tuple[np.ndarray, list[str]]:
 def play_small_hand(game: Any, agent_a: Any, agent_b: Any, a_seat: int, chance_seed: int,
                     seed_a: int, seed_b: int) -> float:
     """One hand of a small game; returns A's utility."""
-    from pokerlab.errors import AgentError
-
     agent_a.reset(seed_a)
     agent_b.reset(seed_b)
     seats = (agent_a, agent_b) if a_seat == 0 else (agent_b, agent_a)
@@ -386,18 +383,16 @@ def play_small_hand(game: Any, agent_a: Any, agent_b: Any, a_seat: int, chance_s
     return float(st.returns()[a_seat])
 
 
-def exact_small_mbb(game_name: str, spec_a: str, spec_b: str) -> float:
-    """Exact mean of A against B over both seatings (mbb/hand, big blind = 1 chip)."""
-    from pokerlab.agents.registry import build_agent
-    from pokerlab.agents.small import SeatPolicy, agent_policy
+def exact_policy_mbb(game_name: str, policy_a: Any, policy_b: Any) -> float:
+    """Exact mean of policy A against policy B over both seatings (mbb/hand, big blind =
+    1 chip)."""
     from pokerlab.evaluation.exploit import expected_values
     from pokerlab.games import load_game
+    from pokerlab.policy.base import SeatPolicy
 
     game = load_game(game_name)
-    pa = agent_policy(build_agent(spec_a, game=game_name))
-    pb = agent_policy(build_agent(spec_b, game=game_name))
-    v0 = float(expected_values(game, SeatPolicy(pa, pb))[0])
-    v1 = float(expected_values(game, SeatPolicy(pb, pa))[1])
+    v0 = float(expected_values(game, SeatPolicy(policy_a, policy_b))[0])
+    v1 = float(expected_values(game, SeatPolicy(policy_b, policy_a))[1])
     return 1000.0 * (v0 + v1) / 2.0
 
 
@@ -407,29 +402,28 @@ def default_workers() -> int:
                else (os.cpu_count() or 1))
 
 
-def play_match(agent_a: str, agent_b: str, *, game: str = "hunl", hands: int = 1000,
-               duplicate: bool = False, seed: int = 0, stack_bb: float = 200.0,
-               out: str | Path | None = None, workers: int | None = None,
-               ray_address: str | None = None, fast: bool = True,
-               progress: Callable[[int, int], None] | None = None) -> MatchResult:
-    """Play a match of agent specs A vs B; see the module docstring.
+def run_match(cfg: MatchConfig, make: AgentFactory, *, histories: bool = False,
+              workers: int | None = None, ray_address: str | None = None, fast: bool = True,
+              progress: Callable[[int, int], None] | None = None) -> MatchResult:
+    """Play the match ``cfg`` (``cfg.game``: a :func:`game_kind`) with the agents ``make``
+    builds; see the module docstring.
 
-    ``workers`` processes (default: the local cores; 1 = in this process; 0 or less is
-    refused); ``ray_address`` (``"local"`` starts a local Ray of ``max(2, workers)`` CPUs)
-    runs the same chunks as Ray tasks (:mod:`pokerlab.executor`).
-    ``fast=False`` disables the kernel fast path.  ``progress(done, total)`` is called as
-    hands finish (the Python path plays in up to 20 chunks for it).
+    ``histories`` returns every HUNL hand as PHH text (``MatchResult.histories``).
+    ``workers`` processes (default: the local cores for 2,000 hands or more, else 1;
+    1 = in this process; 0 or less is refused); ``ray_address`` (``"local"`` starts a local
+    Ray of ``max(2, workers)`` CPUs) runs the same chunks as Ray tasks
+    (:mod:`pokerlab.executor`).  ``fast=False`` disables the kernel fast path.
+    ``progress(done, total)`` is called as hands finish (the Python path plays in up to 20
+    chunks for it).  The small games' ``exact_mbb`` is left to the caller
+    (:func:`exact_policy_mbb`), which knows the agents' policies.
     """
-    from pokerlab.agents.registry import game_kind
-
-    kind = game_kind(game)
-    cfg = MatchConfig(agents=(agent_a, agent_b), game=kind, hands=hands, duplicate=duplicate,
-                      seed=seed, stack_bb=stack_bb)
+    kind = cfg.game
+    hands = cfg.hands
     # build once here: bad specs and missing files fail before any work starts
     hc = cfg.holdem_config() if kind == "hunl" else None
-    a = _agent(agent_a, kind, hc, 0)
-    b = _agent(agent_b, kind, hc, 1)
-    if out is not None and kind != "hunl":
+    a = make(cfg.agents[0], kind, hc, 0)
+    b = make(cfg.agents[1], kind, hc, 1)
+    if histories and kind != "hunl":
         raise ConfigError(f"hand histories (--out) are written for hunl only, not {kind}")
     if workers is None:  # processes pay off only for longer matches
         nw = default_workers() if hands >= 2000 else 1
@@ -443,9 +437,8 @@ def play_match(agent_a: str, agent_b: str, *, game: str = "hunl", hands: int = 1
 
         check_ray_address(ray_address)
     t0 = time.perf_counter()
-    exact: float | None = None
-    if kind == "hunl" and fast and out is None and ray_address is None:
-        from pokerlab.agents.match_kernels import fast_match
+    if kind == "hunl" and fast and not histories and ray_address is None:
+        from pokerlab.evaluation.match_kernels import fast_match
 
         chips = fast_match(a, b, cfg)
         if chips is not None:
@@ -458,13 +451,9 @@ def play_match(agent_a: str, agent_b: str, *, game: str = "hunl", hands: int = 1
         parts = max(nw, min(20, hands // 20))
     else:
         parts = nw
-    results = _run_chunks(_chunks(cfg, parts, out is not None, fast), nw, ray_address,
+    results = _run_chunks(_chunks(make, cfg, parts, histories, fast), nw, ray_address,
                           chunk_fn, progress)
     chips = np.concatenate([r[0] for r in results]) if results else np.zeros(0)
-    if out is not None:
-        _write_out(out, [t for r in results for t in r[1]], cfg)
     bb = float(cfg.big_blind) if kind == "hunl" else _small_big_blind(kind)
-    if kind != "hunl":
-        exact = exact_small_mbb(kind, agent_a, agent_b)
     return MatchResult(config=cfg, chips=chips, big_blind=bb, seconds=time.perf_counter() - t0,
-                       exact_mbb=exact, workers=nw)
+                       workers=nw, histories=tuple(t for r in results for t in r[1]))
