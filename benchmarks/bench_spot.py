@@ -234,14 +234,14 @@ def summarize(spot: Spot, runs: dict[str, dict[int, dict[str, Any]]],
     res: dict[str, Any] = {"spot": {**asdict(spot), "merge": 0.1, "donk": None}}
     for label, side, cpu_keys, wall_keys in (
             ("peer", peer, ("solve_cpu_seconds", "cpu_seconds"), ("solve_wall_seconds",)),
-            ("pokerlab", pk, ("cpu_seconds",), ("seconds",))):
+            ("pokerlab", pk, ("solve_cpu_seconds", "cpu_seconds"), ("solve_seconds", "seconds"))):
         per_t: dict[str, Any] = {}
         for t, r in side.items():
             per_t[f"threads_{t}"] = {
                 "iterations": r.get("iterations"),
                 "exploitability": r.get("exploitability"),
                 "exploitability_pct": r.get("exploitability_pct"),
-                "reached_target": r.get("reached_target"),
+                "reached_target": r.get("reached_target", r.get("target_reached")),
                 "cpu_seconds": _num(r, *cpu_keys),
                 "wall_seconds": _num(r, *wall_keys),
                 "memory_bytes": r.get("memory_bytes"),
@@ -257,7 +257,7 @@ def summarize(spot: Spot, runs: dict[str, dict[int, dict[str, Any]]],
         res[label] = per_t
     if t1 in peer and t1 in pk:
         res["cpu_ratio_peer_over_pokerlab"] = _ratio(_num(peer[t1], "solve_cpu_seconds"),
-                                                     _num(pk[t1], "cpu_seconds"))
+                                                     _num(pk[t1], "solve_cpu_seconds", "cpu_seconds"))
         res["memory_ratio_peer_over_pokerlab"] = _ratio(_num(peer[t1], "memory_bytes"),
                                                         _num(pk[t1], "memory_bytes"))
         res["rss_ratio_peer_over_pokerlab"] = _ratio(_num(peer[t1], "process_max_rss_bytes"),

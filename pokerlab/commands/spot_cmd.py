@@ -202,9 +202,12 @@ def solve_cmd(board: str | None = BOARD, pot: float | None = POT, stack: float |
            "root_actions": solver.root_actions(), "nodes": solver.size.nodes,
            "memory_bytes": solver.size.memory_bytes, "seconds": time.perf_counter() - wall0,
            "cpu_seconds": time.process_time() - cpu0, "solve_cpu_seconds": solver.cpu_seconds,
+           "solve_seconds": solver.wall_seconds,
            "threads": threads, "out": None if out is None else os.fspath(out),
            "units": "chips (ev counts each player's share of the pot; ev_oop + ev_ip = pot without rake); "
-                    "exploitability_pct in % of the starting pot; memory in bytes"}
+                    "exploitability_pct in % of the starting pot; memory in bytes; seconds / cpu_seconds: "
+                    "the command after start-up, solve_seconds / solve_cpu_seconds: the iterations and "
+                    "exploitability checks only"}
     if as_json:
         emit_json(obj)
         return

@@ -176,7 +176,8 @@ class SpotSolver:
         self.iteration = 0
         self.threads = threads
         self.history: list[tuple[int, float, float]] = []  # (iteration, cpu seconds, exploitability %)
-        self.cpu_seconds = 0.0
+        self.cpu_seconds = 0.0  # of solving (iterations and exploitability checks)
+        self.wall_seconds = 0.0
         self._tasks()
         depth = np.zeros(self.tree.num_nodes, dtype=np.int64)
         for i in range(1, self.tree.num_nodes):
@@ -297,10 +298,11 @@ class SpotSolver:
     def step(self) -> None:
         """One iteration: an update of out of position, then of in position (alternating)."""
         t = self.iteration + 1
-        c0 = time.process_time()
+        c0, w0 = time.process_time(), time.perf_counter()
         self._run(K.MODE_CFR, 0, t)
         self._run(K.MODE_CFR, 1, t)
         self.cpu_seconds += time.process_time() - c0
+        self.wall_seconds += time.perf_counter() - w0
         self.iteration = t
 
     def solve(self, *, iterations: int = 1000, target_pct: float | None = 0.3, check_every: int = 10,
@@ -341,11 +343,12 @@ class SpotSolver:
 
     def exploitability(self) -> tuple[float, float]:
         """(chips, % of the starting pot)."""
-        c0 = time.process_time()
+        c0, w0 = time.process_time(), time.perf_counter()
         br = self.best_response_values()
         # without rake the game is constant-sum (EV_oop + EV_ip = pot): no value pass needed
         ev = self.values() if self.spot.rake > 0 else (0.0, float(self.spot.pot))
         self.cpu_seconds += time.process_time() - c0
+        self.wall_seconds += time.perf_counter() - w0
         chips = 0.5 * ((br[0] - ev[0]) + (br[1] - ev[1]))
         return chips, 100.0 * chips / self.spot.pot
 
