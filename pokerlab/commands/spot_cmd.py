@@ -216,7 +216,8 @@ def solve_cmd(board: str | None = BOARD, pot: float | None = POT, stack: float |
     typer.echo(f"exploitability {chips:.4f} chips = {pct:.3f}% of pot"
                + ("" if obj["target_reached"] else f" (target {target}% not reached)"))
     typer.echo(f"EV oop {ev[0]:.3f}  ip {ev[1]:.3f} chips   equity oop {eq * 100:.2f}%")
-    typer.echo("root (oop): " + ", ".join(f"{a} {f * 100:.1f}%" for a, f in obj["root_actions"].items()))
+    root = solver.root_actions()
+    typer.echo("root (oop): " + ", ".join(f"{a} {f * 100:.1f}%" for a, f in root.items()))
     if out is not None:
         typer.echo(f"saved to {out}")
 

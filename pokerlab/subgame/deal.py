@@ -174,11 +174,11 @@ def build_deal(board: tuple[int, ...], ranges: np.ndarray, *, isomorphism: bool 
         strg = np.zeros((len(river_boards), n), dtype=np.int32)
         cnt = np.zeros(len(river_boards), dtype=np.int64)
         for j, s_all in enumerate(strengths):
-            s = s_all[combos[p]]
-            live = np.flatnonzero(s > 0)
-            o = live[np.argsort(s[live], kind="stable")]
+            sv = s_all[combos[p]]
+            live = np.flatnonzero(sv > 0)
+            o = live[np.argsort(sv[live], kind="stable")]
             order[j, : o.shape[0]] = o
-            strg[j, : o.shape[0]] = s[o]
+            strg[j, : o.shape[0]] = sv[o]
             cnt[j] = o.shape[0]
         sd_order.append(order)
         sd_strength.append(strg)
@@ -209,7 +209,7 @@ def count_slots(board: tuple[int, ...], ranges: np.ndarray, *, isomorphism: bool
             for c in range(52):
                 if c in bd:
                     continue
-                r, su = c >> 2, c & 3
+                su = c & 3
                 is_rep = True
                 if isomorphism:
                     for s2 in range(su):

@@ -29,7 +29,15 @@ from pokerlab.errors import ConfigError, PokerlabError
 from pokerlab.io import atomic_path, sha256_bytes
 from pokerlab.subgame import solver_kernels as K
 from pokerlab.subgame.deal import Deal, build_deal, count_slots
-from pokerlab.subgame.tree import CHANCE, DECISION, BettingTree, Spot, SpotError, build_betting_tree, make_spot
+from pokerlab.subgame.tree import (
+    CHANCE,
+    DECISION,
+    BettingTree,
+    Spot,
+    SpotError,
+    build_betting_tree,
+    make_spot,
+)
 
 ALGOS = ("dcfr", "cfr+", "lcfr", "cfr")
 FORMAT_NAME = "pokerlab-spot"
@@ -197,7 +205,10 @@ class SpotSolver:
         self.chance_index = np.full(tr.num_nodes, -1, dtype=np.int64)
         n0, n1 = self.deal.num_hands
         nmax = max(n0, n1)
-        task_node, task_card, task_slot, task_chance = [], [], [], []
+        task_node: list[int] = []
+        task_card: list[int] = []
+        task_slot: list[int] = []
+        task_chance: list[int] = []
         self.task_of = np.full((max(len(chance), 1), 52), -1, dtype=np.int64)
         if s0 < 2:
             nxt = self.deal.next_slot[s0]
@@ -245,11 +256,11 @@ class SpotSolver:
         if node == 0 and self.task_node.shape[0] > 0:
             self.chance_opp[:] = 0.0
             self.chance_own[:] = 0.0
-            K.walk(mode, K.TOP_COLLECT, 0, p, 0, opp, own, out, self.scratch, self.frames, *ctx, *prm, *extra)
+            K.walk(mode, K.TOP_COLLECT, 0, p, 0, opp, own, out, self.scratch, self.frames, *ctx, *prm, *extra)  # type: ignore[call-arg]
             self._run_tasks(mode, p, ctx, prm, extra)
-            K.walk(mode, K.TOP_COMBINE, 0, p, 0, opp, own, out, self.scratch, self.frames, *ctx, *prm, *extra)
+            K.walk(mode, K.TOP_COMBINE, 0, p, 0, opp, own, out, self.scratch, self.frames, *ctx, *prm, *extra)  # type: ignore[call-arg]
         else:
-            K.walk(mode, K.TOP_FULL, node, p, slot, opp, own, out, self.scratch, self.frames, *ctx, *prm, *extra)
+            K.walk(mode, K.TOP_FULL, node, p, slot, opp, own, out, self.scratch, self.frames, *ctx, *prm, *extra)  # type: ignore[call-arg]
         return out.astype(np.float64)
 
     def _run_tasks(self, mode: int, p: int, ctx: tuple[Any, ...], prm: tuple[Any, ...],
@@ -259,7 +270,7 @@ class SpotSolver:
         n = int(self.task_node.shape[0])
         threads = self.num_threads()
         args = (mode, p, self.task_node, self.task_card, self.task_slot, self.task_chance,
-                self.scratch_size, self.depth, *ctx, *prm, *extra)
+                self.scratch_size, self.depth, *ctx, *prm, *extra)  # type: ignore[call-arg]
         if threads <= 1 or n < 2:
             K.run_tasks(0, n, *args)
             return
@@ -580,7 +591,7 @@ class SpotSolver:
         core = json.dumps(header_core, sort_keys=True)
         header = {"core": core, "sha256": _checksum(arrays, core)}
         buf = io.BytesIO()
-        np.savez(buf, header=np.frombuffer(json.dumps(header).encode(), dtype=np.uint8), **arrays)
+        np.savez(buf, header=np.frombuffer(json.dumps(header).encode(), dtype=np.uint8), **arrays)  # type: ignore[arg-type]
         with atomic_path(path) as tmp:
             tmp.write_bytes(buf.getvalue())
 

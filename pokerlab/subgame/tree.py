@@ -342,7 +342,7 @@ def _merge(amounts: list[int], labels: list[str], base: int, pot: float, param: 
     if param <= 0 or not amounts:
         return amounts, labels
     order = sorted(range(len(amounts)), key=lambda i: -amounts[i])
-    keep = []
+    keep: list[int] = []
     cur = math.inf
     for i in order:
         ratio = (amounts[i] - base) / pot
