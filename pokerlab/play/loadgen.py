@@ -80,7 +80,8 @@ async def one_client(url: str, *, game: str, agent: str, hands: int, seed: int) 
                 m = await request({"type": "deal", "session": res.session}, "table")
             else:
                 m = await request({"type": "action", "session": res.session, "hand": st["hand"],
-                                   **choose(st["legal"], rng)}, "table")
+                                   "decision": st["decision"], **choose(st["legal"], rng)},
+                                  "table")
             st = m["state"]
 
 

@@ -38,6 +38,15 @@ def _small_game_policy(game: str) -> Any:
     return solve_lp(load_play_game(game))
 
 
+_SOLVED: set[str] = set()
+
+
+def equilibrium_ready(game: str) -> bool:
+    """True when :func:`small_game_equilibrium` of ``game`` is solved and cached (asking for
+    it returns at once); a page is told to wait otherwise."""
+    return isinstance(game, str) and game.strip() in _SOLVED
+
+
 def small_game_equilibrium(game: str) -> Any:
     """The exact equilibrium ``TabularPolicy`` of ``kuhn``, ``leduc`` or any game string the
     play table accepts (:func:`pokerlab.play.generic.load_play_game`), solved once per game
@@ -45,7 +54,9 @@ def small_game_equilibrium(game: str) -> Any:
     if not isinstance(game, str) or not game.strip():
         raise ConfigError(f"no exact equilibrium table for game {game!r}")
     with _LOCK:
-        return _small_game_policy(game.strip()).policy
+        pol = _small_game_policy(game.strip()).policy
+        _SOLVED.add(game.strip())
+        return pol
 
 
 class EquilibriumAgent:

@@ -21,6 +21,7 @@ from pokerlab.play.service import (  # noqa: F401 - the server's names, as befor
     DEFAULT_AGENTS,
     STATIC,
     Bucket,
+    Conn,
     Entry,
     PlayServer,
     ServerConfig,

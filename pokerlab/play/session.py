@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from pokerlab.cards.cards import card_str, preflop_class
-from pokerlab.play.errors import PlayError  # noqa: F401 - re-exported
+from pokerlab.play.errors import PlayError, StaleDecision  # noqa: F401 - re-exported
 
 GAMES = ("hunl", "pushfold", "leduc", "kuhn")
 """Games with their own table code; every other game string goes the generic way."""
@@ -186,6 +186,7 @@ class Decision:
     view: Any = None  # engine view (hunl) or protocol state clone (small games)
     human_player: int = 0
     coach: dict[str, Any] | None = None
+    action_id: int | None = None  # small and generic games: the chosen action id
 
 
 @dataclass
@@ -244,11 +245,11 @@ class Session:
                 self.agent: Any = agent if agent is not None else None
                 self.agent_name = "push/fold Nash"
             else:
-                if agent is None:
-                    from pokerlab.agents.registry import make_agent
+                if agent is None:  # a policy agent shares its loaded policy across sessions
+                    from pokerlab.play.agent_pool import session_agent
 
-                    agent = make_agent(config.agent or "tag", game="hunl", config=self.base_config,
-                                       seed=self._seed % (2**31))
+                    agent = session_agent(config.agent or "tag", config=self.base_config,
+                                          seed=self._seed % (2**31))
                 self.agent = agent
                 self.agent_name = str(getattr(agent, "name", config.agent or "tag"))
                 self._warm_up()
@@ -787,7 +788,7 @@ class Session:
                        to_call=(max(contrib) - contrib[you]) if contrib else 0,
                        pot=sum(contrib) if contrib else 0,
                        chosen=safe_string(st.action_to_string, a) or str(a), view=st.clone(),
-                       human_player=you)
+                       human_player=you, action_id=int(a))
         h.decisions.append(dec)
         return self._generic_apply(h, you, int(a))
 
@@ -833,6 +834,7 @@ class Session:
         current = h is self.current
         to_call = (max(contrib) - contrib[you]
                    if contrib is not None and current and self.waiting == YOU else 0)
+        base.update(self._table_facts(h))
         base.update(
             hand=h.number, street=self._g_street(st),
             board=[card(c) for c in st.board] if card is not None else [],
@@ -868,11 +870,11 @@ class Session:
             d: dict[str, Any] = {"fold": lg.can_fold, "check": lg.call_amount == 0,
                                  "call": lg.call_amount, "raise": lg.can_raise,
                                  "min": lg.min_raise_to, "max": lg.max_raise_to,
-                                 "quick": {}}
+                                 "quick": {}, "verb": "raise" if max(st.bets) > 0 else "bet"}
             if self.game == "pushfold":
                 # SB: fold or all-in; BB facing the shove: fold or call.
                 if lg.can_raise:
-                    d.update(min=lg.max_raise_to, check=False)
+                    d.update(min=lg.max_raise_to, check=False, verb="all-in")
                     d["call"] = -1  # no limping in the trainer
                 d["quick"] = {}
                 return d
@@ -892,23 +894,40 @@ class Session:
         if self.game == "kuhn":
             return {"fold": facing, "check": not facing, "call": 1 if facing else 0,
                     "raise": not facing, "min": 2 if not facing else 0,
-                    "max": 2 if not facing else 0, "quick": {}}
+                    "max": 2 if not facing else 0, "quick": {}, "verb": "bet"}
         contrib = self._small_contrib(st)
         to_call = contrib[1 - h.human_player] - contrib[h.human_player]
         can_raise = 2 in acts
         top = max(contrib) + self._small_raise_size(st) if can_raise else 0
         return {"fold": 0 in acts, "check": to_call == 0, "call": to_call, "raise": can_raise,
-                "min": top, "max": top, "quick": {}}
+                "min": top, "max": top, "quick": {}, "verb": "raise" if facing else "bet"}
+
+    def decision_id(self, h: HandRecord | None = None) -> int | None:
+        """The id of the person's current decision (``None`` when it is not the person's
+        turn): hand number and the number of moves made so far, so that a move sent for a
+        decision the person saw earlier (a double click) never lands on a later one."""
+        h = h if h is not None else self.current
+        if h is None or h is not self.current or self.waiting != YOU:
+            return None
+        moves = sum(1 for e in h.events if isinstance(e, ActionTaken))
+        return h.number * 100_000 + moves
 
     def act(self, kind: str, amount: int | None = None, *,
-            action: int | None = None) -> list[PlayEvent]:
+            action: int | None = None, decision: int | None = None) -> list[PlayEvent]:
         """Apply the person's move: ``kind`` fold | check | call | raise | allin, or in a
-        generic game ``"action"`` with the game's action id (``action``, or ``amount``)."""
+        generic game ``"action"`` with the game's action id (``action``, or ``amount``).
+
+        ``decision``: the :meth:`decision_id` the move answers; a move for any other
+        decision raises :class:`StaleDecision` and changes nothing."""
         h = self.current
         if h is None or h.over:
             raise PlayError("no hand in progress; deal a new hand first")
         if self.waiting != YOU:
-            raise PlayError("it is not your turn")
+            raise StaleDecision("it is not your turn") if decision is not None else PlayError(
+                "it is not your turn")
+        if decision is not None and decision != self.decision_id(h):
+            raise StaleDecision(f"decision {decision} is not the current decision "
+                                f"({self.decision_id(h)}); the move was not applied")
         if self._generic:
             return self._generic_human(h, kind, amount, action)
         if action is not None:
@@ -978,7 +997,7 @@ class Session:
         dec = Decision(street="round 1" if getattr(st, "round", 1) == 1 else "round 2",
                        to_call=0, pot=sum(self._small_contrib(st)),
                        chosen=self._small_kind(st, a), view=st.clone(),
-                       human_player=h.human_player)
+                       human_player=h.human_player, action_id=int(a))
         h.decisions.append(dec)
         return self._small_apply(h, h.human_player, a)
 
@@ -1095,11 +1114,34 @@ class Session:
         """The coach's notes on the person's decisions of a finished hand."""
         h = self._finished(number)
         notes = []
+        reach = 1.0  # the probability of the person's own earlier choices under the policy
         for d in h.decisions:
             if d.coach is None:
                 d.coach = self._coach_decision(d)
+                if d.action_id is not None and d.coach.get("frequencies") is not None:
+                    d.coach["reached"] = reach > 1e-12
+                    if reach <= 1e-12:
+                        d.coach["note"] = (
+                            "the agent's policy never reaches this point (an earlier choice "
+                            "of yours has probability 0 under it): these frequencies are "
+                            "arbitrary, not advice")
+                    p = self._own_probability(d)
+                    reach *= 1.0 if p is None else p
             notes.append(d.coach)
         return {"hand": h.number, "decisions": notes}
+
+    def _own_probability(self, d: Decision) -> float | None:
+        """The policy's probability of the action the person chose at ``d`` (small and
+        generic games), or ``None`` when the agent does not say."""
+        fn = (getattr(self.agent, "probabilities", None)
+              or getattr(self.agent, "action_probabilities_state", None))
+        if fn is None or d.view is None or d.action_id is None:
+            return None
+        try:
+            probs = dict(fn(d.view, d.human_player))
+        except Exception:
+            return None
+        return float(probs.get(d.action_id, 0.0))
 
     def _coach_decision(self, d: Decision) -> dict[str, Any]:
         out: dict[str, Any] = {"street": d.street, "chosen": d.chosen, "frequencies": None,
@@ -1236,6 +1278,7 @@ class Session:
             agent_cards = [small_card(self.game, h.cards[ag])] if h.revealed else None
             to_call = max(contrib) - contrib[you] if self.waiting == YOU else 0
         current = h is self.current
+        base.update(self._table_facts(h))
         base.update(
             hand=h.number, street=street, board=board, pot=pot, to_call=to_call,
             over=h.over, aborted=h.aborted, error=h.error,
@@ -1249,6 +1292,84 @@ class Session:
             result=round(h.result, 4) if h.over else None,
         )
         return base
+
+    def _table_facts(self, h: HandRecord) -> dict[str, Any]:
+        """What every snapshot states besides the cards and chips: the blinds, the stack
+        policy, the id of the person's decision and, once a hand is over, the showdown."""
+        sb, bb = self.blinds()
+        return {"small_blind": sb, "big_blind": bb, "carry": bool(self.config.carry_stacks),
+                "decision": self.decision_id(h), "showdown": self._showdown(h)}
+
+    def blinds(self) -> tuple[int | None, int | None]:
+        """(small blind, big blind) in chips; ``None`` where the game has no blinds (the
+        small games' antes, the generic games' own rules)."""
+        if self.game in ("hunl", "pushfold"):
+            return int(self.base_config.small_blind), int(self.base_config.big_blind)
+        return None, None
+
+    def _showdown(self, h: HandRecord) -> dict[str, Any] | None:
+        """At the end of a hand: the pot each player collects (chips) and, at a showdown,
+        both hands named ("two pair, kings and sevens"); ``None`` while the hand runs."""
+        if not h.over or h.aborted:
+            return None
+        you, ag = h.human_player, 1 - h.human_player
+        names: list[str | None] = [None, None]
+        collected = [0, 0]
+        showdown = False
+        if self.game in ("hunl", "pushfold"):
+            st = h.state
+            fin = st.final_stacks()
+            collected = [max(0, int(fin[p]) - int(st.stacks[p])) for p in (0, 1)]
+            showdown = bool(st.is_showdown)
+            if showdown and len(st.board) == 5:
+                from pokerlab.cards.evaluator import evaluate
+
+                for p in (0, 1):
+                    desc = evaluate(list(st.hole[p]) + list(st.board))[2]
+                    names[p] = desc.lower()
+        elif self._generic:
+            st = h.state
+            contrib = self._g_contrib(st)
+            r = st.returns()
+            if contrib is not None:
+                collected = [max(0, int(round(contrib[p] + r[p]))) for p in (0, 1)]
+            showdown = (not any(st.folded)) if self.caps.showdown_flag else h.revealed
+        else:
+            st = h.state
+            contrib = self._small_contrib(st)
+            r = st.returns()
+            collected = [max(0, int(round(contrib[p] + r[p]))) for p in (0, 1)]
+            showdown = self._small_showdown(h)
+            if showdown:
+                for p in (0, 1):
+                    names[p] = self._small_hand_name(h, p)
+        winner = ("split" if collected[you] == collected[ag] else
+                  YOU if collected[you] > collected[ag] else AGENT)
+        return {"showdown": showdown, "winner": winner,
+                "you": {"hand": names[you], "collected": collected[you]},
+                "opponent": {"hand": names[ag] if h.revealed else None,
+                             "collected": collected[ag]}}
+
+    def _small_hand_name(self, h: HandRecord, p: int) -> str:
+        names = {"J": "jack", "Q": "queen", "K": "king"}
+        rank = small_card(self.game, h.cards[p])[0]
+        if self.game == "leduc":
+            board = small_card(self.game, h.cards[2])[0]
+            if board == rank:
+                return f"pair of {names[rank]}s"
+            return f"{names[rank]} high"
+        return names[rank]
+
+    def history(self, limit: int = 100) -> list[dict[str, Any]]:
+        """The last ``limit`` finished hands as the person saw them (their logs), for a page
+        that reloads or a second tab."""
+        out = []
+        for h in self.hands[-limit:]:
+            if not h.over:
+                continue
+            out.append({"hand": h.number, "result": round(h.result, 4), "aborted": h.aborted,
+                        "log": [e.to_json() for e in h.events]})
+        return out
 
     def summary(self) -> dict[str, Any]:
         s = self.stats.summary()

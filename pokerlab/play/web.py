@@ -16,7 +16,7 @@ from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse
 from fastapi.staticfiles import StaticFiles
 
 from pokerlab.errors import PokerlabError
-from pokerlab.play.service import STATIC, Bucket, Entry, PlayServer, ServerConfig, validate
+from pokerlab.play.service import STATIC, Bucket, Conn, PlayServer, ServerConfig, validate
 from pokerlab.play.session import PlayError
 
 
@@ -28,10 +28,27 @@ def build_app(cfg: ServerConfig) -> FastAPI:
     async def lifespan(app: Any) -> Any:
         async def sweeper() -> None:
             while True:
-                await asyncio.sleep(min(30.0, max(0.05, cfg.idle_seconds / 4)))
+                await asyncio.sleep(min(30.0, max(0.05, min(cfg.idle_seconds,
+                                                            cfg.grace_seconds) / 4)))
                 server.manager.expire()
 
+        def warm() -> None:
+            """Solve the configured small game's equilibrium and list the shipped games now,
+            so that the first page does not wait for them."""
+            from pokerlab.play.session import GAMES
+
+            try:
+                cfg.allowed_games()
+                if cfg.game not in ("hunl", "pushfold") and (
+                        cfg.game in GAMES or cfg.small_agent in ("equilibrium", "nash", "lp")):
+                    from pokerlab.play.opponents import small_game_equilibrium
+
+                    small_game_equilibrium(cfg.game)
+            except Exception:  # the page reports any error when it starts the game
+                pass
+
         task = asyncio.create_task(sweeper())
+        asyncio.get_running_loop().run_in_executor(server.pool, warm)
         try:
             yield
         finally:
@@ -48,8 +65,13 @@ def build_app(cfg: ServerConfig) -> FastAPI:
 
     @app.get("/api/config")
     async def api_config() -> dict[str, Any]:
-        return {"game": cfg.game, "agent": cfg.agent, "stack": cfg.stack, "games": cfg.allowed_games(),
-                "agents": cfg.allowed_agents()}
+        from pokerlab.play.agent_pool import strengths
+
+        agents = cfg.allowed_agents()
+        return {"game": cfg.game, "agent": cfg.agent, "stack": cfg.stack,
+                "carry": cfg.carry_stacks, "games": cfg.allowed_games(), "agents": agents,
+                "strengths": strengths(agents), "grace_seconds": cfg.grace_seconds,
+                "max_sessions_per_client": cfg.max_sessions_per_client}
 
     @app.get("/api/session/{sid}/hands.phhs")
     async def download(sid: str) -> Any:
@@ -73,11 +95,13 @@ def build_app(cfg: ServerConfig) -> FastAPI:
     async def ws(websocket: WebSocket) -> None:
         await websocket.accept()
         bucket = Bucket(cfg.rate_per_second, cfg.rate_burst)
-        bound: Entry | None = None
         strikes = 0
 
         async def send(obj: dict[str, Any]) -> None:
             await websocket.send_text(json.dumps(obj, separators=(",", ":")))
+
+        client = websocket.client.host if websocket.client is not None else ""
+        conn = Conn(send=send, client=str(client))
 
         try:
             while True:
@@ -95,14 +119,19 @@ def build_app(cfg: ServerConfig) -> FastAPI:
                 try:
                     msg = validate(raw, cfg.max_message_bytes)
                     req = msg.get("id")
-                    bound = await server.handle(msg, bound, send)
+                    await server.handle(msg, conn)
                 except PokerlabError as exc:
                     err: dict[str, Any] = {"type": "error", "message": str(exc)}
                     if isinstance(req, (int, str)):
                         err["id"] = req
+                    code = getattr(exc, "code", "")
+                    if code:
+                        err["code"] = code
                     await send(err)
         except WebSocketDisconnect:
             return
+        finally:
+            server.disconnect(conn)
 
     return app
 
