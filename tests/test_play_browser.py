@@ -65,7 +65,7 @@ def page(browser) -> Iterator[Any]:
 
 
 def open_game(page: Any, url: str, query: str) -> None:
-    page.goto(f"{url}/?{query}")
+    page.goto(f"{url}/?{query}&pace=0")
     page.wait_for_function("window.pokerlab && window.pokerlab.tables > 0")
 
 
@@ -81,7 +81,8 @@ def click_and_wait(page: Any, selector: str) -> None:
 
 
 def num(page: Any, sel: str) -> int:
-    return int(page.text_content(sel))
+    """An amount shown on the page, in chips (every amount element keeps its chips)."""
+    return int(page.get_attribute(sel, "data-chips"))
 
 
 def check_page_against_engine(page: Any, session: Any) -> dict[str, Any]:
@@ -112,11 +113,11 @@ def test_hunl_hands_by_clicking(server, page, tmp_path):
     # hand 1: the person has the button; fold
     assert s.current.human_player == 1
     check_page_against_engine(page, s)
-    assert page.text_content("#btn-call").startswith("Call 50")
+    assert page.text_content("#btn-call").startswith("Call 0.5 bb")  # bb by default
     click_and_wait(page, "#btn-fold")
     snap = check_page_against_engine(page, s)
     assert snap["over"] and num(page, "#you-stack") == 9950
-    assert "You lose 0.50 bb" in page.text_content("#hand-result")
+    assert "You lose 0.5 bb" in page.text_content("#hand-result")
     assert page.text_content("#hands-played") == "1"
     # hand 2: big blind; check, then raise by the slider, the pot quick size, all-in
     click_and_wait(page, "#btn-deal")
@@ -127,18 +128,18 @@ def test_hunl_hands_by_clicking(server, page, tmp_path):
     snap = check_page_against_engine(page, s)
     assert snap["street"] == "flop" and len(snap["board"]) == 3
     set_slider(page, 350)
-    assert page.input_value("#raise-amount") == "350"
+    assert page.input_value("#raise-amount") == "3.5"  # bb
     click_and_wait(page, "#btn-raise")  # bet 350, called -> turn
     snap = check_page_against_engine(page, s)
     assert snap["street"] == "turn" and snap["pot"] == 200 + 700
     quick = snap["legal"]["quick"]
     page.click("#quick-pot")
-    assert int(page.input_value("#raise-amount")) == quick["pot"] == 900
+    assert float(page.input_value("#raise-amount")) * 100 == quick["pot"] == 900
     click_and_wait(page, "#btn-raise")  # pot bet, called -> river
     snap = check_page_against_engine(page, s)
     assert snap["street"] == "river" and snap["pot"] == 900 * 3
     page.click("#quick-allin")
-    assert int(page.input_value("#raise-amount")) == snap["legal"]["max"]
+    assert float(page.input_value("#raise-amount")) * 100 == snap["legal"]["max"]
     click_and_wait(page, "#btn-raise")  # all-in, called: showdown
     snap = check_page_against_engine(page, s)
     assert snap["over"] and snap["opponent"]["cards"]

@@ -729,11 +729,13 @@ class Session:
         st = h.state
         you = h.human_player
         items = []
-        for a in st.legal_actions():
-            label = safe_string(st.action_to_string, a) or str(a)
-            items.append({"id": int(a), "label": label, "kind": self._g_kind(st, you, label)})
         contrib = self._g_contrib(st)
         to_call = max(contrib) - contrib[you] if contrib else 0
+        for a in st.legal_actions():
+            label = safe_string(st.action_to_string, a) or str(a)
+            kind = self._g_kind(st, you, label)
+            items.append({"id": int(a), "label": label, "kind": kind,
+                          "text": _verb_text(kind, label, to_call)})
         kinds = {it["kind"] for it in items}
         return {"fold": "fold" in kinds, "check": "check" in kinds,
                 "call": to_call if "call" in kinds or "check" in kinds else -1,
@@ -1429,6 +1431,23 @@ class Session:
         if not hhs:
             return ""
         return str(HandHistory.dumps_all(hhs)) + "\n"
+
+
+def _verb_text(kind: str, label: str, to_call: int) -> str:
+    """A generic game's button text with the verb the situation calls for (a game may name
+    a check "Call" and a bet "Raise"): Fold, Check, Call 2, Bet 4, Raise to 8."""
+    amount = label.split()[-1] if label.split() and label.split()[-1].isdigit() else ""
+    if kind == "fold":
+        return "Fold"
+    if kind == "check":
+        return "Check"
+    if kind == "call":
+        return f"Call {to_call}" if to_call else "Call"
+    if kind == "bet":
+        return f"Bet {amount}" if amount else "Bet"
+    if kind == "raise":
+        return f"Raise to {amount}" if amount else "Raise"
+    return label
 
 
 def _masked(state: Any, hide: int) -> Any:

@@ -4,21 +4,34 @@
 
 const $ = (id) => document.getElementById(id);
 const SUITS = { s: "\u2660", h: "\u2665", d: "\u2666", c: "\u2663" };
+const HOLDEM = (g) => g === "hunl" || g === "pushfold";
+const params = new URLSearchParams(location.search);
 
 const app = {
   ws: null,
+  connected: false,
   session: null,
   game: "hunl",
   state: null,      // last table snapshot
   summary: null,
-  hands: [],        // finished hands: {hand, result}
+  history: [],      // finished hands: {hand, result, aborted, log}
   replay: null,     // {hand, frames, i}
   coachOn: false,
   bigBlind: 100,
+  unit: localStorage.getItem("pokerlab-unit") === "chips" ? "chips" : "bb",
+  pace: params.has("pace") ? Math.max(0, Number(params.get("pace")) || 0) : 550,
+  pending: false,   // a move or a deal was sent: input is locked until the reply
+  pacing: false,    // the agent's moves and the streets are being shown one by one
   reqId: 0,
-  tables: 0,        // table messages received (tests wait on it)
+  sent: 0,          // moves and deals sent (tests read it)
+  tables: 0,        // table messages rendered (tests wait on it)
+  queue: Promise.resolve(),
+  retries: 0,
+  strengths: {},
 };
 window.pokerlab = app;
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 function el(tag, cls, text) {
   const e = document.createElement(tag);
@@ -48,6 +61,28 @@ function setCards(id, cards, hiddenCount) {
   else for (let i = 0; i < hiddenCount; i++) box.appendChild(cardEl(null));
 }
 
+// ------------------------------------------------------------------ units
+// One unit everywhere: big blinds by default in hold'em (chips with the toggle); the
+// small and generic games count chips.  Every amount element keeps its chips in data-chips.
+function unit() { return HOLDEM(app.game) ? app.unit : "chips"; }
+function round2(x) { const r = Math.round(x * 100) / 100; return Number.isInteger(r) ? String(r) : String(r); }
+function amt(chips) {
+  if (chips === null || chips === undefined) return "\u2013";
+  return unit() === "bb" ? round2(chips / app.bigBlind) : String(chips);
+}
+function withUnit(chips) { return `${amt(chips)} ${unit()}`; }
+function setAmt(id, chips) {
+  const e = $(id);
+  e.textContent = amt(chips);
+  e.dataset.chips = chips === null || chips === undefined ? "" : String(chips);
+}
+// a result the server sends in bb (hold'em) or chips (the other games), in the page's unit
+function resultText(r) {
+  const v = HOLDEM(app.game) && app.unit === "chips" ? r * app.bigBlind : r;
+  return round2(v);
+}
+function fmt(x) { return Number.isInteger(x) ? String(x) : x.toFixed(2); }
+
 function addGames(games) {
   // the shipped definitions and the configured game join the selector (value = game string)
   const sel = $("game-select");
@@ -56,27 +91,75 @@ function addGames(games) {
   });
 }
 
+function setAgents(agents, strengths) {
+  // every agent spec the server offers (the registry's), its league strength as a tooltip
+  app.strengths = strengths || {};
+  const sel = $("agent-select");
+  const keep = sel.value;
+  sel.replaceChildren();
+  (agents || []).forEach((a) => {
+    const o = new Option(a, a);
+    o.title = app.strengths[a] || "not measured in the league";
+    sel.appendChild(o);
+  });
+  if (keep && (agents || []).includes(keep)) sel.value = keep;
+  agentTitle();
+}
+function agentTitle() {
+  const sel = $("agent-select");
+  sel.title = app.strengths[sel.value] || "the agent you play against (not measured in the league)";
+}
+
 function send(obj) {
-  if (!app.ws || app.ws.readyState !== WebSocket.OPEN) return;
+  if (!app.ws || app.ws.readyState !== WebSocket.OPEN) return false;
   obj.id = ++app.reqId;
   app.ws.send(JSON.stringify(obj));
+  return true;
 }
 
 function status(text) { $("status").textContent = text; }
 function showError(text) { $("error").textContent = text || ""; }
+function notice(text, kind, retry) {
+  const n = $("notice");
+  if (!text) { n.classList.add("hidden"); return; }
+  n.classList.remove("hidden");
+  n.classList.toggle("info", kind === "info");
+  n.dataset.kind = kind || "";
+  $("notice-text").textContent = text;
+  $("notice-retry").classList.toggle("hidden", !retry);
+  $("notice-retry").onclick = retry || null;
+}
 
 // ------------------------------------------------------------------ connection
 function connect() {
   const proto = location.protocol === "https:" ? "wss" : "ws";
-  app.ws = new WebSocket(`${proto}://${location.host}/ws`);
-  app.ws.onopen = () => {
+  const ws = new WebSocket(`${proto}://${location.host}/ws`);
+  app.ws = ws;
+  ws.onopen = () => {
+    app.connected = true;
+    app.retries = 0;
+    if ($("notice").dataset.kind === "conn") notice("");
     status("connected");
     const saved = sessionStorage.getItem("pokerlab-session");
     if (saved) send({ type: "resume", session: saved });
     else startSession();
   };
-  app.ws.onmessage = (ev) => onMessage(JSON.parse(ev.data));
-  app.ws.onclose = () => { status("disconnected - reload the page to reconnect"); };
+  ws.onmessage = (ev) => {
+    const m = JSON.parse(ev.data);
+    app.queue = app.queue.then(() => onMessage(m)).catch((e) => console.error(e));
+  };
+  ws.onclose = () => {
+    if (app.ws !== ws) return;
+    app.connected = false;
+    app.pending = false;
+    thinking(false);
+    renderActions(null);
+    const delay = Math.min(10, 2 ** app.retries);
+    app.retries++;
+    notice(`Connection lost; reconnecting in ${delay} s...`, "conn", () => { connect(); });
+    status("disconnected");
+    setTimeout(() => { if (app.ws === ws) connect(); }, delay * 1000);
+  };
 }
 
 function startSession() {
@@ -84,58 +167,71 @@ function startSession() {
   const agent = $("agent-select").value;
   if (agent && msg.game === "hunl") msg.agent = agent;
   const stack = parseFloat($("stack-input").value);
-  if (!Number.isNaN(stack) && (msg.game === "hunl" || msg.game === "pushfold")) msg.stack = stack;
-  app.hands = [];
+  if (!Number.isNaN(stack) && HOLDEM(msg.game)) msg.stack = stack;
+  msg.carry = $("carry-toggle").checked;
   app.replay = null;
-  $("hand-list").replaceChildren();
-  $("coach").textContent = app.coachOn ? "Coach on: notes appear after each hand." :
-    "Switch the coach on to see, after each hand, what the agent's own policy would have done with your cards.";
-  $("grid").replaceChildren();
-  $("grid-title").textContent = "";
+  $("replay-bar").classList.add("hidden");
   status("starting...");
+  renderActions(null);
   send(msg);
 }
 
-function onMessage(m) {
+async function onMessage(m) {
   if (m.type === "session") {
     app.session = m.session;
     app.game = m.game;
+    if (m.big_blind) app.bigBlind = m.big_blind;
     sessionStorage.setItem("pokerlab-session", m.session);
+    sessionStorage.setItem("pokerlab-query", location.search);
     addGames(m.games);
     $("game-select").value = m.game;
-    if (m.stack && (m.game === "hunl" || m.game === "pushfold")) $("stack-input").value = m.stack;
-    const sel = $("agent-select");
-    if (!sel.options.length) m.agents.forEach((a) => sel.appendChild(new Option(a, a)));
-    if (m.game === "hunl") sel.value = m.agent;
-    sel.disabled = m.game !== "hunl";
-    $("stack-input").disabled = !(m.game === "hunl" || m.game === "pushfold");
+    if (m.stack && HOLDEM(m.game)) $("stack-input").value = m.stack;
+    setAgents(m.agents, m.strengths);
+    if (m.game === "hunl" && m.agent_spec) $("agent-select").value = m.agent_spec;
+    agentTitle();
+    $("agent-select").disabled = m.game !== "hunl";
+    $("stack-input").disabled = !HOLDEM(m.game);
+    $("carry-toggle").checked = !!m.carry;
+    $("unit-toggle").classList.toggle("hidden", !HOLDEM(m.game));
     $("opp-name").textContent = m.agent;
     $("download-phh").classList.toggle("hidden", !m.phh);
     $("download-phh").href = `/api/session/${encodeURIComponent(m.session)}/hands.phhs`;
     $("ev-loss-row").classList.toggle("hidden", m.game !== "pushfold");
-    document.querySelectorAll(".unit").forEach((u) => {
-      u.textContent = u.textContent.replace(/^(bb|chips)/, (m.game === "hunl" || m.game === "pushfold") ? "bb" : "chips");
-    });
-    status(`session ${m.session.slice(0, 6)}... - ${m.game} vs ${m.agent}`);
-    if (app.coachOn) send({ type: "coach", session: app.session, on: true });
-  } else if (m.type === "table") {
-    app.tables++;
-    app.state = m.state;
-    app.summary = m.summary;
-    app.bigBlind = m.state.big_blind;
-    showError("");
-    if (m.state.over && m.state.hand > 0 && !app.hands.some((h) => h.hand === m.state.hand)) {
-      app.hands.push({ hand: m.state.hand, result: m.state.result, aborted: m.state.aborted });
-      renderHandList();
+    app.coachOn = !!m.coach_on;
+    $("coach-toggle").checked = app.coachOn;
+    app.history = m.history || [];
+    app.state = null;
+    renderHistory();
+    if (!m.history) {
+      $("coach").textContent = app.coachOn ? "Coach on: notes appear after each hand." :
+        "Switch the coach on to see, after each hand, what the agent's own policy would have done with your cards.";
+      $("grid").replaceChildren();
+      $("grid-title").textContent = "";
     }
-    if (!app.replay) renderTable(m.state, true);
-    renderSummary(m.summary);
+    if ($("notice").dataset.kind !== "conn") notice("");
+    status(`session ${m.session.slice(0, 6)}... - ${m.game} vs ${m.agent}${m.tabs > 1 ? ` (${m.tabs} tabs)` : ""}`);
+  } else if (m.type === "table") {
+    await onTable(m);
+  } else if (m.type === "progress") {
+    status(m.message);
+    notice(m.message, "info");
   } else if (m.type === "error") {
-    showError(m.message);
+    app.pending = false;
+    thinking(false);
+    if (m.code === "full") {
+      status(app.state ? status_text() : "not started");
+      notice(m.message, "", () => { notice(""); startSession(); });
+    } else if (m.code === "stale") {
+      showError("That move was for a decision that has passed; nothing was applied. The table is up to date.");
+    } else {
+      showError(m.message);
+    }
     if (/unknown or expired session/.test(m.message)) {
       sessionStorage.removeItem("pokerlab-session");
       startSession();
+      return;
     }
+    if (!app.replay) renderActions(app.state);
   } else if (m.type === "replay") {
     app.replays = (app.replays || 0) + 1;
     app.replay = { hand: m.hand, frames: m.frames, i: 0 };
@@ -149,26 +245,104 @@ function onMessage(m) {
   }
 }
 
+function status_text() { return `session ${String(app.session).slice(0, 6)}... - ${app.game}`; }
+
+function lastEvent(s) { return s && s.log && s.log.length ? s.log[s.log.length - 1] : null; }
+function byAgent(e) { return e && e.event === "ActionTaken" && e.who === "agent"; }
+
+async function onTable(m) {
+  thinking(false);
+  const steps = m.steps || [];
+  if (app.pace > 0 && steps.length && !app.replay) {
+    // show the agent's moves and each street one by one, input locked meanwhile
+    app.pacing = true;
+    renderActions(null);
+    for (const f of steps) {
+      const e = lastEvent(f);
+      if (byAgent(e)) { thinking(true); await sleep(app.pace * 0.6); thinking(false); }
+      renderTable(f, false);
+      if (byAgent(e) || (e && e.event === "BoardDealt")) await sleep(app.pace);
+    }
+    if (byAgent(lastEvent(m.state))) { thinking(true); await sleep(app.pace * 0.6); thinking(false); }
+    app.pacing = false;
+  }
+  app.state = m.state;
+  app.summary = m.summary;
+  if (m.state.big_blind) app.bigBlind = m.state.big_blind;
+  app.pending = false;
+  showError("");
+  const s = m.state;
+  if (s.over && s.hand > 0 && !app.history.some((h) => h.hand === s.hand)) {
+    app.history.push({ hand: s.hand, result: s.result, aborted: s.aborted, log: s.log });
+    if (app.history.length > 500) app.history.shift();
+    renderHistory();
+  }
+  if (!app.replay) renderTable(s, true);
+  renderSummary(m.summary);
+  app.tables++;
+}
+
 // ------------------------------------------------------------------ rendering
-function fmt(x) { return Number.isInteger(x) ? String(x) : x.toFixed(2); }
+function thinking(on) { $("opp-thinking").classList.toggle("hidden", !on); }
+
+function actionText(e) {
+  switch (e.kind) {
+    case "fold": return "Fold";
+    case "check": return "Check";
+    case "call": return `Call ${withUnit(e.amount)}`;
+    case "bet": return `Bet ${withUnit(e.amount)}`;
+    case "raise": return `Raise to ${withUnit(e.amount)}`;
+    default: return e.label || e.kind;
+  }
+}
+
+function seatActions(s) {
+  // each player's last move of the current street (shown at the seat)
+  const out = { you: null, agent: null };
+  (s.log || []).forEach((e) => {
+    if (e.event === "BoardDealt" || e.event === "HandStarted") { out.you = null; out.agent = null; }
+    if (e.event === "ActionTaken") out[e.who] = e;
+  });
+  return out;
+}
+
+function showdownText(s) {
+  const sd = s.showdown;
+  if (!sd) return "";
+  const you = sd.you, op = sd.opponent;
+  let text;
+  if (sd.winner === "split") text = `Split pot: ${withUnit(you.collected)} each`;
+  else if (sd.winner === "you") text = `You win ${withUnit(you.collected)}`;
+  else text = `Agent wins ${withUnit(op.collected)}`;
+  const win = sd.winner === "you" ? you.hand : sd.winner === "agent" ? op.hand : you.hand;
+  if (sd.showdown && win) {
+    text += ` with ${win}`;
+    const lose = sd.winner === "you" ? op.hand : you.hand;
+    if (sd.winner !== "split" && lose) text += lose === win ? ` (the kickers decide; ${sd.winner === "you" ? "agent" : "you"}: ${lose})` : ` against ${lose}`;
+  } else if (!sd.showdown) {
+    text += sd.winner === "split" ? "" : " (no showdown)";
+  }
+  return text;
+}
 
 function renderTable(s, live) {
   if (!s || !s.you) return;
+  const generic = "info_state" in s;
   setCards("you-cards", s.you.cards, 0);
-  const oppCount = s.opponent.hidden !== undefined ? s.opponent.hidden :
-    (s.game === "hunl" || s.game === "pushfold" ? 2 : 1);
+  const oppCount = s.opponent.hidden !== undefined ? s.opponent.hidden : (HOLDEM(s.game) ? 2 : 1);
   setCards("opp-cards", s.opponent.cards, oppCount);
   setCards("board", s.board, 0);
-  const money = (v) => (v === null || v === undefined ? "\u2013" : v);
-  const stack = (v) => (v === null || v === undefined ? "\u221e" : v);
-  $("you-stack").textContent = stack(s.you.stack);
-  $("you-bet").textContent = money(s.you.bet);
-  $("opp-stack").textContent = stack(s.opponent.stack);
-  $("opp-bet").textContent = money(s.opponent.bet);
-  // games played through the generic protocol path carry their own state strings
-  const generic = "info_state" in s;
-  $("state-lines").classList.toggle("hidden", !generic);
-  if (generic) {
+  setAmt("you-stack", s.you.stack);
+  setAmt("you-bet", s.you.bet);
+  setAmt("opp-stack", s.opponent.stack);
+  setAmt("opp-bet", s.opponent.bet);
+  $("you-stack-box").classList.toggle("hidden", s.you.stack === null);
+  $("opp-stack-box").classList.toggle("hidden", s.opponent.stack === null);
+  // a generic game without cards: its own state text is the only way to see your hand
+  const textOnly = generic && !(s.you.cards && s.you.cards.length);
+  $("state-lines").classList.toggle("hidden", !textOnly);
+  if (textOnly) {
+    $("state-lines").open = true;
     $("info-state").textContent = s.info_state;
     $("public-state").textContent = s.public_state;
     $("opp-info-row").classList.toggle("hidden", !s.opponent.info_state);
@@ -176,36 +350,56 @@ function renderTable(s, live) {
   }
   $("you-button").classList.toggle("hidden", !s.you.button);
   $("opp-button").classList.toggle("hidden", !s.opponent.button);
-  $("pot").textContent = money(s.pot);
-  $("street").textContent = `hand ${s.hand} \u00b7 ${s.street || ""}`;
-  $("to-call").textContent = s.to_call;
+  setAmt("pot", s.pot);
+  $("pot-won").textContent = showdownText(s);
+  const sd = s.showdown;
+  $("you-hand-name").textContent = sd && sd.showdown && sd.you.hand ? sd.you.hand : "";
+  $("opp-hand-name").textContent = sd && sd.showdown && sd.opponent.hand ? sd.opponent.hand : "";
+  $("street").textContent = s.street || "";
+  $("hand-no").textContent = `Hand ${s.hand}`;
+  $("blinds").textContent = s.small_blind !== null && s.small_blind !== undefined ?
+    `Blinds ${amt(s.small_blind)}/${amt(s.big_blind)} ${unit()}` : "";
+  let policy;
+  if (HOLDEM(s.game)) policy = s.carry ? "stacks carry over between hands" : "new stacks each hand";
+  else if (s.you.stack === null && s.pot !== null) policy = "limit betting: no stack limit";
+  else policy = "new stacks each hand";
+  $("stack-policy").textContent = policy;
+  setAmt("to-call", s.to_call);
   let res = "";
   if (s.over && s.aborted) res = s.error || "hand cancelled";
   else if (s.over && s.result !== null) {
     const r = s.result;
-    const unit = s.game === "hunl" || s.game === "pushfold" ? "bb" : "chips";
-    res = r > 0 ? `You win ${fmt(r)} ${unit}` : r < 0 ? `You lose ${fmt(-r)} ${unit}` : "Split pot";
+    res = r > 0 ? `You win ${resultText(r)} ${unit()}` : r < 0 ? `You lose ${resultText(-r)} ${unit()}` : "Split pot";
   }
   $("hand-result").textContent = res;
+  const acts = seatActions(s);
+  [["opp-action", acts.agent], ["you-action", acts.you]].forEach(([id, e]) => {
+    $(id).classList.toggle("hidden", !e);
+    $(id).textContent = e ? actionText(e) : "";
+    $(id).classList.toggle("aggr", !!e && (e.kind === "bet" || e.kind === "raise"));
+  });
   renderLog(s.log);
   renderActions(live ? s : null);
 }
 
 function describe(e) {
   const who = e.who === "you" ? "You" : "Agent";
+  const sfx = e.who === "you" ? "" : "s";
   switch (e.event) {
     case "HandStarted": return `Hand ${e.hand}: ${e.button === "you" ? "you have" : "the agent has"} the button; your cards ${e.cards.join(" ")}`;
     case "BoardDealt": return `${e.street}: ${e.cards.join(" ")}`;
-    case "ActionTaken":
+    case "ActionTaken": {
+      const pot = e.pot ? ` (pot ${withUnit(e.pot)})` : "";
       if (e.kind === "action") return `${who}: ${e.label}`;
-      if (e.kind === "fold") return `${who} fold${e.who === "you" ? "" : "s"}`;
-      if (e.kind === "check") return `${who} check${e.who === "you" ? "" : "s"}`;
-      if (e.kind === "call") return `${who} call${e.who === "you" ? "" : "s"} ${e.amount} (pot ${e.pot})`;
-      return `${who} ${e.kind}${e.who === "you" ? "" : "s"} to ${e.amount} (pot ${e.pot})`;
-    case "CardsShown": return `${who} show${e.who === "you" ? "" : "s"} ${e.cards.join(" ")}`;
+      if (e.kind === "fold") return `${who} fold${sfx}`;
+      if (e.kind === "check") return `${who} check${sfx}`;
+      if (e.kind === "call") return `${who} call${sfx} ${withUnit(e.amount)}${pot}`;
+      return `${who} ${e.kind}${sfx}${e.kind === "raise" ? " to" : ""} ${withUnit(e.amount)}${pot}`;
+    }
+    case "CardsShown": return `${who} show${sfx} ${e.cards.join(" ")}`;
     case "HandEnded":
       if (e.aborted) return `Hand cancelled: ${e.error}`;
-      return `Result: ${e.result > 0 ? "+" : ""}${fmt(e.result)}${e.showdown ? " at the showdown" : ""}`;
+      return `Result: ${e.result > 0 ? "+" : ""}${resultText(e.result)} ${unit()}${e.showdown ? " at the showdown" : ""}`;
     default: return e.event;
   }
 }
@@ -217,12 +411,27 @@ function renderLog(log) {
   ol.scrollTop = ol.scrollHeight;
 }
 
+function renderHistory() {
+  // the text hand history across hands, and the past-hands list with replay / coach
+  const box = $("history");
+  box.replaceChildren();
+  app.history.forEach((h) => {
+    const d = el("div", "hh");
+    d.dataset.hand = h.hand;
+    d.textContent = (h.log || []).map(describe).join("\n");
+    box.appendChild(d);
+  });
+  box.scrollTop = box.scrollHeight;
+  renderHandList();
+}
+
 function renderGenericActions(s, lg) {
-  // one button per legal action, labelled by the game's own action_to_string
+  // one button per legal action, with the verb the situation calls for
   const box = $("generic-actions");
   box.replaceChildren();
   (lg && lg.actions ? lg.actions : []).forEach((a, i) => {
-    const b = el("button", `act generic ${a.kind}`, a.label);
+    const b = el("button", `act generic ${a.kind}`, a.text || a.label);
+    b.title = a.label;
     if (i < 9) b.appendChild(el("kbd", "", String(i + 1)));
     b.dataset.action = a.id;
     b.onclick = () => act("action", undefined, a.id);
@@ -230,10 +439,15 @@ function renderGenericActions(s, lg) {
   });
 }
 
+function locked() { return app.pending || app.pacing || !app.connected; }
+
 function renderActions(s) {
-  const lg = s && s.to_act === "you" ? s.legal : null;
-  const over = !s || s.over;
+  const lg = s && s.to_act === "you" && !locked() ? s.legal : null;
+  const over = !!s && s.over;
   const generic = !!s && "info_state" in s;
+  const turn = !!lg;
+  $("your-turn").classList.toggle("hidden", !turn);
+  $("you-seat").classList.toggle("turn", turn);
   ["btn-fold", "btn-call", "btn-raise"].forEach((id) => $(id).classList.toggle("hidden", generic));
   $("raise-row").classList.toggle("hidden", generic);
   $("generic-actions").classList.toggle("hidden", !generic);
@@ -241,51 +455,76 @@ function renderActions(s) {
   $("btn-fold").disabled = !lg || !lg.fold;
   const call = $("btn-call");
   call.disabled = !lg || lg.call < 0;
-  call.firstChild.textContent = lg && !lg.check ? `Call ${lg.call} ` : "Check ";
+  if (lg) call.firstChild.textContent = lg.check ? "Check " : `Call ${withUnit(lg.call)} `;
   const canRaise = !!lg && lg.raise;
   ["btn-raise", "raise-slider", "raise-amount", "quick-half", "quick-pot", "quick-2pot", "quick-allin"]
     .forEach((id) => { $(id).disabled = !canRaise; });
-  $("btn-deal").disabled = !over || app.replay !== null;
+  $("btn-deal").disabled = !over || app.replay !== null || locked();
+  $("amount-error").textContent = "";
   if (canRaise) {
-    const slider = $("raise-slider"), box = $("raise-amount");
-    slider.min = box.min = lg.min;
-    slider.max = box.max = lg.max;
-    slider.step = box.step = 1;
-    slider.value = box.value = lg.min;
+    const slider = $("raise-slider");
+    slider.min = lg.min;
+    slider.max = lg.max;
+    slider.step = 1;
     const q = lg.quick || {};
     [["quick-half", "half"], ["quick-pot", "pot"], ["quick-2pot", "2pot"]].forEach(([id, k]) => {
       $(id).disabled = q[k] === undefined;
       if (q[k] !== undefined) $(id).dataset.amount = q[k];
     });
     $("quick-allin").dataset.amount = lg.max;
-    $("legal-range").textContent = lg.min === lg.max ? `(raise to ${lg.min})` : `(raise to ${lg.min} .. ${lg.max})`;
-    updateRaiseLabel();
+    setRaise(lg.min);
+    const word = lg.verb === "bet" ? "bet" : lg.verb === "all-in" ? "all-in" : "raise to";
+    $("legal-range").textContent = lg.min === lg.max ? `(${word} ${withUnit(lg.min)})` :
+      `(${word} ${amt(lg.min)} \u2013 ${amt(lg.max)} ${unit()})`;
   } else {
     $("legal-range").textContent = "";
-    $("btn-raise").firstChild.textContent = "Raise ";
+    $("btn-raise").firstChild.textContent = s && s.legal && s.legal.verb === "bet" ? "Bet " : "Raise ";
   }
 }
 
-function facingBet() {
-  const s = app.state;
-  return s && s.legal && !s.legal.check;
+function raiseWord(lg, chips) {
+  if (lg.verb === "all-in") return "All-in";
+  const base = lg.verb === "bet" ? "Bet" : "Raise to";
+  return chips === lg.max ? `All-in: ${base.toLowerCase()}` : base;
 }
 
 function updateRaiseLabel() {
-  const amt = $("raise-amount").value;
-  const word = facingBet() ? "Raise to" : (app.state && app.state.legal && app.state.legal.min === app.state.legal.max && app.game === "pushfold" ? "All-in" : "Bet");
-  $("btn-raise").firstChild.textContent = `${word} ${amt} `;
+  const lg = app.state && app.state.legal;
+  if (!lg || !lg.raise) return;
+  const chips = parseAmount($("raise-amount").value);
+  const shown = typeof chips === "number" ? withUnit(chips) : $("raise-amount").value;
+  $("btn-raise").firstChild.textContent = `${raiseWord(lg, chips)} ${shown} `;
+}
+
+// the amount box holds the page's unit; the server counts whole chips
+function parseAmount(text) {
+  const v = Number(String(text).trim().replace(/,/g, ""));
+  if (String(text).trim() === "" || !Number.isFinite(v)) return "not a number";
+  const chips = unit() === "bb" ? v * app.bigBlind : v;
+  if (Math.abs(chips - Math.round(chips)) > 1e-6) {
+    return unit() === "bb" ? `amounts are whole chips (1 chip = ${round2(1 / app.bigBlind)} bb)` : "amounts are whole chips";
+  }
+  return Math.round(chips);
+}
+
+function setRaise(chips) {
+  $("raise-slider").value = chips;
+  $("raise-amount").value = amt(Number(chips));
+  updateRaiseLabel();
 }
 
 function renderSummary(sm) {
   if (!sm) return;
+  document.querySelectorAll(".unit").forEach((u) => {
+    u.textContent = u.textContent.replace(/^(bb|chips)/, unit());
+  });
   $("hands-played").textContent = sm.hands;
-  $("result-bb").textContent = fmt(sm.total);
-  $("per100").textContent = fmt(sm.per100);
-  $("per100-ci").textContent = fmt(sm.per100_ci95);
+  $("result-bb").textContent = resultText(sm.total);
+  $("per100").textContent = resultText(sm.per100);
+  $("per100-ci").textContent = resultText(sm.per100_ci95);
   $("ev-loss").textContent = fmt(sm.ev_loss);
   $("graded").textContent = sm.decisions_graded;
-  if (sm.running) drawChart(sm.running);
+  if (sm.running) { app.running = sm.running; drawChart(sm.running); }
 }
 
 function drawChart(points) {
@@ -307,41 +546,6 @@ function drawChart(points) {
   g.fillText(fmt(hi), 4, 10); g.fillText(fmt(lo), 4, h - 2);
 }
 
-function renderHandList() {
-  const ul = $("hand-list");
-  ul.replaceChildren();
-  app.hands.slice().reverse().slice(0, 100).forEach((h) => {
-    const li = el("li");
-    li.appendChild(el("span", "", `#${h.hand}`));
-    const r = h.aborted ? "cancelled" : `${h.result > 0 ? "+" : ""}${fmt(h.result)}`;
-    li.appendChild(el("span", h.result > 0 ? "pos" : h.result < 0 ? "neg" : "", r));
-    const b = el("button", "replay-btn", "Replay");
-    b.dataset.hand = h.hand;
-    b.onclick = () => send({ type: "replay", session: app.session, hand: h.hand });
-    li.appendChild(b);
-    const cb = el("button", "coach-btn", "Coach");
-    cb.onclick = () => send({ type: "coach_report", session: app.session, hand: h.hand });
-    li.appendChild(cb);
-    ul.appendChild(li);
-  });
-}
-
-function renderReplay() {
-  const r = app.replay;
-  $("replay-bar").classList.remove("hidden");
-  $("replay-info").textContent = `Replay of hand ${r.hand}: step ${r.i + 1} / ${r.frames.length}`;
-  $("replay-prev").disabled = r.i === 0;
-  $("replay-next").disabled = r.i >= r.frames.length - 1;
-  renderTable(r.frames[r.i], false);
-  $("btn-deal").disabled = true;
-}
-
-function exitReplay() {
-  app.replay = null;
-  $("replay-bar").classList.add("hidden");
-  renderTable(app.state, true);
-}
-
 const GRID_RANKS = "AKQJT98765432";
 
 function renderCoach(m) {
@@ -356,6 +560,13 @@ function renderCoach(m) {
     td0.colSpan = 2;
     head.appendChild(td0);
     t.appendChild(head);
+    if (d.frequencies && d.reached === false) {
+      const tr = el("tr");
+      const td = el("td", "unreached", `not reached by the agent's policy: ${d.note || ""}`);
+      td.colSpan = 2;
+      tr.appendChild(td);
+      t.appendChild(tr);
+    }
     if (d.frequencies) {
       d.frequencies.forEach(([label, p]) => {
         const tr = el("tr");
@@ -406,29 +617,82 @@ function renderGrid(grid, title, mine) {
   }
 }
 
+function renderHandList() {
+  const ul = $("hand-list");
+  ul.replaceChildren();
+  app.history.slice().reverse().slice(0, 100).forEach((h) => {
+    const li = el("li");
+    li.appendChild(el("span", "", `#${h.hand}`));
+    const r = h.aborted ? "cancelled" : `${h.result > 0 ? "+" : ""}${resultText(h.result)} ${unit()}`;
+    li.appendChild(el("span", h.result > 0 ? "pos" : h.result < 0 ? "neg" : "", r));
+    const b = el("button", "replay-btn", "Replay");
+    b.dataset.hand = h.hand;
+    b.onclick = () => send({ type: "replay", session: app.session, hand: h.hand });
+    li.appendChild(b);
+    const cb = el("button", "coach-btn", "Coach");
+    cb.onclick = () => send({ type: "coach_report", session: app.session, hand: h.hand });
+    li.appendChild(cb);
+    ul.appendChild(li);
+  });
+}
+
+function renderReplay() {
+  const r = app.replay;
+  $("replay-bar").classList.remove("hidden");
+  $("replay-info").textContent = `Replay of hand ${r.hand}: step ${r.i + 1} / ${r.frames.length}`;
+  $("replay-prev").disabled = r.i === 0;
+  $("replay-next").disabled = r.i >= r.frames.length - 1;
+  renderTable(r.frames[r.i], false);
+  $("btn-deal").disabled = true;
+}
+
+function exitReplay() {
+  app.replay = null;
+  $("replay-bar").classList.add("hidden");
+  renderTable(app.state, true);
+}
+
 // ------------------------------------------------------------------ actions
 function act(kind, amount, action) {
   const s = app.state;
-  if (!s || s.over || s.to_act !== "you" || app.replay) return;
+  if (!s || s.over || s.to_act !== "you" || app.replay || locked()) return;
   const msg = { type: "action", session: app.session, hand: s.hand, kind };
+  if (s.decision !== undefined && s.decision !== null) msg.decision = s.decision;
   if (amount !== undefined) msg.amount = amount;
   if (action !== undefined) msg.action = action;
-  send(msg);
+  if (!send(msg)) return;
+  app.sent++;
+  app.pending = true;  // one move per decision: locked until the server answers
+  renderActions(s);
+  $("your-turn").classList.add("hidden");
+  if (kind !== "fold") thinking(true);
 }
 
-function raiseTo(amount) {
-  const lg = app.state && app.state.legal;
-  if (!lg || !lg.raise) return;
-  let a = Math.round(Number(amount));
-  if (Number.isNaN(a)) a = lg.min;
-  a = Math.max(lg.min, Math.min(lg.max, a));  // the minimum raise and the all-in are enforced
-  act("raise", a);
+function deal() {
+  const s = app.state;
+  if (!s || !s.over || app.replay || locked()) return;
+  if (!send({ type: "deal", session: app.session })) return;
+  app.sent++;
+  app.pending = true;
+  renderActions(s);
 }
 
-function setRaise(v) {
-  $("raise-slider").value = v;
-  $("raise-amount").value = v;
-  updateRaiseLabel();
+function submitRaise(text) {
+  // refused, never clamped: an amount outside the legal range is not sent
+  const lg = app.state && app.state.to_act === "you" ? app.state.legal : null;
+  if (!lg || !lg.raise || locked()) return;
+  const chips = parseAmount(text);
+  const word = lg.verb === "bet" ? "Bet" : lg.verb === "all-in" ? "All-in" : "Raise to";
+  if (typeof chips !== "number") {
+    $("amount-error").textContent = `${text}: ${chips}; nothing was sent`;
+    return;
+  }
+  if (chips < lg.min || chips > lg.max) {
+    const range = lg.min === lg.max ? `exactly ${withUnit(lg.min)}` : `${amt(lg.min)} \u2013 ${amt(lg.max)} ${unit()}`;
+    $("amount-error").textContent = `${word} ${withUnit(chips)} is outside the legal range (${range}); nothing was sent`;
+    return;
+  }
+  act("raise", chips);
 }
 
 $("btn-fold").onclick = () => act("fold");
@@ -436,10 +700,18 @@ $("btn-call").onclick = () => {
   const lg = app.state && app.state.legal;
   act(lg && lg.check ? "check" : "call");
 };
-$("btn-raise").onclick = () => raiseTo($("raise-amount").value);
-$("btn-deal").onclick = () => { if (app.state && app.state.over && !app.replay) send({ type: "deal", session: app.session }); };
+$("btn-raise").onclick = () => submitRaise($("raise-amount").value);
+$("btn-deal").onclick = deal;
 $("raise-slider").oninput = () => setRaise($("raise-slider").value);
-$("raise-amount").oninput = () => { $("raise-slider").value = $("raise-amount").value; updateRaiseLabel(); };
+$("raise-amount").oninput = () => {
+  const chips = parseAmount($("raise-amount").value);
+  if (typeof chips === "number") $("raise-slider").value = chips;
+  $("amount-error").textContent = "";
+  updateRaiseLabel();
+};
+$("raise-amount").onkeydown = (ev) => {
+  if (ev.key === "Enter") { ev.preventDefault(); submitRaise($("raise-amount").value); }
+};
 ["quick-half", "quick-pot", "quick-2pot", "quick-allin"].forEach((id) => {
   $(id).onclick = () => setRaise($(id).dataset.amount);
 });
@@ -448,9 +720,19 @@ $("game-select").onchange = () => {
   const g = $("game-select").value;
   if (g === "pushfold") $("stack-input").value = 10;
   if (g === "hunl") $("stack-input").value = 100;
-  $("stack-input").disabled = !(g === "hunl" || g === "pushfold");
+  $("stack-input").disabled = !HOLDEM(g);
   $("agent-select").disabled = g !== "hunl";
 };
+$("agent-select").onchange = agentTitle;
+$("unit-toggle").onclick = () => {
+  app.unit = app.unit === "bb" ? "chips" : "bb";
+  localStorage.setItem("pokerlab-unit", app.unit);
+  $("unit-toggle").textContent = `Units: ${app.unit}`;
+  if (app.replay) renderReplay(); else renderTable(app.state, true);
+  renderSummary(app.summary);
+  renderHistory();
+};
+$("unit-toggle").textContent = `Units: ${app.unit}`;
 $("coach-toggle").onchange = () => {
   app.coachOn = $("coach-toggle").checked;
   if (app.session) send({ type: "coach", session: app.session, on: app.coachOn });
@@ -460,9 +742,11 @@ $("replay-next").onclick = () => { if (app.replay && app.replay.i < app.replay.f
 $("replay-exit").onclick = exitReplay;
 
 document.addEventListener("keydown", (ev) => {
-  if (ev.target && (ev.target.tagName === "INPUT" && ev.target.type === "number") || ev.ctrlKey || ev.metaKey || ev.altKey) return;
+  const t = ev.target;
+  if ((t && (t.tagName === "INPUT" && t.type !== "checkbox" && t.type !== "range")) || (t && t.tagName === "SELECT") ||
+      ev.ctrlKey || ev.metaKey || ev.altKey || ev.repeat) return;
   const k = ev.key.toLowerCase();
-  const lg = app.state && app.state.to_act === "you" ? app.state.legal : null;
+  const lg = app.state && app.state.to_act === "you" && !locked() ? app.state.legal : null;
   if (lg && lg.actions) {  // a generic game: digits pick a button, f / c by the action's kind
     const byKind = (ks) => lg.actions.find((a) => ks.includes(a.kind));
     let pick = null;
@@ -473,21 +757,25 @@ document.addEventListener("keydown", (ev) => {
   }
   if (k === "f" && lg && lg.fold) act("fold");
   else if (k === "c" && lg && lg.call >= 0) act(lg.check ? "check" : "call");
-  else if (k === "r" && lg && lg.raise) raiseTo($("raise-amount").value);
-  else if (k === "a" && lg && lg.raise) raiseTo(lg.max);
-  else if ((k === "n" || k === "enter") && app.state && app.state.over && !app.replay) send({ type: "deal", session: app.session });
+  else if (k === "r" && lg && lg.raise) submitRaise($("raise-amount").value);
+  else if (k === "a" && lg && lg.raise) act("raise", lg.max);
+  else if ((k === "n" || (k === "enter" && !(t && t.tagName === "BUTTON"))) && app.state && app.state.over) deal();
   else return;
   ev.preventDefault();
 });
 
+window.addEventListener("resize", () => { if (app.running) drawChart(app.running); });
+
+renderActions(null);
 fetch("/api/config").then((r) => r.json()).then((cfg) => {
-  const sel = $("agent-select");
-  cfg.agents.forEach((a) => sel.appendChild(new Option(a, a)));
+  setAgents(cfg.agents, cfg.strengths);
   addGames(cfg.games);
-  const params = new URLSearchParams(location.search);
   $("game-select").value = params.get("game") || cfg.game;
-  sel.value = params.get("agent") || cfg.agent;
+  $("agent-select").value = params.get("agent") || cfg.agent;
+  agentTitle();
+  $("carry-toggle").checked = params.has("carry") ? params.get("carry") === "1" : !!cfg.carry;
   $("stack-input").value = params.get("stack") || ($("game-select").value === cfg.game ? cfg.stack : ($("game-select").value === "pushfold" ? 10 : 100));
-  if (params.get("game")) sessionStorage.removeItem("pokerlab-session");
+  // a link naming a game starts that game, but a reload of the same page resumes
+  if (params.get("game") && sessionStorage.getItem("pokerlab-query") !== location.search) sessionStorage.removeItem("pokerlab-session");
   connect();
 }).catch(() => connect());
