@@ -27,7 +27,8 @@ def measure(agent: str, clients: int, hands: int, seed: int) -> dict[str, Any]:
 
     with tempfile.TemporaryDirectory() as tmp:
         cfg = ServerConfig(agent=agent, agents=(agent,), out_dir=tmp,
-                           max_sessions=clients + 10, agent_timeout=60.0, seed=seed)
+                           max_sessions=clients + 10, max_sessions_per_client=clients + 10,
+                           agent_timeout=60.0, seed=seed)
         bg = BackgroundServer(cfg)
         with bg as url:
             # warm: one client creates one session first (loads tables, compiles kernels)

@@ -14,7 +14,8 @@ from pokerlab.play.server import BackgroundServer, ServerConfig  # noqa: E402
 
 def test_100_concurrent_games(tmp_path):
     cfg = ServerConfig(agent="random", agents=("random",), out_dir=str(tmp_path),
-                       max_sessions=100, seed=11, agent_timeout=60.0)
+                       max_sessions=100, max_sessions_per_client=100, seed=11,
+                       agent_timeout=60.0)
     hands = 3
     with BackgroundServer(cfg) as url:
         # bounded: the run is cancelled (and the test fails) if it has not ended in 300 s

@@ -18,11 +18,10 @@ import pytest
 pytest.importorskip("uvicorn")
 sync_api = pytest.importorskip("playwright.sync_api")
 
-from tests.test_play_browser import chromium_path  # noqa: E402
-
 from pokerlab.cards.evaluator import evaluate  # noqa: E402
 from pokerlab.play.agent_pool import offered_specs  # noqa: E402
 from pokerlab.play.server import BackgroundServer, ServerConfig  # noqa: E402
+from tests.test_play_browser import chromium_path  # noqa: E402
 
 
 @pytest.fixture(scope="module")
