@@ -166,6 +166,17 @@ class TagAgent:
     def action_probabilities(self, view: PlayerView) -> list[tuple[Action, float]]:
         return [(self.act(view), 1.0)]
 
+    all_hands_live = True
+    """:meth:`action_probabilities_all_hands` takes the combos to answer for (LBR)."""
+
+    def action_probabilities_all_hands(self, view: PlayerView, live: np.ndarray | None = None
+                                       ) -> tuple[list[Action], np.ndarray]:
+        """The range query: ``(actions, probs[combo, k])`` for every combo as the hole
+        cards (the hole of combo ``j`` is ``(COMBOS[j, 1], COMBOS[j, 0])``, which seeds
+        the postflop equity as a per-combo :meth:`action_probabilities` with that hole
+        does), for the combos in ``live`` (default: all the board does not block)."""
+        return tag_range_query(view, live)
+
     def _preflop(self, view: PlayerView) -> Action:
         q = float(preflop_quantiles()[combo_of(view.hole)])
         bb = view.big_blind
@@ -201,6 +212,97 @@ class TagAgent:
         if e >= 0.45 + r / 2:
             return CHECK_CALL
         return FOLD
+
+
+def _one_action_per_combo(rules: list[tuple[np.ndarray, Action]], default: Action,
+                          live: np.ndarray) -> tuple[list[Action], np.ndarray]:
+    """One-hot probabilities: the first rule whose mask holds, else ``default``."""
+    cols: list[Action] = []
+    choice = np.full(live.shape[0], -1, dtype=np.int64)
+    for mask, act in [*rules, (np.ones(live.shape[0], dtype=bool), default)]:
+        if act not in cols:
+            cols.append(act)
+        choice = np.where((choice < 0) & mask, cols.index(act), choice)
+    probs = np.zeros((live.shape[0], len(cols)))
+    idx = np.nonzero(live)[0]
+    probs[idx, choice[idx]] = 1.0
+    return cols, probs
+
+
+_EQ_CACHE: dict[tuple[int, ...], np.ndarray] = {}
+
+
+def board_equities(board: tuple[int, ...], live: np.ndarray, *, samples: int = 2000
+                   ) -> np.ndarray:
+    """:func:`board_equity` of every live combo (hole ``(COMBOS[j, 1], COMBOS[j, 0])``) on
+    ``board`` in one kernel call (:func:`pokerlab.evaluation.lbr_kernels.
+    equity_vs_random_each`), the same numbers; cached per board (NaN: not asked yet)."""
+    from pokerlab.cards.cards import COMBOS, cards_mask
+    from pokerlab.cards.evaluator import eval_tables
+    from pokerlab.evaluation.lbr_kernels import equity_vs_random_each
+
+    key = (samples, *board)
+    eq = _EQ_CACHE.get(key)
+    if eq is None:
+        if len(_EQ_CACHE) > 16:
+            _EQ_CACHE.clear()
+        eq = _EQ_CACHE[key] = np.full(COMBOS.shape[0], np.nan)
+    todo = np.nonzero(live & np.isnan(eq))[0].astype(np.int64)
+    if todo.size:
+        seeds = np.array([zlib.crc32(bytes([int(COMBOS[j, 1]), int(COMBOS[j, 0]), 99, *board]))
+                          for j in todo.tolist()], dtype=np.int64)
+        equity_vs_random_each(eval_tables(), _combos64(), np.array(list(board), dtype=np.int64),
+                              len(board), cards_mask(list(board)), todo, seeds, samples, eq)
+    return eq
+
+
+@lru_cache(maxsize=1)
+def _combos64() -> np.ndarray:
+    from pokerlab.cards.cards import COMBOS
+
+    return np.ascontiguousarray(COMBOS, dtype=np.int64)
+
+
+def tag_range_query(view: PlayerView, live: np.ndarray | None = None
+                    ) -> tuple[list[Action], np.ndarray]:
+    """``tag``'s decision rule of the module docstring for every live combo at once (see
+    :meth:`TagAgent.action_probabilities_all_hands`)."""
+    from pokerlab.cards.cards import COMBO_MASKS, cards_mask
+
+    blocked = (COMBO_MASKS & np.uint64(cards_mask(list(view.board)))) != 0
+    lv = ~blocked if live is None else (np.asarray(live, dtype=bool) & ~blocked)
+    if view.street == PREFLOP:
+        q = preflop_quantiles()
+        bb = view.big_blind
+        eff = _effective(view)
+        raises = _raises_this_street(view)
+        fold_or_check = FOLD if view.can_fold else CHECK_CALL
+        if raises == 0:
+            if view.to_call > 0:
+                return _one_action_per_combo([(q >= 0.55, _raise(view, int(2.5 * bb)))], FOLD,
+                                             lv)
+            return _one_action_per_combo([(q >= 0.70, _raise(view, 4 * bb))], CHECK_CALL, lv)
+        if raises == 1:
+            return _one_action_per_combo(
+                [(q >= 0.92, _raise(view, 3 * max(view.bets))),
+                 (q >= 0.60 if view.to_call <= 0.10 * eff else q > 2.0, CHECK_CALL)],
+                fold_or_check, lv)
+        top = _raise(view, view.max_raise_to) if view.can_raise else CHECK_CALL
+        return _one_action_per_combo(
+            [(q >= 0.97, top),
+             (q >= 0.90 if view.to_call <= 0.25 * eff else q > 2.0, CHECK_CALL)],
+            fold_or_check, lv)
+    e = board_equities(tuple(view.board), lv)
+    if view.to_call == 0:
+        top = max(view.bets)
+        return _one_action_per_combo([(e >= 0.68, _raise(view, top + int(0.75 * view.pot)))],
+                                     CHECK_CALL, lv)
+    r = view.to_call / (view.pot + view.to_call)
+    rules: list[tuple[np.ndarray, Action]] = []
+    if view.can_raise:
+        rules.append((e >= 0.85, _raise(view, pot_raise_to(view))))
+    rules.append((e >= 0.45 + r / 2, CHECK_CALL))
+    return _one_action_per_combo(rules, FOLD, lv)
 
 
 # ------------------------------------------------------------------------- pushfold

@@ -125,7 +125,7 @@ def fold_probability(agent: Any, view: Any) -> float:
 class _FastState:
     checked: bool = False
     ok: bool = True
-    buckets: dict[tuple[int, tuple[int, ...]], np.ndarray] = field(default_factory=dict)
+    buckets: dict[tuple[int, tuple[int, ...], bool], np.ndarray] = field(default_factory=dict)
 
 
 _FAST: weakref.WeakKeyDictionary[Any, _FastState] = weakref.WeakKeyDictionary()
@@ -138,13 +138,15 @@ def _fast_state(agent: Any) -> _FastState:
     return st
 
 
-def _indexed_policy_all_hands(agent: Any, view: Any, live: np.ndarray
-                              ) -> tuple[list[Any], np.ndarray] | None:
+def _indexed_policy_all_hands(agent: Any, view: Any, live: np.ndarray, *,
+                              vectorised: bool = True) -> tuple[list[Any], np.ndarray] | None:
     """Vectorised ``action_probabilities`` of a ``policy:`` agent over an indexed policy:
-    the hand is replayed once (the betting does not depend on the hole cards) and each
-    combo only costs a bucket and a row lookup.  ``None`` when the agent is not such an
-    agent.  Checked against the agent's own per-hand answer on its first use."""
-    from pokerlab.cards.cards import COMBOS
+    the hand is replayed once (the betting does not depend on the hole cards), every
+    combo's bucket on the street comes from one pass over the board
+    (:func:`bucket_vector`, cached per board) and the probabilities are one row gather
+    from the policy.  ``None`` when the agent is not such an agent.  Checked against the
+    agent's own per-hand answer on its first use.  ``vectorised=False`` is the plain
+    per-combo twin (the parity tests compare the two bit for bit)."""
     from pokerlab.holdem.engine import Action, ActionKind
 
     if not (getattr(agent, "indexed", False) and hasattr(agent, "track")
@@ -176,40 +178,42 @@ def _indexed_policy_all_hands(agent: Any, view: Any, live: np.ndarray
     if call not in columns:
         columns.append(call)
     call_col = columns.index(call)
-    key = (street, tuple(view.board))
+    key = (street, tuple(view.board), vectorised)
     buckets = fs.buckets.get(key)
     if buckets is None:
         if len(fs.buckets) > 64:
             fs.buckets.clear()
-        buckets = np.full(NUM_COMBOS, -1, dtype=np.int64)
-        used = set(view.board)
-        for j in range(NUM_COMBOS):
-            a, b = int(COMBOS[j, 0]), int(COMBOS[j, 1])
-            if a not in used and b not in used:
-                buckets[j] = agent.bucket(street, (b, a), tuple(view.board))
+        buckets = (bucket_vector(agent, street, tuple(view.board)) if vectorised
+                   else _bucket_vector_py(agent, street, tuple(view.board)))
         fs.buckets[key] = buckets
-    probs = np.zeros((NUM_COMBOS, len(columns)))
     pol = agent.policy
     n = len(acts)
-    rows: dict[int, np.ndarray] = {}
-    for j in np.nonzero(live)[0].tolist():
-        bk = int(buckets[j])
-        row = rows.get(bk)
-        if row is None:
-            s0 = pol.row_start(node, bk)
-            w = np.ones(n) if s0 < 0 else np.asarray(pol.probs[s0:s0 + n], dtype=np.float64)
-            if w.sum() <= 0:
-                w = np.ones(n)
-            wk = w[keep]
-            row = np.zeros(len(columns))
-            if wk.size == 0 or wk.sum() <= 0:
-                row[call_col] = 1.0
-            else:
-                for x, c in zip(wk / wk.sum(), col_of, strict=True):
-                    row[c] += x
-            rows[bk] = row
-        probs[j] = row
+    if vectorised and n < 8:
+        probs = _policy_rows(pol, node, n, keep, col_of, len(columns), call_col, buckets, live)
+    else:
+        probs = np.zeros((NUM_COMBOS, len(columns)))
+        rows: dict[int, np.ndarray] = {}
+        for j in np.nonzero(live)[0].tolist():
+            bk = int(buckets[j])
+            row = rows.get(bk)
+            if row is None:
+                s0 = pol.row_start(node, bk)
+                w = (np.ones(n) if s0 < 0
+                     else np.asarray(pol.probs[s0:s0 + n], dtype=np.float64))
+                if w.sum() <= 0:
+                    w = np.ones(n)
+                wk = w[keep]
+                row = np.zeros(len(columns))
+                if wk.size == 0 or wk.sum() <= 0:
+                    row[call_col] = 1.0
+                else:
+                    for x, c in zip(wk / wk.sum(), col_of, strict=True):
+                        row[c] += x
+                rows[bk] = row
+            probs[j] = row
     if not fs.checked:
+        from pokerlab.cards.cards import COMBOS
+
         for j in np.nonzero(live)[0][:3]:
             a, b = int(COMBOS[j, 0]), int(COMBOS[j, 1])
             ref = dict(agent.action_probabilities(_with_hole(view, (b, a))))
@@ -221,27 +225,126 @@ def _indexed_policy_all_hands(agent: Any, view: Any, live: np.ndarray
     return columns, probs
 
 
+def _policy_rows(pol: Any, node: int, n: int, keep: list[int], col_of: list[int],
+                 ncols: int, call_col: int, buckets: np.ndarray, live: np.ndarray
+                 ) -> np.ndarray:
+    """``probs[combo, column]`` of node ``node`` for the live combos: one row per distinct
+    bucket (the same float operations, in the same order, as the per-combo twin: rows of
+    fewer than 8 actions sum left to right in numpy too), gathered to the combos."""
+    idx = np.nonzero(live)[0]
+    probs = np.zeros((NUM_COMBOS, ncols))
+    if idx.size == 0:
+        return probs
+    bk = buckets[idx]
+    nb = int(pol.num_buckets[node])
+    if getattr(pol, "storage", "") == "dense" and int(bk.min()) >= 0 and int(bk.max()) < nb:
+        # every row of the node at once (at most a few hundred), gathered by bucket
+        uniq, inv = np.arange(nb), bk
+        pol._check_node(node)
+        starts = int(pol.node_offset[node]) + uniq * n
+    else:
+        uniq, inv = np.unique(bk, return_inverse=True)
+        starts = np.array([pol.row_start(node, int(b)) for b in uniq], dtype=np.int64)
+    missing = starts < 0
+    w = np.asarray(pol.probs[np.where(missing, 0, starts)[:, None] + np.arange(n)[None, :]],
+                   dtype=np.float64)
+    w[missing] = 1.0
+    tot = np.zeros(uniq.size)
+    for k in range(n):
+        tot = tot + w[:, k]
+    w[~(tot > 0)] = 1.0
+    wk = w[:, keep]
+    tk = np.zeros(uniq.size)
+    for k in range(len(keep)):
+        tk = tk + wk[:, k]
+    good = tk > 0
+    rows = np.zeros((uniq.size, ncols))
+    x = wk / np.where(good, tk, 1.0)[:, None]
+    for k, c in enumerate(col_of):
+        rows[:, c] += np.where(good, x[:, k], 0.0)
+    rows[~good, call_col] = 1.0
+    probs[idx] = rows[inv]
+    return probs
+
+
+def bucket_vector(agent: Any, street: int, board: tuple[int, ...]) -> np.ndarray:
+    """Every combo's card bucket (``agent.bucket(street, hole, board)``) on ``board`` at
+    once, ``-1`` for combos the board blocks.  Hand-strength card specs (the blueprint's
+    ``hs`` buckets): one strength pass over the board and one sorted sweep
+    (:func:`pokerlab.evaluation.lbr_kernels.hand_strength_all`); other agents: one
+    ``agent.bucket`` call per combo (:func:`_bucket_vector_py`)."""
+    from pokerlab.cards.cards import BOARD_PREFIX, CLASS_OF_COMBO, COMBO_MASKS, cards_mask
+
+    spec = getattr(agent, "card_spec", None)
+    if spec is None or not hasattr(spec, "thresholds") or not hasattr(spec, "buckets"):
+        return _bucket_vector_py(agent, street, board)
+    blocked = (COMBO_MASKS & np.uint64(cards_mask(list(board)))) != 0
+    if street == 0:
+        out = (CLASS_OF_COMBO.astype(np.int64) if spec.buckets[0] == 169
+               else np.zeros(NUM_COMBOS, dtype=np.int64))
+        return np.where(blocked, -1, out)
+    if spec.buckets[street] == 1:
+        return np.where(blocked, -1, 0).astype(np.int64)
+    from pokerlab.cards.evaluator import eval_tables
+    from pokerlab.cards.evaluator_kernels import combos_on_board_kernel
+    from pokerlab.evaluation.lbr_kernels import hand_strength_all
+
+    bd = np.asarray(list(board)[:BOARD_PREFIX[street]], dtype=np.int64)
+    strengths = np.zeros(NUM_COMBOS, dtype=np.int32)
+    combos = _combos64()
+    combos_on_board_kernel(eval_tables(), combos, bd, bd.size, strengths)
+    hs = np.zeros(NUM_COMBOS)
+    hand_strength_all(strengths, combos, hs)
+    th = np.asarray(spec.thresholds[street], dtype=np.float64)
+    out = (hs[:, None] > th[None, :]).sum(axis=1).astype(np.int64)
+    return np.where(blocked | (strengths == 0), -1, out)
+
+
+def _bucket_vector_py(agent: Any, street: int, board: tuple[int, ...]) -> np.ndarray:
+    """Plain twin of :func:`bucket_vector`: one ``agent.bucket`` call per combo."""
+    from pokerlab.cards.cards import COMBOS
+
+    buckets = np.full(NUM_COMBOS, -1, dtype=np.int64)
+    used = set(board)
+    for j in range(NUM_COMBOS):
+        a, b = int(COMBOS[j, 0]), int(COMBOS[j, 1])
+        if a not in used and b not in used:
+            buckets[j] = agent.bucket(street, (b, a), tuple(board))
+    return buckets
+
+
 def all_hands_probabilities(agent: Any, view: Any, live: np.ndarray | None = None
                             ) -> tuple[list[Any], np.ndarray]:
     """The agent's action probabilities at ``view`` for every hole-card combo at once.
 
     Returns ``(actions, probs)`` with ``probs[combo, k]`` the probability of ``actions[k]``
     holding ``combo`` (rows of combos outside ``live`` are 0).  Uses, in this order: the
-    agent's own vectorised ``action_probabilities_all_hands(view)``; one query broadcast to
-    all hands for agents that ignore their cards; else ``action_probabilities`` on the view
-    with each live combo as the hole cards.
+    agent's own vectorised ``action_probabilities_all_hands(view)`` (the range query of
+    ``tag`` and ``pushfold``); for ``policy:``/``blueprint`` agents over an indexed policy
+    one bucket pass per board and one row gather (:func:`_indexed_policy_all_hands`); one
+    query broadcast to all hands for agents that ignore their cards; else
+    ``action_probabilities`` on the view with each live combo as the hole cards.
     """
+    return _all_hands(agent, view, live, vectorised=True)
+
+
+def _all_hands(agent: Any, view: Any, live: np.ndarray | None, *, vectorised: bool
+               ) -> tuple[list[Any], np.ndarray]:
+    """:func:`all_hands_probabilities`; ``vectorised=False`` is the per-combo reference
+    (no agent range query, the per-combo twin of the indexed-policy path): LBR as it was
+    before the range queries, for the parity tests and the speed benchmark."""
     from pokerlab.cards.cards import COMBOS
 
-    fn = getattr(agent, "action_probabilities_all_hands", None)
+    fn = getattr(agent, "action_probabilities_all_hands", None) if vectorised else None
     if fn is not None:
-        acts, probs = fn(view)
+        acts, probs = (fn(view, live) if getattr(agent, "all_hands_live", False)
+                       else fn(view))
         probs = np.asarray(probs, dtype=np.float64)
         if live is not None:
             probs = probs * live[:, None]
         return list(acts), probs
     if live is not None:
-        fast = _indexed_policy_all_hands(agent, view, live)
+        fast = _indexed_policy_all_hands(agent, view, live, vectorised=vectorised)
         if fast is not None:
             return fast
     single = getattr(agent, "action_probabilities", None)
@@ -283,7 +386,7 @@ class HoldemSession:
     (hole of player 0, hole of player 1, flop, turn, river)."""
 
     def __init__(self, agent: Any, config: Any, seat: int, cards: Sequence[int],
-                 action_set: ActionSet, from_round: int) -> None:
+                 action_set: ActionSet, from_round: int, *, vectorised: bool = True) -> None:
         from pokerlab.cards.cards import COMBO_INDEX, COMBO_MASKS, cards_mask
         from pokerlab.holdem.engine import HoldemState
 
@@ -304,6 +407,7 @@ class HoldemSession:
         blocked = (COMBO_MASKS & np.uint64(cards_mask(self.hole))) != 0
         self.range = np.where(blocked, 0.0, 1.0)
         self._eq_cache: dict[int, np.ndarray] = {}
+        self.vectorised = vectorised
 
     # -- protocol
     def advance(self) -> int:
@@ -339,7 +443,7 @@ class HoldemSession:
             # the same distribution for every hand: the Bayes update is a constant factor,
             # so let the agent draw its own action (seeded by reset) and keep the range
             return [self.agent.act(view)], (self.range > 0).astype(np.float64)[:, None]
-        return all_hands_probabilities(self.agent, view, self.range > 0)
+        return _all_hands(self.agent, view, self.range > 0, vectorised=self.vectorised)
 
     def apply(self, action: Any) -> None:
         self.state.apply(action)
@@ -389,7 +493,8 @@ class HoldemSession:
                 if hand_independent(self.agent):
                     fold = np.full(NUM_COMBOS, fold_probability(self.agent, child.view(opp)))
                 else:
-                    acts, probs = all_hands_probabilities(self.agent, child.view(opp), live)
+                    acts, probs = _all_hands(self.agent, child.view(opp), live,
+                                             vectorised=self.vectorised)
                     fold = np.zeros(NUM_COMBOS)
                     for k, a in enumerate(acts):
                         if a.kind == ActionKind.FOLD:
@@ -460,13 +565,16 @@ def lbr_holdem(agent: Any, *, config: Any = None, lbr: LBRConfig | None = None,
 
 
 def per_deal_holdem(agent: Any, config: Any, lbr: LBRConfig, deals: Sequence[int],
-                    progress: Callable[[int], None] | None = None) -> np.ndarray:
-    """``per_deal[i, seat]`` chips for the given deal numbers (worker entry point)."""
+                    progress: Callable[[int], None] | None = None, *,
+                    vectorised: bool = True) -> np.ndarray:
+    """``per_deal[i, seat]`` chips for the given deal numbers (worker entry point);
+    ``vectorised=False`` plays the per-combo reference LBR (same hands, same values)."""
     aset = parse_action_set(lbr.actions)
 
     def make(d: int, seat: int) -> tuple[LBRSession, np.random.Generator]:
         agent.reset(int(np.random.default_rng([lbr.seed, d, seat, 3]).integers(2**31)))
-        sess = HoldemSession(agent, config, seat, deal_cards(lbr.seed, d), aset, lbr.from_round)
+        sess = HoldemSession(agent, config, seat, deal_cards(lbr.seed, d), aset,
+                             lbr.from_round, vectorised=vectorised)
         return sess, np.random.default_rng([lbr.seed, d, seat, 1])
 
     return run_sessions(make, list(deals), progress)

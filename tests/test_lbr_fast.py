@@ -1,0 +1,161 @@
+"""Fast LBR (issue 26): range queries and the vectorised hand loop against the per-combo
+reference, bit for bit (same choices, same values)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from pokerlab.cards.cards import COMBO_MASKS, COMBOS, cards_mask
+from pokerlab.cards.evaluator import eval_tables
+from pokerlab.cards.evaluator_kernels import combos_on_board_kernel
+from pokerlab.evaluation.lbr import (
+    HoldemSession,
+    LBRConfig,
+    _all_hands,
+    _bucket_vector_py,
+    _with_hole,
+    bucket_vector,
+    deal_cards,
+    parse_action_set,
+    per_deal_holdem,
+)
+from pokerlab.evaluation.lbr_core import play_lbr_hand
+from pokerlab.evaluation.lbr_kernels import (
+    equity_vs_random_each,
+    equity_vs_random_each_py,
+    hand_strength_all,
+    hand_strength_all_py,
+)
+from pokerlab.holdem.engine import HoldemConfig, HoldemState
+
+C64 = np.ascontiguousarray(COMBOS, dtype=np.int64)
+
+
+def _blueprint(stack_bb: float = 100.0):  # type: ignore[no-untyped-def]
+    from pokerlab.agents import make_agent
+    from pokerlab.agents.registry import BLUEPRINT_FILES, shipped_policy
+
+    if shipped_policy(BLUEPRINT_FILES) is None:
+        pytest.skip("no blueprint shipped")
+    return make_agent("blueprint", config=HoldemConfig.from_bb(stack_bb))
+
+
+@pytest.mark.parametrize("board", [[0, 5, 22], [0, 1, 2, 3], [0, 4, 8, 12, 16],
+                                   [12, 25, 38, 51, 50]])
+def test_hand_strength_sweep_matches_twin(board: list[int]) -> None:
+    st = np.zeros(1326, dtype=np.int32)
+    combos_on_board_kernel(eval_tables(), C64, np.array(board, dtype=np.int64), len(board), st)
+    fast = np.zeros(1326)
+    slow = np.zeros(1326)
+    hand_strength_all(st, C64, fast)
+    hand_strength_all_py(st, C64, slow)
+    np.testing.assert_array_equal(fast, slow)
+    assert (fast[st == 0] == -1.0).all() and 0.0 <= fast[st > 0].min() <= fast.max() <= 1.0
+
+
+def test_blueprint_bucket_vector_equals_per_combo_buckets() -> None:
+    agent = _blueprint()
+    for street, board in ((0, ()), (1, (3, 17, 40)), (2, (3, 17, 40, 41)),
+                          (3, (3, 17, 40, 41, 9))):
+        fast = bucket_vector(agent, street, board)
+        slow = _bucket_vector_py(agent, street, board)
+        np.testing.assert_array_equal(fast, slow)
+        assert (fast >= 0).sum() == (1326 if street == 0 else
+                                     int((~((COMBO_MASKS & np.uint64(cards_mask(list(board))))
+                                            != 0)).sum()))
+
+
+def test_tag_equities_kernel_matches_twin() -> None:
+    import zlib
+
+    board = [12, 22, 32, 40]
+    blocked = (COMBO_MASKS & np.uint64(cards_mask(board))) != 0
+    idx = np.nonzero(~blocked)[0][::97].astype(np.int64)
+    seeds = np.array([zlib.crc32(bytes([int(COMBOS[j, 1]), int(COMBOS[j, 0]), 99, *board]))
+                      for j in idx], dtype=np.int64)
+    fast = np.full(1326, np.nan)
+    slow = np.full(1326, np.nan)
+    equity_vs_random_each(eval_tables(), C64, np.array(board, dtype=np.int64), 4,
+                          cards_mask(board), idx, seeds, 2000, fast)
+    equity_vs_random_each_py(board, idx, seeds, 2000, slow)
+    np.testing.assert_array_equal(fast[idx], slow[idx])
+    assert np.isnan(fast[~np.isin(np.arange(1326), idx)]).all()
+
+
+def _tag_views() -> list:  # type: ignore[type-arg]
+    cfg = HoldemConfig.from_bb(200)
+    views = []
+    st = HoldemState(config=cfg)
+    st.deal_hole([0, 1])
+    st.deal_hole([2, 3])
+    views.append(st.view(1))  # unopened button
+    st.raise_to(250)
+    views.append(st.view(0))  # facing an open
+    st.raise_to(900)
+    views.append(st.view(1))  # facing a 3-bet
+    st.check_or_call()
+    st.deal_board([10, 20, 30])
+    views.append(st.view(0))  # flop, first to act
+    st.raise_to(st.bets[0] + 600)
+    views.append(st.view(1))  # flop, facing a bet
+    return views
+
+
+def test_tag_range_query_equals_single_queries() -> None:
+    from pokerlab.agents import make_agent
+
+    tag = make_agent("tag")
+    for view in _tag_views():
+        blocked = (COMBO_MASKS & np.uint64(cards_mask(list(view.board) + list(view.hole)))) != 0
+        live = ~blocked
+        live[np.nonzero(live)[0][1::3]] = False  # a range with holes
+        acts, probs = _all_hands(tag, view, live, vectorised=True)
+        ref_acts, ref = _all_hands(tag, view, live, vectorised=False)
+        assert not probs[~live].any()
+        np.testing.assert_array_equal(probs[live].sum(axis=1), 1.0)
+        for j in np.nonzero(live)[0][::41 if view.board else 7]:
+            single = dict(tag.action_probabilities(_with_hole(view, (int(COMBOS[j, 1]),
+                                                                      int(COMBOS[j, 0])))))
+            got = {a: probs[j, k] for k, a in enumerate(acts) if probs[j, k] > 0}
+            want = {a: ref[j, k] for k, a in enumerate(ref_acts) if ref[j, k] > 0}
+            assert got == single == want
+
+
+def _histories(agent, cfg, actions: str, deals: int, vectorised: bool):  # type: ignore[no-untyped-def]
+    aset = parse_action_set(actions)
+    out = []
+    for d in range(deals):
+        for seat in (0, 1):
+            agent.reset(int(np.random.default_rng([5, d, seat, 3]).integers(2**31)))
+            sess = HoldemSession(agent, cfg, seat, deal_cards(5, d), aset, 1,
+                                 vectorised=vectorised)
+            v = play_lbr_hand(sess, np.random.default_rng([5, d, seat, 1]))
+            out.append((v, tuple(sess.state.history), sess.range.copy()))
+    return out
+
+
+@pytest.mark.parametrize("actions", ["fc", "fcpa"])
+def test_vectorised_lbr_equals_reference_hand_by_hand_blueprint(actions: str) -> None:
+    agent = _blueprint()
+    cfg = HoldemConfig.from_bb(100)
+    fast = _histories(agent, cfg, actions, 8, True)
+    slow = _histories(agent, cfg, actions, 8, False)
+    for (v1, h1, r1), (v2, h2, r2) in zip(fast, slow, strict=True):
+        assert h1 == h2 and v1 == v2
+        np.testing.assert_array_equal(r1, r2)
+    assert any(len([e for e in h if e[0] == "board"]) >= 1 for _, h, _ in fast)
+    per = per_deal_holdem(agent, cfg, LBRConfig(actions=actions, hands=8, seed=5), range(8))
+    np.testing.assert_array_equal(per.ravel(), [v for v, _, _ in fast])
+
+
+def test_vectorised_lbr_equals_reference_hand_by_hand_tag() -> None:
+    from pokerlab.agents import make_agent
+
+    tag = make_agent("tag")
+    cfg = HoldemConfig.from_bb(200)
+    fast = _histories(tag, cfg, "fcpa", 2, True)
+    slow = _histories(tag, cfg, "fcpa", 2, False)
+    for (v1, h1, r1), (v2, h2, r2) in zip(fast, slow, strict=True):
+        assert h1 == h2 and v1 == v2
+        np.testing.assert_array_equal(r1, r2)
