@@ -196,6 +196,9 @@ class SpotSolver:
         self.scratch = np.empty(self.scratch_size, dtype=self.vec_dtype)
         self.frames = np.empty((self.depth, 8), dtype=np.int64)
         self._z = self._normaliser()
+        self.gadget_player = -1  # see set_gadget
+        self.gadget_cbv = np.zeros(0)
+        self.gadget_regret = np.zeros((2, 0))
 
     # ------------------------------------------------------------------ kernel plumbing
     def _tasks(self) -> None:
@@ -310,11 +313,56 @@ class SpotSolver:
         """One iteration: an update of out of position, then of in position (alternating)."""
         t = self.iteration + 1
         c0, w0 = time.process_time(), time.perf_counter()
-        self._run(K.MODE_CFR, 0, t)
-        self._run(K.MODE_CFR, 1, t)
+        g = self.gadget_player
+        if g < 0:
+            self._run(K.MODE_CFR, 0, t)
+            self._run(K.MODE_CFR, 1, t)
+        else:
+            for p in (0, 1):
+                enter = self.deal.weights[g] * self._gadget_enter()
+                if p == g:
+                    v_enter = self._run(K.MODE_CFR, p, t, own_reach=enter)
+                    self._gadget_update(v_enter)
+                else:
+                    self._run(K.MODE_CFR, p, t, opp_reach=enter)
         self.cpu_seconds += time.process_time() - c0
         self.wall_seconds += time.perf_counter() - w0
         self.iteration = t
+
+    # ------------------------------------------------------------ safe re-solving
+    def set_gadget(self, player: int, cbv: np.ndarray) -> None:
+        """Re-solve safely (the resolve gadget of Burch, Johanson & Bowling 2014, as in
+        DeepStack and Libratus): at the root, ``player`` (the searcher's opponent) chooses per
+        hand between entering the spot and taking ``cbv[combo]`` (1326 counterfactual
+        values in the engine's units: chips with the pot share, times the searcher's reach
+        mass the hand can meet; values at the root of another solve with the same searcher
+        range are in these units).  With ``cbv`` the opponent's best-response values against
+        the searcher's previous strategy, the re-solved strategy gives no hand of the
+        opponent more than before: it is no more exploitable.  The opponent's range in the
+        spot is then its prior (the weights where ``cbv`` was computed, not its reach at
+        the node): its reach is that times the gadget's enter probability.  Regrets of the
+        gadget are CFR+ (floored at zero)."""
+        if player not in (0, 1):
+            raise SpotError(f"the gadget's player must be 0 or 1, got {player!r}")
+        v = np.asarray(cbv, dtype=np.float64)
+        if v.shape != (1326,) or not np.all(np.isfinite(v[self.deal.combos[player]])):
+            raise SpotError(f"gadget values must be 1326 finite numbers, got shape {v.shape}")
+        self.gadget_player = int(player)
+        self.gadget_cbv = v[self.deal.combos[player]].copy()
+        n = self.deal.num_hands[player]
+        self.gadget_regret = np.zeros((2, n))  # (enter, terminate)
+
+    def _gadget_enter(self) -> np.ndarray:
+        r = self.gadget_regret
+        pos = np.maximum(r, 0.0)
+        tot = pos[0] + pos[1]
+        return np.where(tot > 0, pos[0] / np.where(tot > 0, tot, 1.0), 0.5)
+
+    def _gadget_update(self, v_enter: np.ndarray) -> None:
+        e = self._gadget_enter()
+        u = e * v_enter + (1 - e) * self.gadget_cbv
+        self.gadget_regret[0] = np.maximum(self.gadget_regret[0] + v_enter - u, 0.0)
+        self.gadget_regret[1] = np.maximum(self.gadget_regret[1] + self.gadget_cbv - u, 0.0)
 
     def solve(self, *, iterations: int = 1000, target_pct: float | None = 0.3, check_every: int = 10,
               callback: Callable[[int, float | None], None] | None = None) -> float:
@@ -627,11 +675,12 @@ class SpotSolver:
         if core.get("version") != FORMAT_VERSION:
             raise SpotFileError(f"spot file {p!r} has version {core.get('version')!r}; this pokerlab reads "
                                 f"version {FORMAT_VERSION}")
-        from pokerlab.subgame.tree import TreeConfig
+        from pokerlab.subgame.tree import Root, TreeConfig
         sj = core["spot"]
         spot = make_spot(board=sj["board"], pot=sj["pot"], stack=sj["stack"], oop=arrays["ranges"][0],
                          ip=arrays["ranges"][1], tree=TreeConfig.from_json(sj["tree"]), rake=sj["rake"],
-                         rake_cap=sj["rake_cap"], big_blind=sj["big_blind"])
+                         rake_cap=sj["rake_cap"], big_blind=sj["big_blind"],
+                         root=Root.from_json(sj.get("root")))
         cfg = SolveConfig(**core["config"])
         solver = SpotSolver(spot, cfg, threads=threads)
         if (solver.regrets.shape != arrays["regrets"].shape or solver.ssum.shape != arrays["ssum"].shape

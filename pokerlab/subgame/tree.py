@@ -203,11 +203,64 @@ def tree_config(*, bets: str | None = "75%", raises: str | None = "2.5x",
 
 
 @dataclass(frozen=True, kw_only=True)
+class Root:
+    """Where on its street a spot starts (default: the street's first decision).
+
+    A spot that starts in the middle of a street (what real-time search re-solves at a
+    decision) gives the player to act (``to_act``: 0 out of position, 1 in position), the
+    chips each player has already put in on this street (``bets``, street totals, part of
+    each player's contribution to the spot: they are not in ``Spot.pot``), the bet level
+    before the last raise (``prev_level``, for the minimum raise), the bets and raises so
+    far on the street (``aggressions``, for the raise cap), the decisions so far on the
+    street (``acted``: a check by the second player to act ends the street), and whether
+    the previous street ended with out of position calling (``donk_ok``: its donk sizes
+    apply)."""
+
+    to_act: int = 0
+    bets: tuple[int, int] = (0, 0)
+    prev_level: int = 0
+    aggressions: int = 0
+    acted: int = 0
+    donk_ok: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        return {"to_act": self.to_act, "bets": list(self.bets), "prev_level": self.prev_level,
+                "aggressions": self.aggressions, "acted": self.acted, "donk_ok": self.donk_ok}
+
+    @staticmethod
+    def from_json(obj: dict[str, Any] | None) -> Root:
+        if not obj:
+            return Root()
+        return Root(to_act=int(obj["to_act"]), bets=(int(obj["bets"][0]), int(obj["bets"][1])),
+                    prev_level=int(obj["prev_level"]), aggressions=int(obj["aggressions"]),
+                    acted=int(obj["acted"]), donk_ok=bool(obj["donk_ok"]))
+
+
+def check_root(root: Root, stack: int) -> None:
+    """One clear :class:`SpotError` for a root state that no betting could reach."""
+    if root.to_act not in (0, 1):
+        raise SpotError(f"the player to act must be 0 (out of position) or 1, got {root.to_act!r}")
+    b = root.bets
+    if min(b) < 0 or max(b) > stack:
+        raise SpotError(f"street bets {b} must lie between 0 and the stack {stack}")
+    if b[root.to_act] > b[1 - root.to_act]:
+        raise SpotError(f"the player to act has bet more ({b}) than the opponent: nothing to decide")
+    if root.acted < 0 or root.aggressions < 0 or not 0 <= root.prev_level <= max(b):
+        raise SpotError("root counts (acted, aggressions, prev_level) must be >= 0")
+    if b[root.to_act] == b[1 - root.to_act] and root.acted >= 2:
+        raise SpotError("the street is over at this root (both players acted, bets equal)")
+    if b[1 - root.to_act] >= stack and b[root.to_act] >= stack:
+        raise SpotError("both players are all-in at this root: nothing to decide")
+
+
+@dataclass(frozen=True, kw_only=True)
 class Spot:
-    """A postflop spot.  ``pot``: chips in the middle at the start; ``stack``: each player's
-    chips behind (effective); ``ranges``: (2, 1326) weights, out of position first, with
-    the combos the board blocks removed; ``rake``: fraction of the final pot, capped at
-    ``rake_cap`` chips (0: no cap); ``big_blind``: chips per big blind (for display)."""
+    """A postflop spot.  ``pot``: chips in the middle at the start of the street;
+    ``stack``: each player's chips behind at the start of the street (effective);
+    ``ranges``: (2, 1326) weights, out of position first, with the combos the board
+    blocks removed; ``rake``: fraction of the final pot, capped at ``rake_cap`` chips (0:
+    no cap); ``big_blind``: chips per big blind (for display); ``root``: where on the
+    street the spot starts (:class:`Root`; default its first decision)."""
 
     board: tuple[int, ...]
     pot: int
@@ -217,6 +270,7 @@ class Spot:
     rake: float = 0.0
     rake_cap: float = 0.0
     big_blind: float = 1.0
+    root: Root = Root()
 
     @property
     def street(self) -> int:
@@ -231,7 +285,8 @@ class Spot:
         return {"board": self.board_str(), "pot": self.pot, "stack": self.stack,
                 "oop": range_to_string(self.ranges[0]), "ip": range_to_string(self.ranges[1]),
                 "tree": self.tree.to_json(), "rake": self.rake, "rake_cap": self.rake_cap,
-                "big_blind": self.big_blind}
+                "big_blind": self.big_blind,
+                **({"root": self.root.to_json()} if self.root != Root() else {})}
 
     def digest_text(self) -> str:
         return json.dumps({**self.to_json(), "ranges": self.ranges.round(9).tolist()}, sort_keys=True)
@@ -258,7 +313,7 @@ def _range_of(value: str | np.ndarray, board: Sequence[int], who: str) -> np.nda
 
 def make_spot(*, board: str | Sequence[int], pot: float, stack: float, oop: str | np.ndarray,
               ip: str | np.ndarray, tree: TreeConfig | None = None, rake: float = 0.0,
-              rake_cap: float = 0.0, big_blind: float = 1.0) -> Spot:
+              rake_cap: float = 0.0, big_blind: float = 1.0, root: Root | None = None) -> Spot:
     """Validate and build a :class:`Spot` (one clear :class:`PokerlabError` for bad input)."""
     cards = parse_cards(board) if isinstance(board, str) else parse_cards([int(c) for c in board])
     if len(cards) not in (3, 4, 5):
@@ -285,9 +340,11 @@ def make_spot(*, board: str | Sequence[int], pot: float, stack: float, oop: str 
         ok = True
     if not ok:
         raise RangeError("the two ranges share a card in every pair of hands: no deal is possible")
+    root = root if root is not None else Root()
+    check_root(root, int(round(stack)))
     return Spot(board=tuple(cards), pot=int(round(pot)), stack=int(round(stack)),
                 ranges=np.stack([r0, r1]), tree=tree if tree is not None else tree_config(),
-                rake=float(rake), rake_cap=float(rake_cap), big_blind=float(big_blind))
+                rake=float(rake), rake_cap=float(rake_cap), big_blind=float(big_blind), root=root)
 
 
 # ------------------------------------------------------------------------ betting tree
@@ -508,8 +565,10 @@ def build_betting_tree(spot: Spot, *, max_nodes: int = 5_000_000) -> BettingTree
             kids[node].append(child)
         return node
 
-    root_state = _State(street=spot.street, to_act=OOP, street_bets=[0, 0], contrib=[0, 0],
-                        prev_level=0, aggressions=0, acted=0, donk_ok=False)
+    r = spot.root
+    root_state = _State(street=spot.street, to_act=r.to_act, street_bets=list(r.bets), contrib=[0, 0],
+                        prev_level=r.prev_level, aggressions=r.aggressions, acted=r.acted,
+                        donk_ok=r.donk_ok)
     decision(root_state, -1, -1)
     n = len(kind)
     child_start = np.zeros(n, dtype=np.int64)
