@@ -12,14 +12,64 @@ from __future__ import annotations
 
 import importlib
 import sys
+from typing import Any
 
 import typer
+import typer.core
 
 from pokerlab.commands._common import error_message
 from pokerlab.commands._common import friendly as _friendly
 from pokerlab.errors import PokerlabError
 
+
+def usage_line(exc: BaseException) -> str:
+    """One line for a usage error of the parser (bad type, unknown option, missing
+    argument): its message, the command it concerns, and where to find help."""
+    fmt = getattr(exc, "format_message", None)
+    text = fmt() if callable(fmt) else str(exc)
+    text = " ".join(str(text).split()).rstrip(".") or type(exc).__name__
+    ctx = getattr(exc, "ctx", None)
+    where = f" (see {ctx.command_path} --help)" if ctx is not None else ""
+    return f"{text[:1].lower()}{text[1:]}{where}"
+
+
+class PokerlabGroup(typer.core.TyperGroup):
+    """The root command: the parser's own errors (a bad integer, an unknown option, a
+    missing argument) are one line ``error: ...`` on stderr and exit status 2, like every
+    other bad input -- no usage block, no box."""
+
+    def main(self, args: Any = None, prog_name: str | None = None,
+             complete_var: str | None = None, standalone_mode: bool = True,
+             **extra: Any) -> Any:
+        from typer._click import exceptions as cx
+
+        code = 0
+        try:
+            rv = super().main(args=args, prog_name=prog_name, complete_var=complete_var,
+                              standalone_mode=False, **extra)
+        except cx.NoArgsIsHelpError as exc:
+            exc.show()
+            code = 2
+        except cx.ClickException as exc:
+            print(f"error: {usage_line(exc)}", file=sys.stderr)
+            code = 2
+        except cx.Abort:
+            print("error: aborted", file=sys.stderr)
+            code = 1
+        except (PokerlabError, OSError) as exc:  # raised outside a command body
+            print(f"error: {error_message(exc)}", file=sys.stderr)
+            code = 2
+        else:
+            if not standalone_mode:
+                return rv
+            code = rv if isinstance(rv, int) and not isinstance(rv, bool) else 0
+        if not standalone_mode and code == 0:
+            return code
+        sys.exit(code)
+
+
 app = typer.Typer(
+    cls=PokerlabGroup,
     name="pokerlab",
     help="Solve, train, measure, play and analyse imperfect-information games, poker first.",
     no_args_is_help=True,
@@ -50,13 +100,18 @@ _GROUPS = [
 ]
 
 
-def _wrap_app(sub: typer.Typer) -> None:
+def _command_name(cmd: Any) -> str:
+    return cmd.name or cmd.callback.__name__.lower().replace("_", "-")
+
+
+def _wrap_app(sub: typer.Typer, path: str) -> None:
     for cmd in sub.registered_commands:
         if cmd.callback is not None:
-            cmd.callback = _friendly(cmd.callback)
+            cmd.callback = _friendly(cmd.callback, f"{path} {_command_name(cmd)}")
     for group in sub.registered_groups:
         if group.typer_instance is not None:
-            _wrap_app(group.typer_instance)
+            name = group.name or group.typer_instance.info.name or ""
+            _wrap_app(group.typer_instance, f"{path} {name}")
 
 
 def _register() -> None:
@@ -68,9 +123,9 @@ def _register() -> None:
                 continue  # area not built yet
             raise
         for fn in getattr(mod, "COMMANDS", []):
-            app.command()(_friendly(fn))
+            app.command()(_friendly(fn, fn.__name__.lower().replace("_", "-")))
         for sub_name, sub_app, sub_help in getattr(mod, "GROUPS", []):
-            _wrap_app(sub_app)
+            _wrap_app(sub_app, sub_name)
             app.add_typer(sub_app, name=sub_name, help=sub_help)
 
 

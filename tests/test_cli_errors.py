@@ -148,7 +148,7 @@ def test_ttt_export_checked_before_training(tmp_path: Path) -> None:
     _bad(["ttt", "train", "--out", str(tmp_path / "run"), "--export",
           str(tmp_path / "f" / "m.safetensors")], "--export", "which is a file")
     assert not (tmp_path / "run").exists()  # nothing trained, no run folder made
-    _bad(["ttt", "train", "--out", str(tmp_path / "f" / "run")], "Not a directory")
+    _bad(["ttt", "train", "--out", str(tmp_path / "f" / "run")], "which is a file")
 
 
 def test_hands_import_of_nothing_that_exists(tmp_path: Path) -> None:

@@ -58,6 +58,6 @@ def test_bad_input_exit_2(tmp_path: Path) -> None:
     assert res.exit_code == 2 and "must exceed" in res.output
     res = runner.invoke(app, ["holdem", "selfplay", "--hands", "0",
                               "--out", str(tmp_path / "x.phhs")])
-    assert res.exit_code == 2 and "hands must be >= 1" in res.output
+    assert res.exit_code == 2 and "--hands must be positive" in res.output
     res = runner.invoke(app, ["holdem", "deal", "--weights", "1,0,0,0,0"])
     assert res.exit_code == 2 and "weights" in res.output

@@ -22,6 +22,7 @@ Every command module uses these instead of its own copies:
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import functools
 import json
 import math
@@ -59,19 +60,40 @@ def fail(message: str | BaseException) -> typer.Exit:
     return typer.Exit(2)
 
 
-def friendly(fn: Callable[..., Any]) -> Callable[..., Any]:
-    """Turn bad-input and file-system errors into one clear line on stderr and exit 2."""
-    if getattr(fn, "__pokerlab_friendly__", False):
-        return fn
+#: exit status of a call stopped after validation by :data:`VALIDATE_ONLY` (tests)
+VALIDATED_EXIT = 99
+#: when set (the fuzz tests), a command whose arguments pass validation stops there with
+#: exit status :data:`VALIDATED_EXIT` instead of running
+VALIDATE_ONLY: contextvars.ContextVar[bool] = contextvars.ContextVar("VALIDATE_ONLY",
+                                                                     default=False)
+
+
+def friendly(fn: Callable[..., Any], command: str | None = None) -> Callable[..., Any]:
+    """Turn bad-input and file-system errors into one clear line on stderr and exit 2.
+
+    With ``command`` (its path, e.g. ``"blueprint train"``), every argument is first
+    checked by its option kind (:mod:`pokerlab.commands._validate`), before any work."""
+    done = getattr(fn, "__pokerlab_friendly__", None)
+    if done is not None:
+        if command is None or done == command:
+            return fn
+        fn = fn.__wrapped__  # type: ignore[attr-defined]  # wrapped again, with checks
+    from pokerlab.commands._validate import option_flags, validate_call
+
+    flags = option_flags(fn) if command is not None else {}
 
     @functools.wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
+            if command is not None:
+                validate_call(command, flags, kwargs)
+                if VALIDATE_ONLY.get():
+                    raise typer.Exit(VALIDATED_EXIT)
             return fn(*args, **kwargs)
         except (PokerlabError, OSError) as exc:
             raise fail(exc) from None
 
-    wrapper.__pokerlab_friendly__ = True  # type: ignore[attr-defined]
+    wrapper.__pokerlab_friendly__ = command or ""  # type: ignore[attr-defined]
     return wrapper
 
 
@@ -270,6 +292,8 @@ def learning_rate_option(default: float | None, help: str = "Learning rate.") ->
 
 __all__ = [
     "IMAGE_SUFFIXES",
+    "VALIDATED_EXIT",
+    "VALIDATE_ONLY",
     "ProgressUpdate",
     "algo_option",
     "batch_size_option",

@@ -1,0 +1,369 @@
+"""The one validation layer of the command line: every option checked by its kind.
+
+:func:`pokerlab.commands._common.friendly` (applied by ``cli.py`` to every registered
+command) calls :func:`validate_call` with the command's path and its parsed arguments
+*before* the command body runs, so a bad value is one line ``error: ...`` and exit 2 and
+no work starts and no file is written.  Each option is classified once, by its flag (or
+parameter name), in :data:`KINDS`; :data:`OVERRIDES` gives the few commands whose option
+of that name means something else.  Options of no listed kind (:data:`FREE`) are free
+text the command itself parses (card lists, bet sizes, presets, algorithm names).
+
+Universal rules on top of the kinds: a float option is finite (``nan``/``inf`` are
+refused everywhere) and an integer option fits in 64 bits.  The kinds:
+
+* ``count`` (>= 1), ``count0`` (>= 0): whole numbers of at most :data:`MAX_COUNT`;
+* ``seed``: 0 .. 2**63-1; ``workers``: >= 1; ``port``: 0 .. 65535;
+* ``stack``: big blinds, > 0 and at most :data:`MAX_STACK_BB`; ``chips``: > 0 and at most
+  :data:`MAX_CHIPS`;
+* ``positive``, ``nonneg``, ``prob`` (0 .. 1), ``percent`` (0 .. 100);
+* ``ray_address``: syntax, and a ``HOST:PORT`` must accept a connection (a few seconds);
+* ``file_out`` / ``image_out`` / ``folder_out`` / ``any_out``: written paths, checked with
+  :func:`~pokerlab.commands._common.check_output_path` (folders likewise: the parent
+  must exist, nothing is created);
+* ``file_in`` / ``path_in`` / ``folder_in``: read paths, which must exist (and be a file,
+  anything, a folder);
+* ``game``: a game string ``load_game`` accepts, its parameters included; commands in
+  :data:`GAME_BY_NAME` (matches, LBR, leagues, play) take ``hunl`` by name only (its
+  stack is ``--stack``), so ``hunl(stack=...)`` there is refused instead of ignored;
+* ``agent``: an agent spec (a built-in name, or ``policy:PATH`` naming an existing file).
+"""
+
+from __future__ import annotations
+
+import inspect
+import math
+import os
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from pokerlab.errors import ConfigError
+
+MAX_COUNT = 10**12
+MAX_STACK_BB = 1e5
+MAX_CHIPS = 1e12
+INT64_MAX = 2**63 - 1
+
+#: option kind of a flag (``--hands``) or of a positional parameter (``agent_a``)
+KINDS: dict[str, str] = {
+    # whole numbers
+    "--hands": "count", "--iterations": "count", "--traversals": "count",
+    "--memory": "count", "--sgd-steps": "count", "--policy-sgd-steps": "count",
+    "--batch-size": "count", "--dim": "count", "--games": "count", "--levels": "count",
+    "--epochs": "count", "--eval-games": "count", "--width": "count", "--points": "count",
+    "--lbr-hands": "count", "--peer-hands": "count", "--pushfold-iterations": "count",
+    "--merge-every": "count", "--max-players": "count", "--threads": "count",
+    "--max-nodes": "count", "--min-hands": "count", "--table-size": "count",
+    "--bytes-per-value": "count", "--from-round": "count",
+    "--depth": "count0", "--mc": "count0", "--limit": "count0", "--eval-every": "count0",
+    "--show-rejected": "count0", "--ray-workers": "count0", "--raise-cap": "count0",
+    "--sb": "count0", "--bb": "count0", "--seat": "count0",
+    "--seed": "seed", "--workers": "workers", "--port": "port",
+    # amounts
+    "--stack": "stack", "--max-stack": "stack", "--min-stack": "stack",
+    "--pot": "chips", "--big-blind": "chips",
+    "--learning-rate": "positive", "--seconds": "positive", "--minutes": "positive",
+    "--checkpoint-minutes": "positive", "--target-exploitability": "positive",
+    "--target": "positive", "--step": "positive", "--max-memory": "positive",
+    "--full-at": "positive", "--allin-threshold": "positive", "--win-margin": "positive",
+    "--prior-strength": "positive",
+    "--ante": "nonneg", "--weight-decay": "nonneg", "--rake-cap": "nonneg",
+    "--af-aggressive": "nonneg",
+    "--p": "prob", "--epsilon-start": "prob", "--epsilon-end": "prob",
+    "--val-fraction": "prob", "--dropout": "prob", "--merge": "prob",
+    "--force-allin": "prob", "--max-conf": "prob", "--rake": "prob", "--gamma": "prob",
+    "--vpip-loose": "percent", "--afq-aggressive": "percent",
+    # addresses, paths, specs
+    "--ray-address": "ray_address",
+    "--png": "image_out", "--export": "file_out", "--out": "file_out",
+    "--checkpoint": "folder_out",
+    "--model": "file_in", "--run": "path_in", "--observations": "file_in",
+    "--base": "file_in", "--resume": "file_in",
+    "file": "file_in", "path": "path_in", "checkpoint": "path_in", "histories": "file_in",
+    "--game": "game", "game": "game",
+    "agent": "agent", "agent_a": "agent", "agent_b": "agent", "agents": "agent",
+    "--agent": "agent",
+}
+
+#: (command path, flag) -> kind, where a command's option of that name differs
+OVERRIDES: dict[tuple[str, str], str | None] = {
+    ("blueprint train", "--iterations"): "count0",
+    ("blueprint train", "--out"): "folder_out",
+    ("exploit lock", "--hands"): "count0",
+    ("ttt train", "--out"): "folder_out",
+    ("hands report", "--out"): "folder_out",
+    ("play", "--out"): "folder_out",
+    ("league", "--out"): "folder_in",        # an existing folder
+    ("exploit br", "--out"): "any_out",      # a policy file, or a run folder for hunl
+    ("holdem deal", "--stack"): None,        # a list of stacks, parsed by the command
+    ("holdem selfplay", "--stack"): None,
+    ("holdem deal", "--ante"): "count0",
+    ("holdem selfplay", "--ante"): "count0",
+    ("exploit safe", "--model"): None,       # a model spec, not only a file
+}
+
+#: commands that take hunl by name (the stack is their ``--stack``)
+GAME_BY_NAME = frozenset({"match", "lbr", "league", "play"})
+#: game names a command accepts beside the registered games
+EXTRA_GAMES: dict[str, tuple[str, ...]] = {"play": ("pushfold",)}
+
+#: options that are free text parsed by the command (no generic rule but the type's)
+FREE = frozenset({
+    "--algo", "--preset", "--features", "--epsilons", "--buckets", "--bets", "--raises",
+    "--flop-bets", "--turn-bets", "--river-bets", "--oop-bets", "--ip-bets", "--donk",
+    "--oop", "--ip", "--board", "--node", "--player", "--players", "--stakes", "--since",
+    "--until", "--group", "--aggression", "--compare", "--human", "--weights", "--stacks",
+    "--actions", "--device", "--storage", "--opponent", "--infosets", "--reveal",
+    "--host", "--cache", "--db", "--model", "--stack",
+    "players", "notation", "cards", "paths",
+})
+
+
+def kind_of(command: str, flag: str) -> str | None:
+    """The kind of ``flag`` (``--hands``, or a positional parameter's name) in
+    ``command`` (``"blueprint train"``), or None for free text and flags."""
+    if (command, flag) in OVERRIDES:
+        return OVERRIDES[(command, flag)]
+    return KINDS.get(flag)
+
+
+def _flag_of(name: str, default: Any) -> str:
+    decls = getattr(default, "param_decls", None) or ()
+    longs = [d for d in decls if isinstance(d, str) and d.startswith("--")]
+    if longs:
+        return longs[0].split("/")[0]
+    if type(default).__name__ == "ArgumentInfo":
+        return name
+    return "--" + name.replace("_", "-")
+
+
+def option_flags(fn: Callable[..., Any]) -> dict[str, str]:
+    """``{python parameter name: flag}`` of a typer command function (positional
+    parameters keep their name)."""
+    out: dict[str, str] = {}
+    for name, p in inspect.signature(fn).parameters.items():
+        out[name] = _flag_of(name, p.default)
+    return out
+
+
+# ------------------------------------------------------------------------------ kinds
+
+
+def _name(flag: str) -> str:
+    return flag if flag.startswith("-") else flag.upper()
+
+
+def _number(value: Any, flag: str) -> None:
+    if isinstance(value, bool):
+        return
+    if isinstance(value, float) and not math.isfinite(value):
+        raise ConfigError(f"{_name(flag)} {value} is not a finite number")
+    if isinstance(value, int) and abs(value) > INT64_MAX:
+        raise ConfigError(f"{_name(flag)} {value} is too large (at most {INT64_MAX})")
+
+
+def _whole(value: Any, flag: str, low: int, high: int = MAX_COUNT) -> None:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ConfigError(f"{_name(flag)} must be a whole number, got {value!r}")
+    if value < low:
+        need = "positive" if low == 1 else "non-negative" if low == 0 else f">= {low}"
+        raise ConfigError(f"{_name(flag)} must be {need} (a whole number >= {low}), "
+                          f"got {value}")
+    if value > high:
+        raise ConfigError(f"{_name(flag)} must be at most {high:,}, got {value}")
+
+
+def _real(value: Any, flag: str, *, low: float, high: float = math.inf,
+          low_open: bool = False, what: str = "") -> None:
+    x = float(value)
+    if low == 0.0 and math.isfinite(x) and (x < 0 or (low_open and x == 0)):
+        need = "positive" if low_open else "non-negative"
+        raise ConfigError(f"{_name(flag)} must be {need}, got {value}")
+    if not math.isfinite(x) or x < low or (low_open and x == low) or x > high:
+        rng = (f"> {low:g}" if low_open else f">= {low:g}") if high == math.inf \
+            else f"{'above' if low_open else 'from'} {low:g} to {high:g}"
+        raise ConfigError(f"{_name(flag)} {x:g} is out of range: {what or 'a number'} "
+                          f"{rng} (got {value})")
+
+
+def _path_in(value: Any, flag: str, *, file: bool) -> None:
+    p = Path(value)
+    if str(value) == "":
+        raise ConfigError(f"{_name(flag)}: empty path")
+    if not p.exists():
+        raise ConfigError(f"{_name(flag)} {str(p)!r} does not exist")
+    if file and p.is_dir():
+        raise ConfigError(f"{_name(flag)} {str(p)!r} is a folder, not a file")
+    if not os.access(p, os.R_OK):
+        raise ConfigError(f"{_name(flag)} {str(p)!r} is not readable")
+
+
+def check_folder_path(path: str | os.PathLike[str], *, option: str = "--out") -> Path:
+    """A folder pokerlab will write into (a run folder): it may exist (as a folder) or
+    be created by the command, but its parent must exist and be writable."""
+    from pokerlab.commands._common import check_output_path
+
+    p = Path(path)
+    if str(path) == "":
+        raise ConfigError(f"{option}: empty path")
+    if p.exists():
+        if not p.is_dir():
+            raise ConfigError(f"{option} {str(p)!r} is a file, not a folder")
+        check_output_path(p / ".pokerlab-probe", option=option)
+        return p
+    check_output_path(p, option=option)
+    return p
+
+
+def _game(value: Any, flag: str, command: str) -> None:
+    from pokerlab.errors import PokerlabError
+    from pokerlab.games import load_game, parse_game_string
+
+    text = str(value).strip()
+    if text in EXTRA_GAMES.get(command, ()):
+        return
+    if not text:
+        raise ConfigError(f"{_name(flag)}: empty game name")
+    if command in GAME_BY_NAME and "(" in text and not text.startswith("universal_poker"):
+        try:
+            name, params = parse_game_string(text)
+        except PokerlabError as exc:
+            raise ConfigError(f"{_name(flag)} {text!r}: {exc}") from None
+        if name.lower() in ("hunl", "holdem", "nlhe") and params:
+            raise ConfigError(f"{_name(flag)} {text!r}: {command} plays hunl by name; set "
+                              f"its stack with --stack (parameters {', '.join(params)} "
+                              "would be ignored)")
+    try:
+        load_game(text)
+    except PokerlabError as exc:
+        raise ConfigError(f"{_name(flag)} {text!r}: {exc}") from None
+    except (TypeError, ValueError, OverflowError) as exc:
+        raise ConfigError(f"{_name(flag)} {text!r}: bad game parameters ({exc})") from None
+
+
+#: agent names a command accepts in a small game beside ``random`` and ``policy:PATH``
+SMALL_AGENT_EXTRAS: dict[str, tuple[str, ...]] = {"play": ("equilibrium", "nash", "lp")}
+
+
+def _agent(value: Any, flag: str, command: str, game: str | None) -> None:
+    from pokerlab.agents.registry import HUNL_SPECS, SMALL_SPECS
+
+    g = (game or "hunl").strip()
+    if g in EXTRA_GAMES.get(command, ()):
+        return  # push/fold in play: its own agents
+    small = g.split("(", 1)[0].strip().lower() not in ("hunl", "holdem", "nlhe")
+    specs_known = (*SMALL_SPECS, *SMALL_AGENT_EXTRAS.get(command, ())) if small \
+        else HUNL_SPECS
+    known = [s for s in specs_known if not s.endswith(":PATH")]
+    specs = value if isinstance(value, list | tuple) else [value]
+    for spec in specs:
+        s = str(spec).strip()
+        if s.lower().startswith(("adapt:", "adapt(")):
+            continue  # the adaptive agent's options: checked by the registry
+        if s.lower().startswith("policy:"):
+            path = s.split(":", 1)[1]
+            if not path:
+                raise ConfigError(f"{_name(flag)} {s!r} needs a file: policy:PATH")
+            _path_in(path, f"{_name(flag)} {s!r}: policy file", file=True)
+            continue
+        if s.lower() not in known:
+            raise ConfigError(f"{_name(flag)}: unknown agent {s!r} for {g}; known: "
+                              f"{', '.join(specs_known)}")
+
+
+def check_value(kind: str, value: Any, flag: str, command: str = "",
+                game: str | None = None) -> None:
+    """Raise :class:`ConfigError` naming ``flag`` unless ``value`` is a good ``kind``."""
+    from pokerlab.commands._common import check_image_path, check_output_path, check_seed
+    from pokerlab.executor import check_ray_address, check_workers
+
+    if value is None:
+        return
+    if kind == "count":
+        _whole(value, flag, 1)
+    elif kind == "count0":
+        _whole(value, flag, 0)
+    elif kind == "seed":
+        _whole(value, flag, 0, INT64_MAX)
+        check_seed(value, option=flag)
+    elif kind == "workers":
+        check_workers(value, option=flag)
+        _whole(value, flag, 1)
+    elif kind == "port":
+        _whole(value, flag, 0, 65535)
+    elif kind == "stack":
+        _real(value, flag, low=0.0, high=MAX_STACK_BB, low_open=True,
+              what="a stack in big blinds")
+    elif kind == "chips":
+        _real(value, flag, low=0.0, high=MAX_CHIPS, low_open=True, what="an amount")
+    elif kind == "positive":
+        _real(value, flag, low=0.0, low_open=True)
+    elif kind == "nonneg":
+        _real(value, flag, low=0.0)
+    elif kind == "prob":
+        _real(value, flag, low=0.0, high=1.0, what="a probability")
+    elif kind == "percent":
+        _real(value, flag, low=0.0, high=100.0, what="a percentage")
+    elif kind == "ray_address":
+        check_ray_address(str(value), option=flag, reachable=True)
+    elif kind == "file_out":
+        check_output_path(value, option=flag)
+    elif kind == "image_out":
+        check_image_path(value, option=flag)
+    elif kind == "folder_out":
+        check_folder_path(value, option=flag)
+    elif kind == "any_out":
+        p = Path(value)
+        if p.is_dir():
+            check_folder_path(p, option=flag)
+        else:
+            check_output_path(p, option=flag)
+    elif kind == "file_in":
+        _path_in(value, flag, file=True)
+    elif kind == "path_in":
+        _path_in(value, flag, file=False)
+    elif kind == "folder_in":
+        if not Path(value).is_dir():
+            raise ConfigError(f"{_name(flag)} {str(value)!r} must be an existing folder")
+    elif kind == "game":
+        _game(value, flag, command)
+    elif kind == "agent":
+        _agent(value, flag, command, game)
+    else:  # pragma: no cover - a typo in the tables
+        raise AssertionError(f"unknown option kind {kind!r}")
+
+
+def validate_call(command: str, flags: dict[str, str], kwargs: dict[str, Any]) -> None:
+    """Check every argument of one call of ``command`` (module docstring); ``flags``
+    maps the function's parameter names to their flags (:func:`option_flags`)."""
+    for name, value in kwargs.items():
+        flag = flags.get(name, "--" + name.replace("_", "-"))
+        for v in value if isinstance(value, list | tuple) else [value]:
+            _number(v, flag)
+        kind = kind_of(command, flag)
+        if kind is None or value is None or isinstance(value, bool):
+            continue
+        game = kwargs.get("game")
+        game = game if isinstance(game, str) else None
+        if isinstance(value, list | tuple) and kind != "agent":
+            for v in value:
+                check_value(kind, v, flag, command, game)
+        else:
+            check_value(kind, value, flag, command, game)
+
+
+__all__ = [
+    "EXTRA_GAMES",
+    "FREE",
+    "GAME_BY_NAME",
+    "KINDS",
+    "MAX_COUNT",
+    "SMALL_AGENT_EXTRAS",
+    "MAX_STACK_BB",
+    "OVERRIDES",
+    "check_folder_path",
+    "check_value",
+    "kind_of",
+    "option_flags",
+    "validate_call",
+]
