@@ -30,10 +30,22 @@ def play(
     out: Path = typer.Option(None, "--out", help="Folder for the session folders with the hand "
                              "histories (default: the user data folder)."),
     seed: int = typer.Option(None, "--seed", min=0, help="Seed the deals (default: random)."),
+    grace: float = typer.Option(
+        60.0, "--grace", help="Seconds a session without an open page is kept (a reload "
+        "resumes it) before it is released."),
+    per_client: int = typer.Option(
+        4, "--per-client", help="Sessions one client address may hold (a new one first "
+        "releases that address's oldest session without an open page)."),
+    max_sessions: int = typer.Option(200, "--max-sessions", help="Sessions the server holds."),
 ) -> None:
     """Play heads-up poker against an agent: a web table, or the terminal with --tty."""
     from pokerlab.play.session import GAMES, Session, SessionConfig
 
+    if not grace > 0 or grace != grace or grace > 86_400:
+        raise ConfigError(f"--grace must be a number of seconds in (0, 86400], got {grace:g}")
+    for name, v in (("--per-client", per_client), ("--max-sessions", max_sessions)):
+        if v < 1:
+            raise ConfigError(f"{name} must be >= 1, got {v}")
     generic = game not in GAMES
     if generic:  # any small two-player game: checked (size, players) before serving
         from pokerlab.play.generic import load_play_game
@@ -71,7 +83,9 @@ def play(
     hunl_spec = default_agent() if generic else spec
     cfg = ServerConfig(game=game, agent=hunl_spec, small_agent=spec if generic else "equilibrium",
                        stack=stack, carry_stacks=carry,
-                       out_dir=str(out) if out is not None else None, seed=seed)
+                       out_dir=str(out) if out is not None else None, seed=seed,
+                       grace_seconds=grace, max_sessions_per_client=per_client,
+                       max_sessions=max_sessions)
     open_browser = not no_open and sys.stdout.isatty()
     try:
         serve(cfg, host=host, port=port, open_browser=open_browser, quiet=True)

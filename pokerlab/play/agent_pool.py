@@ -2,8 +2,8 @@
 and HUNL agents whose policy is loaded once per process and shared read-only.
 
 * :func:`offered_specs` -- the HUNL agent specs of :data:`pokerlab.agents.registry.HUNL_SPECS`
-  that a page may ask for: every spec without a file argument (``policy:PATH`` is never
-  offered: a page cannot make the server read a file), the shipped-policy specs
+  that a page may ask for: every spec without a placeholder argument (``policy:PATH`` is
+  never offered: a page cannot make the server read a file), the shipped-policy specs
   (``blueprint``, ``thesis``) only when their file is installed.  A spec added to the
   registry appears here without any change to the play package.
 * :func:`strengths` -- what the league of docs/evaluation.md measured for each spec
@@ -41,8 +41,8 @@ def offered_specs() -> tuple[str, ...]:
 
     out = []
     for spec in HUNL_SPECS:
-        if ":" in spec:  # policy:PATH and the like take a file: never from a page
-            continue
+        if any(ch.isupper() for ch in spec):  # a placeholder (policy:PATH): a file or a
+            continue                            # choice a page cannot make
         if spec == "blueprint" and shipped_policy(BLUEPRINT_FILES) is None:
             continue
         if spec == "thesis" and shipped_policy(THESIS_FILES) is None:
