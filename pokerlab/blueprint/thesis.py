@@ -92,6 +92,10 @@ class ThesisConfig:
     fold_rule_mode: str = "move"
     """``move``: the negative amount goes to the other actions as it is (the thesis's
     words); ``credit``: with its sign flipped (the other reading, see docs/thesis.md)."""
+    update: str = "mccfr"
+    """``mccfr``: external-sampling MCCFR traversals (the default, issue 12's choice);
+    ``thesis``: the thesis's own update (simultaneous self-play of the two instances, every
+    action valued by one game's outcome; ``thesis_kernels.selfplay_batch_kernel``)."""
     early_batch: int = 10
     batch: int = 100
     early_pairs: int = 1000
@@ -107,6 +111,8 @@ class ThesisConfig:
         if self.fold_rule_mode not in ("move", "credit"):
             raise ConfigError(f"fold_rule_mode must be 'move' or 'credit', got "
                               f"{self.fold_rule_mode!r}")
+        if self.update not in ("mccfr", "thesis"):
+            raise ConfigError(f"update must be 'mccfr' or 'thesis', got {self.update!r}")
         if self.storage not in ("disk", "memory"):
             raise ConfigError(f"storage must be 'disk' or 'memory', got {self.storage!r}")
         for name in ("early_batch", "batch", "record_every", "max_actions", "max_depth",
@@ -352,6 +358,11 @@ class ThesisResult:
     settled: int = 0
     selfplay: dict[str, int] = field(default_factory=dict)
     policy: Any = None
+    strategy: np.ndarray | None = None
+    """With ``keep_strategy``: the played (average) strategy, dense ``[class, value]``
+    (:func:`dense_strategy`)."""
+    current_strategy: np.ndarray | None = None
+    """With ``keep_strategy``: the current strategy at the end, dense."""
     tree_nodes: int = 0
     decision_nodes: int = 0
     max_depth: int = 0
@@ -373,13 +384,13 @@ class ThesisResult:
                 "selfplay_allin_share": round(sp.get("allin", 0) / n, 4),
                 "selfplay_fold_share": round(sp.get("fold", 0) / n, 4),
                 "fold_rule": self.config.fold_rule,
-                "fold_rule_mode": self.config.fold_rule_mode}
+                "fold_rule_mode": self.config.fold_rule_mode, "update": self.config.update}
 
 
 def train_thesis(cfg: ThesisConfig, *, pairs: int | None = None, minutes: float | None = None,
                  folder: str | os.PathLike[str] | None = None, use_kernel: bool = True,
                  progress: Callable[[int, dict[str, Any]], None] | None = None,
-                 window: int = 0) -> ThesisResult:
+                 window: int = 0, keep_strategy: bool = False) -> ThesisResult:
     """Train for ``pairs`` hole-card pairs or ``minutes`` (whichever is given; both: the
     first reached).  ``folder`` holds the subtrees with ``storage="disk"``.  ``window`` > 0
     counts the sampled self-play games of the last ``window`` pairs only (else all)."""
@@ -405,8 +416,11 @@ def train_thesis(cfg: ThesisConfig, *, pairs: int | None = None, minutes: float 
     hist: list[np.ndarray] = []
     res = ThesisResult(config=cfg, pairs=0, games=0, seconds=0.0, tree_nodes=t.tree.num_nodes,
                        decision_nodes=t.num_dec, max_depth=t.max_depth)
+    thesis_update = cfg.update == "thesis"
+    batch_kernel = K.selfplay_batch_kernel if thesis_update else K.train_batch_kernel
+    batch_py = K.selfplay_batch_py if thesis_update else K.train_batch_py
     if use_kernel:  # compile (train_batch_kernel is not cached) outside the timed loop
-        K.train_batch_kernel(0, np.arange(4, dtype=np.int64), A["kind"], A["actor"],
+        batch_kernel(0, np.arange(4, dtype=np.int64), A["kind"], A["actor"],
                              A["child_start"], A["num_children"], A["child_node"],
                              A["child_action"], A["row_of"], A["dec_of"], A["fold_win0"],
                              A["sd_amount"], A["allin_node"], inv_bb, w.reg, w.ssum, w.kept,
@@ -431,13 +445,13 @@ def train_thesis(cfg: ThesisConfig, *, pairs: int | None = None, minutes: float 
             store.load(p, cls[p], w)
         before = stats.copy()
         if use_kernel:
-            K.train_batch_kernel(games, cards, A["kind"], A["actor"], A["child_start"],
+            batch_kernel(games, cards, A["kind"], A["actor"], A["child_start"],
                                  A["num_children"], A["child_node"], A["child_action"],
                                  A["row_of"], A["dec_of"], A["fold_win0"], A["sd_amount"],
                                  A["allin_node"], inv_bb, w.reg, w.ssum, w.kept, w.visits,
                                  w.touched, np.uint64(bseed), rule, tables, stats)
         else:
-            K.train_batch_py(games, cards, A, inv_bb, w.reg, w.ssum, w.kept, w.visits,
+            batch_py(games, cards, A, inv_bb, w.reg, w.ssum, w.kept, w.visits,
                              w.touched, bseed, rule, stats)
         if window:
             hist.append(stats - before)
@@ -471,6 +485,9 @@ def train_thesis(cfg: ThesisConfig, *, pairs: int | None = None, minutes: float 
     tot = np.sum(hist, axis=0) if (window and hist) else stats
     res.selfplay = {"games": int(tot[0]), "allin": int(tot[1]), "fold": int(tot[2])}
     res.policy = export_policy(t, store, cfg, res)
+    if keep_strategy:
+        res.strategy = dense_strategy(t, store)
+        res.current_strategy = dense_strategy(t, store, current=True)
     return res
 
 
@@ -480,6 +497,30 @@ def _record(i: int, games: int, seconds: float, store: SubtreeStore, cls: tuple[
             "rows": int(store.rows.sum()), "bytes": int(store.bytes.sum()),
             "loaded_bytes": int(store.bytes[0, cls[0]] + store.bytes[1, cls[1]]),
             "settled": settled}
+
+
+def _stored_rows(t: ThesisTree, d: dict[str, np.ndarray], *, current: bool = False
+                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(decision indices, their action counts, the flat rows played) of one stored subtree:
+    the average strategy; a settled node plays its kept action; a row without strategy
+    sums (every row with ``current``) plays its current regret-matching strategy."""
+    decs = d["dec"].astype(np.int64)
+    ks = t.dec_k[decs]
+    starts = np.zeros(decs.size, dtype=np.int64)
+    np.cumsum(ks[:-1], out=starts[1:])
+    owner = np.repeat(np.arange(decs.size), ks)
+    local = np.arange(int(ks.sum())) - starts[owner]
+    ss = d["ssum"].astype(np.float64) * (0.0 if current else 1.0)
+    pos_r = np.maximum(d["reg"].astype(np.float64), 0.0)
+    ss_tot = np.add.reduceat(ss, starts)
+    r_tot = np.add.reduceat(pos_r, starts)
+    kept = d["kept"].astype(np.int64)
+    row = np.where(ss_tot[owner] > 0, ss / np.where(ss_tot > 0, ss_tot, 1.0)[owner],
+                   np.where(r_tot[owner] > 0,
+                            pos_r / np.where(r_tot > 0, r_tot, 1.0)[owner],
+                            1.0 / ks[owner]))
+    row = np.where(kept[owner] >= 0, (local == kept[owner]).astype(np.float64), row)
+    return decs, ks, row
 
 
 def export_policy(t: ThesisTree, store: SubtreeStore, cfg: ThesisConfig,
@@ -500,22 +541,7 @@ def export_policy(t: ThesisTree, store: SubtreeStore, cfg: ThesisConfig,
             d = store.get(p, c)
             if d is None or d["dec"].size == 0:
                 continue
-            decs = d["dec"].astype(np.int64)
-            ks = t.dec_k[decs]
-            starts = np.zeros(decs.size, dtype=np.int64)
-            np.cumsum(ks[:-1], out=starts[1:])
-            owner = np.repeat(np.arange(decs.size), ks)
-            local = np.arange(int(ks.sum())) - starts[owner]
-            ss = d["ssum"].astype(np.float64)
-            pos_r = np.maximum(d["reg"].astype(np.float64), 0.0)
-            ss_tot = np.add.reduceat(ss, starts)
-            r_tot = np.add.reduceat(pos_r, starts)
-            kept = d["kept"].astype(np.int64)
-            row = np.where(ss_tot[owner] > 0, ss / np.where(ss_tot > 0, ss_tot, 1.0)[owner],
-                           np.where(r_tot[owner] > 0,
-                                    pos_r / np.where(r_tot > 0, r_tot, 1.0)[owner],
-                                    1.0 / ks[owner]))
-            row = np.where(kept[owner] >= 0, (local == kept[owner]).astype(np.float64), row)
+            decs, ks, row = _stored_rows(t, d)
             nodes_l.append(t.dec_nodes[decs])
             cls_l.append(np.full(decs.size, c, dtype=np.int64))
             rows_l.append(row.astype(np.float32))
@@ -547,6 +573,77 @@ def export_policy(t: ThesisTree, store: SubtreeStore, cfg: ThesisConfig,
     return IndexedPolicy(num_children=tree.num_children, child_action=tree.child_action,
                          num_buckets=nb,
                          probs=probs, row_ptr=ptr, row_bucket=buckets, metadata=meta)
+
+
+# ----------------------------------------------------------------------------- play statistics
+def dense_strategy(t: ThesisTree, store: SubtreeStore, *, current: bool = False
+                   ) -> np.ndarray:
+    """The strategy the exported policy plays (``current``: the current regret-matching
+    strategy at the end of training instead of the average), dense: float32
+    ``[169 classes, values]`` (a node's row sits at ``row_of[node]``; rows never stored are
+    uniform, what regrets all at their initial value give)."""
+    strat = np.repeat(1.0 / t.dec_k, t.dec_k).astype(np.float32)[None, :].repeat(
+        NUM_CLASSES, axis=0)
+    for p in (0, 1):
+        for c in range(NUM_CLASSES):
+            d = store.get(p, c)
+            if d is None or d["dec"].size == 0:
+                continue
+            decs, _ks, row = _stored_rows(t, d, current=current)
+            strat[c, _row_index(t, decs)] = row
+    return strat
+
+
+def _class_table() -> np.ndarray:
+    out = np.zeros((52, 52), dtype=np.int64)
+    for a in range(52):
+        for b in range(52):
+            if a != b:
+                out[a, b] = hand_class(a, b)
+    return out
+
+
+def play_stats(t: ThesisTree, strat: np.ndarray, *, games: int, seed: int, big_blind: int,
+               use_kernel: bool = True) -> dict[str, Any]:
+    """The thesis's per-game statistics (its definitions, docs/hands.md) of ``strat`` in
+    self-play over ``games`` random deals: entered share (of player-hands), all-in,
+    showdown and fold shares (of hands) with 95% normal CIs, the mean bet or raise over the
+    pot before it, and the chips put in per street (big blinds, both players, over the
+    hands that reached the street; a showdown reaches the river)."""
+    from . import thesis_kernels as K
+
+    if games < 1:
+        raise ThesisError(f"games must be positive, got {games}")
+    A = t.arrays
+    tree = t.tree
+    committed = (tree.committed0.astype(np.float64) + tree.committed1.astype(np.float64))
+    street = tree.street.astype(np.int64)
+    out = np.zeros(K.N_PLAY_STATS, dtype=np.float64)
+    cls = _class_table()
+    if use_kernel:
+        K.play_stats_kernel(games, np.uint64(seed), A["kind"], A["actor"], A["child_start"],
+                            A["num_children"], A["child_node"], A["child_action"], A["row_of"],
+                            street, committed, A["allin_node"], cls, strat, out)
+    else:
+        K.play_stats_py(games, seed, {**A, "street": street, "committed": committed}, cls,
+                        strat, out)
+    n = float(out[0])
+
+    def share(x: float, m: float) -> tuple[float, float]:
+        q = float(x / m)
+        return round(q, 4), round(1.96 * float(np.sqrt(max(q * (1 - q), 0.0) / m)), 4)
+
+    e, e_ci = share(out[1], 2 * n)
+    a, a_ci = share(out[2], n)
+    sd, sd_ci = share(out[3], n)
+    f, _ = share(out[4], n)
+    return {"hands": int(n), "entered_share": e, "entered_ci": e_ci, "allin_share": a,
+            "allin_ci": a_ci, "showdown_share": sd, "showdown_ci": sd_ci, "fold_share": f,
+            "raises_per_hand": round(float(out[5]) / n, 4),
+            "raise_pot_ratio": round(float(out[6] / out[5]), 4) if out[5] else None,
+            "bet_per_street_bb": [round(float(out[7 + s] / out[11 + s]) / big_blind, 3)
+                                  if out[11 + s] else None for s in range(4)],
+            "reached_street_share": [round(float(out[11 + s]) / n, 4) for s in range(4)]}
 
 
 # ----------------------------------------------------------------------------- artefacts
@@ -636,11 +733,11 @@ def eternal_allin_experiment(*, pairs: int, seed: int = 0, window: int | None = 
 def train_command(*, stack: float | None, iterations: int | None, minutes: float | None,
                   out: str | os.PathLike[str] | None, storage: str, seed: int,
                   progress: Callable[[int, dict[str, Any]], None] | None = None,
-                  fold_rule: bool = True) -> dict[str, Any]:
+                  fold_rule: bool = True, update: str = "mccfr") -> dict[str, Any]:
     """``pokerlab blueprint train --preset thesis``: train, save into ``out`` (default
     ``thesis_run``) and return the JSON summary (``preset``, ``iterations``, ``seconds``,
     ``infosets``, ``bytes``, ``iterations_per_s``, ``policy_path``, ...)."""
-    cfg = ThesisConfig(seed=seed, storage=storage, fold_rule=fold_rule)
+    cfg = ThesisConfig(seed=seed, storage=storage, fold_rule=fold_rule, update=update)
     if stack is not None:
         cfg = replace(cfg, stack_bb=float(stack))
     d = Path(out) if out is not None else Path("thesis_run")

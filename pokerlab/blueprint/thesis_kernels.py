@@ -376,3 +376,381 @@ def prune_py(p: int, seat_nodes: np.ndarray, tree: dict[str, np.ndarray], reg: n
             kept[p, d2] = -1
             visits[p, d2] = 0
     return settled
+
+
+# ----------------------------------------------------------------------------- the thesis's update
+# ``update="thesis"`` (docs/thesis.md): the two instances play one game against each other
+# from their current strategies; at every decision of that game the acting instance values
+# each of its actions by one game's outcome (the played action: this game's; every other
+# action: one more game played on from that child by both current strategies, same cards),
+# and then both instances update at once (simultaneous, not alternating): regret
+# ``r[a] += u[a] - v`` with ``v = sum sigma[a] u[a]`` (the thesis's worked example), the fold
+# rule as in :func:`_traverse`, strategy sums += sigma.  The kernels below are iterative (no
+# recursion), so they are cached.
+MAX_PATH = 64
+MAX_K = 16
+
+
+@njit(cache=True)
+def _value0(node, kind, fold_win0, sd_amount, outcome, inv_bb):  # type: ignore[no-untyped-def]
+    """Player 0's payoff (big blinds) at terminal ``node``."""
+    if kind[node] == FOLD_TERMINAL:
+        return fold_win0[node] * inv_bb
+    return outcome * sd_amount[node] * inv_bb
+
+
+@njit(cache=True)
+def _play_from(node, kind, actor, child_start, num_children, child_node, row_of, dec_of, reg,
+               kept, rng, sigma):  # type: ignore[no-untyped-def]
+    """A game played on from ``node`` by both loaded subtrees' current strategies: its
+    terminal (``sigma``: a scratch buffer)."""
+    while kind[node] == 0:
+        p = actor[node]
+        d = dec_of[node]
+        cs = child_start[node]
+        kp = kept[p, d]
+        if kp >= 0:
+            node = child_node[cs + kp]
+            continue
+        k = num_children[node]
+        _strategy(reg, p, row_of[node], k, sigma)
+        a = _sample(sigma, k, _uniform(rng))
+        node = child_node[cs + a]
+    return node
+
+
+@njit(cache=True)
+def apply_thesis_update(reg, ssum, p, off, k, sigma, u, fold_first,
+                        fold_rule):  # type: ignore[no-untyped-def]
+    """The thesis's regret update of one row: ``v = sigma . u``, ``r[a] += u[a] - v`` (float64
+    sums stored as float32), then the fold rule when ``fold_first`` (the row's first action
+    is fold), then ``ssum += sigma``.  Returns ``v``."""
+    v = 0.0
+    for a in range(k):
+        v += sigma[a] * u[a]
+    for a in range(k):
+        reg[p, off + a] = np.float32(np.float64(reg[p, off + a]) + (u[a] - v))
+    if fold_rule > 0 and k > 1 and fold_first:
+        r0 = np.float64(reg[p, off])
+        if r0 < 0.0:
+            share = r0 / (k - 1) if fold_rule == 1 else -r0 / (k - 1)
+            reg[p, off] = np.float32(0.0)
+            for a in range(1, k):
+                reg[p, off + a] = np.float32(np.float64(reg[p, off + a]) + share)
+    for a in range(k):
+        ssum[p, off + a] = np.float32(np.float64(ssum[p, off + a]) + sigma[a])
+    return v
+
+
+@njit(cache=True)
+def selfplay_batch_kernel(games, hole, kind, actor, child_start, num_children, child_node,
+                          child_action, row_of, dec_of, fold_win0, sd_amount, allin_node,
+                          inv_bb, reg, ssum, kept, visits, touched, seed, fold_rule, tables,
+                          stats):  # type: ignore[no-untyped-def]
+    """The thesis's own update (see above): ``games`` self-play games for the hole cards
+    ``hole``; same arguments, board draws and ``stats`` as :func:`train_batch_kernel`."""
+    used = np.zeros(52, dtype=np.bool_)
+    for i in range(4):
+        used[hole[i]] = True
+    deck = np.empty(48, dtype=np.int64)
+    m = 0
+    for c in range(52):
+        if not used[c]:
+            deck[m] = c
+            m += 1
+    cards0 = np.empty(7, dtype=np.int64)
+    cards1 = np.empty(7, dtype=np.int64)
+    rng = np.zeros(1, dtype=np.uint64)
+    rng[0] = seed
+    path_node = np.empty(MAX_PATH, dtype=np.int64)
+    path_a = np.empty(MAX_PATH, dtype=np.int64)
+    sig = np.empty((MAX_PATH, MAX_K), dtype=np.float64)
+    u = np.empty((MAX_PATH, MAX_K), dtype=np.float64)
+    tmp = np.empty(MAX_K, dtype=np.float64)
+    for _g in range(games):
+        for j in range(5):
+            r = j + int(_uniform(rng) * (48 - j))
+            if r > 47:
+                r = 47
+            t = deck[j]
+            deck[j] = deck[r]
+            deck[r] = t
+        cards0[0] = hole[0]
+        cards0[1] = hole[1]
+        cards1[0] = hole[2]
+        cards1[1] = hole[3]
+        for j in range(5):
+            cards0[2 + j] = deck[j]
+            cards1[2 + j] = deck[j]
+        s0 = strength_nb(tables, cards0, 7)
+        s1 = strength_nb(tables, cards1, 7)
+        outcome = 1.0 if s0 > s1 else (-1.0 if s0 < s1 else 0.0)
+        # 1. the game
+        node = 0
+        m = 0
+        while kind[node] == 0:
+            p = actor[node]
+            d = dec_of[node]
+            cs = child_start[node]
+            kp = kept[p, d]
+            if kp >= 0:
+                node = child_node[cs + kp]
+                continue
+            k = num_children[node]
+            _strategy(reg, p, row_of[node], k, tmp)
+            for a in range(k):
+                sig[m, a] = tmp[a]
+            a = _sample(tmp, k, _uniform(rng))
+            path_node[m] = node
+            path_a[m] = a
+            m += 1
+            node = child_node[cs + a]
+        term = node
+        v0 = _value0(term, kind, fold_win0, sd_amount, outcome, inv_bb)
+        # 2. every action's value: one game's outcome
+        for i in range(m):
+            node = path_node[i]
+            p = actor[node]
+            cs = child_start[node]
+            for a in range(num_children[node]):
+                if a == path_a[i]:
+                    x = v0
+                else:
+                    t2 = _play_from(child_node[cs + a], kind, actor, child_start,
+                                    num_children, child_node, row_of, dec_of, reg, kept, rng,
+                                    tmp)
+                    x = _value0(t2, kind, fold_win0, sd_amount, outcome, inv_bb)
+                u[i, a] = x if p == 0 else -x
+        # 3. both instances update at once
+        for i in range(m):
+            node = path_node[i]
+            p = actor[node]
+            d = dec_of[node]
+            touched[p, d] = 1
+            visits[p, d] += 1
+            apply_thesis_update(reg, ssum, p, row_of[node], num_children[node], sig[i], u[i],
+                                child_action[child_start[node]] == 0, fold_rule)
+        stats[0] += 1
+        if allin_node[term]:
+            stats[1] += 1
+        if kind[term] == FOLD_TERMINAL:
+            stats[2] += 1
+
+
+# ----------------------------------------------------------------------------- play statistics
+# the per-game statistics of the thesis (docs/hands.md, thesis definitions) of a trained
+# policy in self-play, in its own betting tree: ``out`` (float64[15]) += hands, entered
+# player-hands (called, raised or, in the big blind, checked preflop), hands with a player
+# all-in, hands at a showdown, hands ended by a fold, bets and raises, the sum of their
+# ratios (chips the action adds / pot before it), chips put in per street (blinds count
+# preflop; 4 values), hands that reached each street (4 values; a showdown reaches the river)
+N_PLAY_STATS = 15
+
+
+@njit(cache=True)
+def play_stats_kernel(games, seed, kind, actor, child_start, num_children, child_node,
+                      child_action, row_of, street, committed, allin_node, class_of, strat,
+                      out):  # type: ignore[no-untyped-def]
+    """``games`` self-play hands of the average strategy ``strat[class, value]`` (float32;
+    the acting seat's starting-hand class ``class_of[c1, c2]``) with random deals
+    (SplitMix64 from ``seed``); ``committed[node]`` = both seats' chips in."""
+    rng = np.zeros(1, dtype=np.uint64)
+    rng[0] = seed
+    deck = np.arange(52, dtype=np.int64)
+    cls = np.empty(2, dtype=np.int64)
+    entered = np.zeros(2, dtype=np.int64)
+    for _g in range(games):
+        for j in range(4):
+            r = j + int(_uniform(rng) * (52 - j))
+            if r > 51:
+                r = 51
+            t = deck[j]
+            deck[j] = deck[r]
+            deck[r] = t
+        cls[0] = class_of[deck[0], deck[1]]
+        cls[1] = class_of[deck[2], deck[3]]
+        entered[0] = 0
+        entered[1] = 0
+        node = 0
+        out[7] += committed[0]
+        while kind[node] == 0:
+            p = actor[node]
+            k = num_children[node]
+            off = row_of[node]
+            cs = child_start[node]
+            uu = _uniform(rng)
+            acc = 0.0
+            a = k - 1
+            for b in range(k):
+                acc += strat[cls[p], off + b]
+                if uu < acc:
+                    a = b
+                    break
+            act = child_action[cs + a]
+            c = child_node[cs + a]
+            added = committed[c] - committed[node]
+            s = street[node]
+            if s == 0 and act >= 1:
+                entered[p] = 1
+            if act >= 2:
+                out[5] += 1.0
+                out[6] += added / committed[node]
+            out[7 + s] += added
+            node = c
+        out[0] += 1.0
+        out[1] += entered[0] + entered[1]
+        if allin_node[node]:
+            out[2] += 1.0
+        last = street[node]
+        if kind[node] == FOLD_TERMINAL:
+            out[4] += 1.0
+        else:
+            out[3] += 1.0
+            last = 3
+        for s in range(last + 1):
+            out[11 + s] += 1.0
+
+
+# ----------------------------------------------------------------------------- twins
+def _value0_py(t: _Tree, node: int, outcome: float, inv_bb: float) -> float:
+    if int(t.kind[node]) == FOLD_TERMINAL:
+        return float(t.fold_win0[node]) * inv_bb
+    return outcome * float(t.sd_amount[node]) * inv_bb
+
+
+def _play_from_py(t: _Tree, node: int, reg: np.ndarray, kept: np.ndarray,
+                  rng: list[int]) -> int:
+    while int(t.kind[node]) == 0:
+        p, d, cs = int(t.actor[node]), int(t.dec_of[node]), int(t.child_start[node])
+        if int(kept[p, d]) >= 0:
+            node = int(t.child_node[cs + int(kept[p, d])])
+            continue
+        sigma = _strategy_py(reg, p, int(t.row_of[node]), int(t.num_children[node]))
+        node = int(t.child_node[cs + _sample_py(sigma, uniform_py(rng))])
+    return node
+
+
+def apply_thesis_update_py(reg: np.ndarray, ssum: np.ndarray, p: int, off: int, k: int,
+                           sigma: list[float], u: list[float], fold_first: bool,
+                           fold_rule: int) -> float:
+    """Plain-Python twin of :func:`apply_thesis_update`."""
+    v = 0.0
+    for a in range(k):
+        v += sigma[a] * u[a]
+    for a in range(k):
+        reg[p, off + a] = np.float32(float(reg[p, off + a]) + (u[a] - v))
+    if int(fold_rule) > 0 and k > 1 and fold_first:
+        r0 = float(reg[p, off])
+        if r0 < 0.0:
+            share = r0 / (k - 1) if int(fold_rule) == 1 else -r0 / (k - 1)
+            reg[p, off] = np.float32(0.0)
+            for a in range(1, k):
+                reg[p, off + a] = np.float32(float(reg[p, off + a]) + share)
+    for a in range(k):
+        ssum[p, off + a] = np.float32(float(ssum[p, off + a]) + sigma[a])
+    return v
+
+
+def selfplay_batch_py(games: int, hole: np.ndarray, tree: dict[str, np.ndarray],
+                      inv_bb: float, reg: np.ndarray, ssum: np.ndarray, kept: np.ndarray,
+                      visits: np.ndarray, touched: np.ndarray, seed: int, fold_rule: int,
+                      stats: np.ndarray) -> None:
+    """Plain-Python twin of :func:`selfplay_batch_kernel`."""
+    from pokerlab.cards.evaluator import strength
+
+    t = _Tree(tree)
+    used = set(int(c) for c in hole)
+    deck = [c for c in range(52) if c not in used]
+    rng = [int(seed) & MASK64]
+    for _g in range(games):
+        for j in range(5):
+            r = min(j + int(uniform_py(rng) * (48 - j)), 47)
+            deck[j], deck[r] = deck[r], deck[j]
+        board = deck[:5]
+        s0 = strength([int(hole[0]), int(hole[1]), *board])
+        s1 = strength([int(hole[2]), int(hole[3]), *board])
+        outcome = 1.0 if s0 > s1 else (-1.0 if s0 < s1 else 0.0)
+        path: list[tuple[int, int, list[float]]] = []
+        node = 0
+        while int(t.kind[node]) == 0:
+            p, d, cs = int(t.actor[node]), int(t.dec_of[node]), int(t.child_start[node])
+            if int(kept[p, d]) >= 0:
+                node = int(t.child_node[cs + int(kept[p, d])])
+                continue
+            sigma = _strategy_py(reg, p, int(t.row_of[node]), int(t.num_children[node]))
+            a = _sample_py(sigma, uniform_py(rng))
+            path.append((node, a, sigma))
+            node = int(t.child_node[cs + a])
+        term = node
+        v0 = _value0_py(t, term, outcome, inv_bb)
+        us: list[list[float]] = []
+        for node, played, _sigma in path:
+            p, cs = int(t.actor[node]), int(t.child_start[node])
+            row = []
+            for a in range(int(t.num_children[node])):
+                if a == played:
+                    x = v0
+                else:
+                    x = _value0_py(t, _play_from_py(t, int(t.child_node[cs + a]), reg, kept,
+                                                    rng), outcome, inv_bb)
+                row.append(x if p == 0 else -x)
+            us.append(row)
+        for (node, _a, sigma), row in zip(path, us, strict=True):
+            p, d, cs = int(t.actor[node]), int(t.dec_of[node]), int(t.child_start[node])
+            touched[p, d] = 1
+            visits[p, d] += 1
+            apply_thesis_update_py(reg, ssum, p, int(t.row_of[node]), int(t.num_children[node]),
+                                   sigma, row, int(t.child_action[cs]) == 0, fold_rule)
+        stats[0] += 1
+        stats[1] += int(bool(t.allin_node[term]))
+        stats[2] += int(int(t.kind[term]) == FOLD_TERMINAL)
+
+
+def play_stats_py(games: int, seed: int, tree: dict[str, np.ndarray], class_of: np.ndarray,
+                  strat: np.ndarray, out: np.ndarray) -> None:
+    """Plain-Python twin of :func:`play_stats_kernel` (``tree`` holds the named arrays,
+    ``street`` and ``committed`` included)."""
+    t = _Tree(tree)
+    rng = [int(seed) & MASK64]
+    deck = list(range(52))
+    for _g in range(games):
+        for j in range(4):
+            r = min(j + int(uniform_py(rng) * (52 - j)), 51)
+            deck[j], deck[r] = deck[r], deck[j]
+        cls = (int(class_of[deck[0], deck[1]]), int(class_of[deck[2], deck[3]]))
+        entered = [False, False]
+        node = 0
+        out[7] += float(t.committed[0])
+        while int(t.kind[node]) == 0:
+            p, k = int(t.actor[node]), int(t.num_children[node])
+            off, cs = int(t.row_of[node]), int(t.child_start[node])
+            uu = uniform_py(rng)
+            acc = 0.0
+            a = k - 1
+            for b in range(k):
+                acc += float(strat[cls[p], off + b])
+                if uu < acc:
+                    a = b
+                    break
+            act = int(t.child_action[cs + a])
+            c = int(t.child_node[cs + a])
+            added = float(t.committed[c] - t.committed[node])
+            s = int(t.street[node])
+            if s == 0 and act >= 1:
+                entered[p] = True
+            if act >= 2:
+                out[5] += 1.0
+                out[6] += added / float(t.committed[node])
+            out[7 + s] += added
+            node = c
+        out[0] += 1.0
+        out[1] += float(entered[0]) + float(entered[1])
+        out[2] += float(bool(t.allin_node[node]))
+        last = int(t.street[node])
+        if int(t.kind[node]) == FOLD_TERMINAL:
+            out[4] += 1.0
+        else:
+            out[3] += 1.0
+            last = 3
+        for s in range(last + 1):
+            out[11 + s] += 1.0

@@ -57,6 +57,8 @@ def train(
                                     help="Run folder (checkpoint, config, policy)."),
     resume: bool = typer.Option(False, "--resume", help="Continue the checkpoint in --out."),
     storage: str = typer.Option("memory", "--storage", help="memory | disk."),
+    update: str = typer.Option("mccfr", "--update",
+                               help="thesis preset: mccfr | thesis (its own update, docs/thesis.md)."),
     max_memory_gb: float | None = typer.Option(None, "--max-memory",
                                                help="Refuse tables above this many GiB."),
     checkpoint_every: float = typer.Option(5.0, "--checkpoint-minutes",
@@ -85,7 +87,8 @@ def train(
             raise ConfigError("--threads/--ray-workers/--ray-address are not available for "
                               "the thesis preset")
         res = thesis_train(stack=stack, iterations=iterations, minutes=minutes,
-                           out=_out_dir(out, "thesis"), storage=storage, seed=seed)
+                           out=_out_dir(out, "thesis"), storage=storage, seed=seed,
+                           update=update)
         if as_json:
             emit_json(res)
         else:
@@ -93,6 +96,8 @@ def train(
                        f"{res['seconds']:.1f} s, {res['infosets']} information sets; "
                        f"policy {res['policy_path']}")
         return
+    if update != "mccfr":
+        raise ConfigError("--update is an option of the thesis preset")
     if iterations is None and minutes is None:
         iterations = 100_000
     if iterations is not None:
