@@ -352,6 +352,8 @@ function renderTable(s, live) {
   $("opp-button").classList.toggle("hidden", !s.opponent.button);
   setAmt("pot", s.pot);
   $("pot-won").textContent = showdownText(s);
+  // at the end of a hand the pot line names who won it and with what, not "Pot 0"
+  $("pot-line").classList.toggle("hidden", !!s.showdown);
   const sd = s.showdown;
   $("you-hand-name").textContent = sd && sd.showdown && sd.you.hand ? sd.you.hand : "";
   $("opp-hand-name").textContent = sd && sd.showdown && sd.opponent.hand ? sd.opponent.hand : "";
@@ -548,6 +550,12 @@ function drawChart(points) {
 
 const GRID_RANKS = "AKQJT98765432";
 
+// the coach names hold'em amounts in chips ("raise to 300"): shown in the page's unit
+function inUnit(text) {
+  if (!HOLDEM(app.game)) return text;
+  return String(text).replace(/\b(to|call|bet) (\d+)\b/g, (m, w, n) => `${w} ${withUnit(Number(n))}`);
+}
+
 function renderCoach(m) {
   const box = $("coach");
   box.replaceChildren();
@@ -556,7 +564,7 @@ function renderCoach(m) {
   (m.decisions || []).forEach((d) => {
     const t = el("table");
     const head = el("tr");
-    const td0 = el("td", "", `${d.street}: you ${d.chosen}`);
+    const td0 = el("td", "", `${d.street}: you ${inUnit(d.chosen)}`);
     td0.colSpan = 2;
     head.appendChild(td0);
     t.appendChild(head);
@@ -570,7 +578,7 @@ function renderCoach(m) {
     if (d.frequencies) {
       d.frequencies.forEach(([label, p]) => {
         const tr = el("tr");
-        tr.appendChild(el("td", "", `agent would ${label}`));
+        tr.appendChild(el("td", "", `agent would ${inUnit(label)}`));
         const td = el("td");
         const bar = el("span", "bar");
         bar.style.width = `${Math.round(60 * p)}px`;
