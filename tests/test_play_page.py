@@ -317,3 +317,24 @@ def test_agent_menu_lists_the_registry_specs_with_strengths(browser, tmp_path):
             assert session_of(pg, bg.app.state.play).agent_name == "tag"
         finally:
             ctx.close()
+
+
+def test_the_agents_moves_and_the_streets_are_paced(server, page):
+    url, play = server
+    page.goto(f"{url}/?game=hunl&agent=call&pace=250")
+    page.wait_for_function("window.pokerlab && window.pokerlab.tables > 0")
+    s = session_of(page, play)
+    assert s.current.human_player == 1  # the button: call, the agent checks, the flop ...
+    page.evaluate("window.pokerlab.trace = []")
+    n = tables(page)
+    page.click("#btn-call")
+    page.wait_for_function("window.pokerlab.pacing === true")
+    page.wait_for_selector("#opp-thinking", state="visible")
+    wait_table(page, n)
+    trace = page.evaluate("window.pokerlab.trace")
+    # the agent's preflop check is drawn before the flop, then the flop, then its flop check
+    assert [0, "Check"] in trace
+    first_flop = next(i for i, (board, _) in enumerate(trace) if board == 3)
+    assert trace.index([0, "Check"]) < first_flop
+    assert trace[-1] == [3, "Check"] and s.snapshot()["street"] == "flop"
+    assert page.is_hidden("#opp-thinking") and page.is_visible("#your-turn")

@@ -382,6 +382,8 @@ function renderTable(s, live) {
   });
   renderLog(s.log);
   renderActions(live ? s : null);
+  // what was drawn, in order (tests check the pacing): [board cards, agent's seat label]
+  app.trace = (app.trace || []).slice(-199).concat([[(s.board || []).length, $("opp-action").textContent]]);
 }
 
 function describe(e) {
