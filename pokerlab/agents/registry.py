@@ -1,9 +1,15 @@
 """Agent specs to agents (:func:`make_agent` / :func:`build_agent`).
 
 HUNL: ``random``, ``call``, ``raise``, ``tag``, ``pushfold``, ``policy:PATH``,
-``blueprint`` (the shipped blueprint policy, when it is installed), ``thesis`` (only when a
-thesis policy file is shipped).  Small games (``kuhn``, ``leduc``, ``eight_card``):
-``random`` and ``policy:PATH``.
+``blueprint`` (the shipped blueprint policy, when it is installed), ``blueprint-N`` (the
+shipped blueprint of N big blinds: ``blueprint-100``), ``thesis`` (only when a thesis
+policy file is shipped).  Small games (``kuhn``, ``leduc``, ``eight_card``): ``random`` and
+``policy:PATH``.  Any game: ``python:MODULE:FACTORY`` and the names of the
+``pokerlab.agents`` entry points (outside agents, :mod:`pokerlab.agents.outside`).
+
+A policy agent knows its game's stacks (:func:`spec_stack_bb`, :func:`agent_stack_bb`);
+``blueprint`` at a stack no shipped blueprint was trained for is refused by
+:func:`check_spec_stack` (what matches, LBR and leagues call).
 """
 
 from __future__ import annotations
@@ -17,8 +23,9 @@ from pokerlab.holdem.engine import HoldemConfig
 from pokerlab.io import PACKAGE_DATA
 
 HUNL_SPECS = ("random", "call", "raise", "tag", "pushfold", "policy:PATH", "blueprint",
-              "thesis")
-SMALL_SPECS = ("random", "policy:PATH")
+              "thesis", "search")
+OUTSIDE_SPECS = ("python:MODULE:FACTORY",)
+SMALL_SPECS = ("random", "policy:PATH", "adapt")
 
 BLUEPRINT_FILES = ("blueprint.npz", "blueprint_policy.npz", "blueprint/policy.npz")
 THESIS_FILES = ("thesis.npz", "thesis_policy.npz", "thesis/policy.npz")
@@ -58,6 +65,20 @@ def build_agent(spec: str, *, game: str = "hunl", config: HoldemConfig | None = 
     s = spec.strip()
     kind = game_kind(game)
     low = s.lower()
+    from pokerlab.agents import outside
+
+    if low.startswith("python:"):
+        return outside.build_outside(s, game=kind, config=config, seed=seed)
+    if low == "adapt" or low.startswith(("adapt:", "adapt(")):  # the adaptive agent
+        from pokerlab.agents.adapt import make_adapt_agent
+
+        return make_adapt_agent(s, game=kind, kind=kind, seed=seed, build=build_agent)
+    if low == "search" or low.startswith(("search:", "search(")):  # real-time search
+        if kind != "hunl":
+            raise AgentError(f"agent {spec!r}: search plays heads-up no-limit hold'em only")
+        from pokerlab.agents.search import make_search_agent
+
+        return make_search_agent(s, build=build_agent, config=config, seed=seed)
     if kind != "hunl":
         from pokerlab.agents.small import SmallPolicyAgent, SmallRandomAgent
 
@@ -69,7 +90,10 @@ def build_agent(spec: str, *, game: str = "hunl", config: HoldemConfig | None = 
             path = s.split(":", 1)[1]
             _check_file(path, s)
             return SmallPolicyAgent(load_policy(path), name=s, seed=seed)
-        raise AgentError(f"unknown agent {spec!r} for {kind}; known: {', '.join(SMALL_SPECS)}")
+        if outside.entry_point(s) is not None:
+            return outside.build_outside(s, game=kind, config=config, seed=seed)
+        raise AgentError(f"unknown agent {spec!r} for {kind}; known: "
+                         f"{', '.join(SMALL_SPECS + OUTSIDE_SPECS)}")
     from pokerlab.agents import rules
     from pokerlab.agents.random_agent import RandomAgent
 
@@ -87,6 +111,8 @@ def build_agent(spec: str, *, game: str = "hunl", config: HoldemConfig | None = 
         path = s.split(":", 1)[1]
         _check_file(path, s)
         return _policy_agent(path, name=s, config=config, seed=seed)
+    if low.startswith("blueprint-"):
+        return _shipped_blueprint(s, config=config, seed=seed)
     if low in ("blueprint", "thesis"):
         p = shipped_policy(BLUEPRINT_FILES if low == "blueprint" else THESIS_FILES)
         if p is None:
@@ -94,7 +120,10 @@ def build_agent(spec: str, *, game: str = "hunl", config: HoldemConfig | None = 
                 f"agent {spec!r}: no {low} policy is installed in {PACKAGE_DATA} "
                 f"(train one and use policy:PATH)")
         return _policy_agent(str(p), name=low, config=config, seed=seed)
-    raise AgentError(f"unknown agent {spec!r}; known: {', '.join(HUNL_SPECS)}")
+    if outside.entry_point(s) is not None:
+        return outside.build_outside(s, game=kind, config=config, seed=seed)
+    raise AgentError(f"unknown agent {spec!r}; known: "
+                     f"{', '.join(HUNL_SPECS + ('blueprint-N',) + OUTSIDE_SPECS)}")
 
 
 def _check_file(path: str, spec: str) -> None:
@@ -110,3 +139,103 @@ def _policy_agent(path: str, *, name: str, config: HoldemConfig | None, seed: in
     if is_thesis_policy(path):
         return load_thesis_agent(path, name=name, seed=seed)
     return load_policy_agent(path, name=name, config=config, seed=seed)
+
+
+# ----------------------------------------------------------------------------- stacks
+def shipped_blueprints() -> dict[float, Path]:
+    """The shipped blueprint policies by their game's stack in big blinds."""
+    p = shipped_policy(BLUEPRINT_FILES)
+    if p is None:
+        return {}
+    bb = policy_stack_bb(str(p))
+    return {} if bb is None else {bb: p}
+
+
+def _shipped_blueprint(spec: str, *, config: HoldemConfig | None, seed: int) -> Any:
+    """``blueprint-N``: the shipped blueprint of N big blinds."""
+    text = spec.split("-", 1)[1]
+    try:
+        want = float(text)
+    except ValueError:
+        raise AgentError(f"agent {spec!r}: blueprint-N needs a stack in big blinds, "
+                         f"e.g. blueprint-100") from None
+    ships = shipped_blueprints()
+    if want not in ships:
+        have = ", ".join(f"blueprint-{x:g}" for x in sorted(ships)) or "none"
+        raise AgentError(f"agent {spec!r}: no {want:g} bb blueprint ships (shipped: {have})")
+    return _policy_agent(str(ships[want]), name=f"blueprint-{want:g}", config=config,
+                         seed=seed)
+
+
+def policy_stack_bb(path: str) -> float | None:
+    """The stack (big blinds) of the HUNL game a policy file names, or ``None`` when the
+    file names no HUNL game with a bet-set abstraction (read from its metadata only)."""
+    import json
+
+    side = Path(path).with_suffix(".json")
+    if side.is_file():
+        try:
+            cfg = json.loads(side.read_text()).get("config", {})
+            if isinstance(cfg, dict) and isinstance(cfg.get("stack_bb"), (int, float)):
+                return float(cfg["stack_bb"])
+        except (OSError, ValueError, AttributeError):
+            pass
+    try:
+        from pokerlab.policy.indexed import load_any_policy
+
+        meta = load_any_policy(path).metadata
+        game = meta.get("game") if isinstance(meta, dict) else None
+        if not isinstance(game, str) or not game.strip().lower().startswith("hunl"):
+            return None
+        from pokerlab.games import load_game
+
+        cfg = load_game(game.replace("bets=custom", "bets=identity")).config
+        return float(min(cfg.stacks)) / float(cfg.big_blind)
+    except Exception:  # noqa: BLE001 - no stack known; building the agent says what is wrong
+        return None
+
+
+def agent_stack_bb(agent: Any) -> float | None:
+    """The stack (big blinds) an agent object was built for: its ``stack_bb`` attribute,
+    else its policy game's stacks (``agent.game.config``); ``None`` for agents that play
+    any stack alike (rule agents)."""
+    v = getattr(agent, "stack_bb", None)
+    if isinstance(v, (int, float)) and not isinstance(v, bool):
+        return float(v)
+    cfg = getattr(getattr(agent, "game", None), "config", None)
+    stacks = getattr(cfg, "stacks", None)
+    bb = getattr(cfg, "big_blind", None)
+    if stacks and isinstance(bb, (int, float)) and bb > 0:
+        return float(min(stacks)) / float(bb)
+    return None
+
+
+def spec_stack_bb(spec: str) -> float | None:
+    """The stack (big blinds) the agent of ``spec`` was trained for (``policy:PATH``,
+    ``blueprint``, ``blueprint-N``, ``thesis``), ``None`` for agents without one."""
+    low = spec.strip().lower()
+    if low.startswith("policy:"):
+        path = spec.strip().split(":", 1)[1]
+        return policy_stack_bb(path) if Path(path).is_file() else None
+    if low.startswith("blueprint-"):
+        try:
+            return float(low.split("-", 1)[1])
+        except ValueError:
+            return None
+    if low in ("blueprint", "thesis"):
+        p = shipped_policy(BLUEPRINT_FILES if low == "blueprint" else THESIS_FILES)
+        return None if p is None else policy_stack_bb(str(p))
+    return None
+
+
+def check_spec_stack(spec: str, stack_bb: float) -> None:
+    """Refuse ``blueprint`` at a stack no shipped blueprint was trained for (a match,
+    LBR or league at ``stack_bb`` big blinds)."""
+    if spec.strip().lower() != "blueprint":
+        return
+    ships = shipped_blueprints()
+    if ships and float(stack_bb) not in ships:
+        have = ", ".join(f"{x:g} bb (blueprint-{x:g})" for x in sorted(ships))
+        raise AgentError(f"no {float(stack_bb):g} bb blueprint ships (shipped: {have}); name "
+                         f"blueprint-{min(ships):g} to play it at {float(stack_bb):g} bb "
+                         f"by action translation")

@@ -40,37 +40,57 @@ def small_opponent(spec: str, game: str) -> Any:
     return make_agent(spec, game=game)
 
 
-def run_lbr(spec: str, *, game: str = "hunl", actions: str = "fc", from_round: int = 1,
-            hands: int = 1000, seed: int = 0, stack_bb: float = 200.0, exact: bool = False,
-            workers: int = 1, ray_address: str | None = None,
-            progress: Callable[[int], None] | None = None) -> LBRResult:
-    """LBR against the agent ``spec`` (what ``pokerlab lbr`` runs).
+def given_agent(agent: Any) -> Any:
+    """The factory of an agent object given from Python (``partial(given_agent, obj)``
+    pickles when the object does)."""
+    return agent
+
+
+def run_lbr(agent: Any, *, game: str = "hunl", actions: str = "fc", from_round: int = 1,
+            hands: int = 1000, seed: int = 0, stack_bb: float | None = None,
+            exact: bool = False, workers: int = 1, ray_address: str | None = None,
+            progress: Callable[[int], None] | None = None,
+            warn: Callable[[str], None] | None = None) -> LBRResult:
+    """LBR against ``agent``: a spec (what ``pokerlab lbr`` runs) or an agent object.
 
     ``game`` is ``hunl``, ``kuhn``, ``leduc`` or ``eight_card``; ``exact`` (small games
-    only) enumerates instead of sampling.  Sampled runs split the deals over ``workers``
-    processes or Ray tasks (``ray_address``, ``"local"`` starts a local Ray); the result
-    does not depend on the split.
+    only) enumerates instead of sampling.  ``stack_bb`` (HUNL): default the agent's own
+    stack (:func:`pokerlab.arena.matches.resolve_stack`; ``stack_bb`` in the result).
+    Sampled runs split the deals over ``workers`` processes or Ray tasks (``ray_address``,
+    ``"local"`` starts a local Ray; an object must pickle for them); the result does not
+    depend on the split.
     """
+    from pokerlab.arena.matches import agent_label, as_agent, resolve_stack
+
     kind = check_lbr_args(game=game, actions=actions, from_round=from_round, hands=hands,
                           seed=seed, exact=exact)
     from pokerlab.executor import check_ray_address, check_workers
 
     check_workers(workers, option="workers")
     check_ray_address(ray_address)
+    name = agent_label(agent, "agent")
+    stack = resolve_stack([agent], stack_bb, kind=kind, warn=warn)
     make: Callable[[], Any]
-    if kind == "hunl":
-        make = partial(hunl_opponent, spec, stack_bb)
-        make()  # fail early
+    if not isinstance(agent, str):
+        obj = as_agent(agent, name) if kind == "hunl" else agent
+        make = partial(given_agent, obj)
+        opp = obj
+    elif kind == "hunl":
+        make = partial(hunl_opponent, agent, stack)
+        opp = make()  # fail early
     else:
-        make = partial(small_opponent, spec, kind)
+        make = partial(small_opponent, agent, kind)
         opp = make()
-        if exact:
-            from pokerlab.evaluation.lbr_small import exact_lbr
-            from pokerlab.games import load_game
+    if kind != "hunl" and exact:
+        from pokerlab.evaluation.lbr_small import exact_lbr
+        from pokerlab.games import load_game
 
-            r = exact_lbr(load_game(kind), opp, actions=actions, from_round=from_round,
-                          name=spec)
-            return dataclasses.replace(r, seed=seed)
-    return run_sampled_lbr(make, name=spec, game=kind, actions=actions, from_round=from_round,
-                           hands=hands, seed=seed, stack_bb=stack_bb, workers=workers,
-                           ray_address=ray_address, progress=progress)
+        r = exact_lbr(load_game(kind), opp, actions=actions, from_round=from_round,
+                      name=name)
+        return dataclasses.replace(r, seed=seed)
+    r = run_sampled_lbr(make, name=name, game=kind, actions=actions, from_round=from_round,
+                        hands=hands, seed=seed, stack_bb=stack, workers=workers,
+                        ray_address=ray_address, progress=progress)
+    if kind == "hunl":
+        r = dataclasses.replace(r, extra={**r.extra, "stack_bb": stack})
+    return r

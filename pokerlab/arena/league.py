@@ -22,17 +22,41 @@ from pokerlab.evaluation.league import (  # noqa: F401 - the league names, as be
 )
 from pokerlab.evaluation.matches import game_kind
 
+LBR_SETS = ("fc", "fcp", "fcpa", "56")
 
-def run_league(config: LeagueConfig, progress: Any = None) -> League:
-    """Play every pair (and LBR per agent); ``progress(done)`` after each piece of work."""
+
+def lbr_action_sets(text: str) -> list[str]:
+    """The LBR action sets of a league: ``"fc"``, ``"fc,fcpa"`` (several named sets), or
+    one bet-set text (which may hold commas itself)."""
+    parts = [p.strip().lower() for p in text.split(",")]
+    if len(parts) > 1 and all(p in LBR_SETS for p in parts):
+        return list(dict.fromkeys(parts))
+    return [text.strip()]
+
+
+def run_league(config: LeagueConfig, progress: Any = None,
+               objects: dict[str, Any] | None = None, warn: Any = None) -> League:
+    """Play every pair (and LBR per agent); ``progress(done)`` after each piece of work.
+
+    ``objects`` maps some of ``config.agents`` (their names) to agent objects given from
+    Python; the other names are specs.  ``config.lbr_actions`` may name several sets
+    (``"fc,fcpa"``): every agent's ``lbr`` entry is then the first set's value with all of
+    them under ``by_actions``.  An agent trained for another stack than
+    ``config.stack_bb`` gets one warning line (``warn``, default stderr)."""
+    from pokerlab.arena.matches import resolve_stack
+
     kind = game_kind(config.game)
+    objs = dict(objects or {})
+    agents = [objs.get(n, n) for n in config.agents]
+    resolve_stack(agents, config.stack_bb, kind=kind, warn=warn)  # one warning; blueprint
+    quiet = _quiet
     t0 = time.perf_counter()
     names = list(config.agents)
     pairings: list[Pairing] = []
     done = 0
     for i in range(len(names)):
         for j in range(i + 1, len(names)):
-            pairings.append(_pair(names[i], names[j], kind, config))
+            pairings.append(_pair(names[i], names[j], kind, config, objs))
             done += 1
             if progress is not None:
                 progress(done)
@@ -40,24 +64,40 @@ def run_league(config: LeagueConfig, progress: Any = None) -> League:
     if config.lbr:
         from pokerlab.arena.lbr import run_lbr
 
+        sets = lbr_action_sets(config.lbr_actions)
         for name in names:
-            r = run_lbr(name, game=kind, actions=config.lbr_actions, hands=config.lbr_hands,
-                        seed=config.seed, stack_bb=config.stack_bb, exact=kind != "hunl")
-            lbr[name] = {"mbb": r.mbb, "ci95_mbb": r.ci95_mbb, "hands": r.hands,
-                         "actions": r.actions, "exact": r.exact, "unit": r.unit}
-            done += 1
-            if progress is not None:
-                progress(done)
+            by: dict[str, dict[str, Any]] = {}
+            for acts in sets:
+                r = run_lbr(objs.get(name, name), game=kind, actions=acts,
+                            hands=config.lbr_hands, seed=config.seed,
+                            stack_bb=config.stack_bb, exact=kind != "hunl", warn=quiet)
+                by[r.actions] = {"mbb": r.mbb, "ci95_mbb": r.ci95_mbb, "hands": r.hands,
+                                 "actions": r.actions, "exact": r.exact, "unit": r.unit,
+                                 "seconds": r.seconds}
+                done += 1
+                if progress is not None:
+                    progress(done)
+            first = dict(next(iter(by.values())))
+            if len(by) > 1:
+                first["by_actions"] = by
+            lbr[name] = first
     return League(config=config, pairings=pairings, lbr=lbr,
                   seconds=time.perf_counter() - t0)
 
 
-def _pair(a: str, b: str, kind: str, config: LeagueConfig) -> Pairing:
+def _quiet(message: str) -> None:
+    """No warning: :func:`run_league` gave it once."""
+
+
+def _pair(a: str, b: str, kind: str, config: LeagueConfig,
+          objs: dict[str, Any] | None = None) -> Pairing:
     from pokerlab.arena.matches import play_match
 
+    objs = objs or {}
+    xa, xb = objs.get(a, a), objs.get(b, b)
     if kind != "hunl":
-        m = play_match(a, b, game=kind, hands=config.hands, duplicate=True, seed=config.seed,
-                       workers=1)
+        m = play_match(xa, xb, game=kind, hands=config.hands, duplicate=True,
+                       seed=config.seed, workers=1)
         exact = float(m.exact_mbb) if m.exact_mbb is not None else m.mean_mbb
         return Pairing(a=a, b=b, mean_mbb=m.mean_mbb, ci95_mbb=m.ci95_mbb, value_mbb=exact,
                        value_ci95_mbb=0.0, method="exact", exact_mbb=exact)
@@ -66,8 +106,8 @@ def _pair(a: str, b: str, kind: str, config: LeagueConfig) -> Pairing:
     from pokerlab.holdem.engine import HoldemConfig
 
     hc = HoldemConfig.from_bb(config.stack_bb)
-    ag_a = make_agent(a, game="hunl", config=hc)
-    ag_b = make_agent(b, game="hunl", config=hc)
+    ag_a = xa if not isinstance(xa, str) else make_agent(a, game="hunl", config=hc)
+    ag_b = xb if not isinstance(xb, str) else make_agent(b, game="hunl", config=hc)
     if hasattr(ag_a, "action_probabilities") or hasattr(ag_b, "action_probabilities"):
         r = aivat_match(ag_a, ag_b, hands=config.hands, duplicate=True, seed=config.seed,
                         stack_bb=config.stack_bb, names=(a, b))
@@ -77,7 +117,7 @@ def _pair(a: str, b: str, kind: str, config: LeagueConfig) -> Pairing:
         return Pairing(a=a, b=b, mean_mbb=d["mean_mbb"], ci95_mbb=ci,
                        value_mbb=d["aivat_mean_mbb"], value_ci95_mbb=aci, method="aivat",
                        aivat={k: v for k, v in d.items() if k.startswith(("aivat_", "allin_"))})
-    m = play_match(a, b, hands=config.hands, duplicate=True, seed=config.seed,
-                   stack_bb=config.stack_bb, workers=1)
+    m = play_match(ag_a, ag_b, hands=config.hands, duplicate=True, seed=config.seed,
+                   stack_bb=config.stack_bb, workers=1, warn=_quiet)
     return Pairing(a=a, b=b, mean_mbb=m.mean_mbb, ci95_mbb=m.ci95_mbb, value_mbb=m.mean_mbb,
                    value_ci95_mbb=m.ci95_mbb, method="duplicate")

@@ -55,17 +55,93 @@ def spec_agent(spec: str, game: str, config: HoldemConfig | None, slot: int) -> 
     return ag
 
 
+class ObjectFactory:
+    """The :data:`~pokerlab.evaluation.matches.AgentFactory` of a match where A and/or B
+    are agent objects given from Python (``objects[slot]``); the other seat's spec goes to
+    :func:`spec_agent`.  Pickles with its objects for worker processes."""
+
+    def __init__(self, objects: dict[int, Any]) -> None:
+        self.objects = dict(objects)
+
+    def __call__(self, spec: str, game: str, config: HoldemConfig | None, slot: int) -> Any:
+        obj = self.objects.get(slot)
+        if obj is not None:
+            return obj
+        return spec_agent(spec, game, config, slot)
+
+
+def agent_label(agent: Any, fallback: str) -> str:
+    """The name a spec or an agent object goes by in results (its ``name``, else
+    ``fallback``)."""
+    if isinstance(agent, str):
+        return agent
+    name = getattr(agent, "name", None)
+    return name if isinstance(name, str) and name.strip() else fallback
+
+
+def as_agent(agent: Any, label: str) -> Any:
+    """An agent object given from Python, checked (``act``; a no-op ``reset`` added when it
+    has none)."""
+    from pokerlab.agents.outside import check_agent
+
+    return check_agent(agent, label)
+
+
+def _stderr_warning(message: str) -> None:
+    import sys
+
+    print(message, file=sys.stderr)
+
+
+def resolve_stack(agents: list[Any] | tuple[Any, ...], stack_bb: float | None, *,
+                  kind: str = "hunl", warn: Callable[[str], None] | None = None) -> float:
+    """The stack (big blinds) a HUNL match, LBR or league of ``agents`` (specs or objects)
+    plays at: ``stack_bb`` when given, else the agents' own (the first policy's game; 200
+    when no agent has one).  An agent trained for another stack plays by action
+    translation and gets one warning line (``warn``, default: stderr); ``blueprint`` at a
+    stack no shipped blueprint was trained for is an error
+    (:func:`pokerlab.agents.registry.check_spec_stack`)."""
+    from pokerlab.agents.registry import agent_stack_bb, check_spec_stack, spec_stack_bb
+
+    if kind != "hunl":
+        return 200.0 if stack_bb is None else float(stack_bb)
+    say = warn or _stderr_warning
+    known: list[tuple[str, float]] = []
+    for k, x in enumerate(agents):
+        n = spec_stack_bb(x) if isinstance(x, str) else agent_stack_bb(x)
+        if n is not None:
+            known.append((agent_label(x, f"agent {k + 1}"), n))
+    if stack_bb is None:
+        stack = known[0][1] if known else 200.0
+    else:
+        stack = float(stack_bb)
+    for x in agents:
+        if isinstance(x, str):
+            check_spec_stack(x, stack)
+    off = [(nm, n) for nm, n in known if n != stack]
+    if off:
+        who = ", ".join(f"{nm} ({n:g} bb)" for nm, n in off)
+        why = "--stack" if stack_bb is not None else f"the stack of {known[0][0]}"
+        say(f"warning: playing at {stack:g} bb ({why}), not the stack its policy was trained "
+            f"for: {who}; it plays by action translation")
+    return stack
+
+
 _Chunk = partial(_core._Chunk, make=spec_agent)
 """A chunk of a spec match (:class:`pokerlab.evaluation.matches._Chunk` with
 :func:`spec_agent`)."""
 _play_chunk = _core._play_chunk
 
 
-def exact_small_mbb(game_name: str, spec_a: str, spec_b: str) -> float:
-    """Exact mean of A against B over both seatings (mbb/hand, big blind = 1 chip)."""
+def exact_small_mbb(game_name: str, spec_a: str, spec_b: str) -> float | None:
+    """Exact mean of A against B over both seatings (mbb/hand, big blind = 1 chip);
+    ``None`` when an agent learns during the match (``observe``: no fixed policy)."""
     from pokerlab.agents.registry import build_agent
     from pokerlab.agents.small import agent_policy
 
+    if any(hasattr(spec_agent(s, game_name, None, k), "observe")
+           for k, s in enumerate((spec_a, spec_b))):
+        return None
     pa = agent_policy(build_agent(spec_a, game=game_name))
     pb = agent_policy(build_agent(spec_b, game=game_name))
     return _core.exact_policy_mbb(game_name, pa, pb)
@@ -90,31 +166,60 @@ def write_histories(out: str | Path, texts: list[str] | tuple[str, ...],
     atomic_write_json(p.with_name(p.name + ".json"), cfg.to_json())
 
 
-def play_match(agent_a: str, agent_b: str, *, game: str = "hunl", hands: int = 1000,
-               duplicate: bool = False, seed: int = 0, stack_bb: float = 200.0,
+def play_match(agent_a: Any, agent_b: Any, *, game: str = "hunl", hands: int = 1000,
+               duplicate: bool = False, seed: int = 0, stack_bb: float | None = None,
                out: str | Path | None = None, workers: int | None = None,
                ray_address: str | None = None, fast: bool = True,
-               progress: Callable[[int, int], None] | None = None) -> MatchResult:
-    """Play a match of agent specs A vs B (see :mod:`pokerlab.evaluation.matches`).
+               progress: Callable[[int, int], None] | None = None,
+               warn: Callable[[str], None] | None = None) -> MatchResult:
+    """Play a match of A vs B (see :mod:`pokerlab.evaluation.matches`): agent specs
+    (``"tag"``, ``"policy:PATH"``, ``"python:MODULE:FACTORY"``, ...) or agent objects
+    (anything with ``act(view)``; they must pickle for worker processes, so a match with
+    an object plays in this process unless ``workers`` says otherwise).
 
-    ``out=FILE.phhs`` writes every HUNL hand as PHH (readable by ``pokerlab hands import``
-    and PokerKit), ``FILE.log`` as ACPC ``STATE:`` lines.  ``workers`` processes (default:
-    the local cores; 1 = in this process; 0 or less is refused); ``ray_address``
-    (``"local"`` starts a local Ray of ``max(2, workers)`` CPUs) runs the same chunks as
-    Ray tasks (:mod:`pokerlab.executor`).  ``fast=False`` disables the kernel fast path.
-    ``progress(done, total)`` is called as hands finish.  Small games also report
-    ``exact_mbb``.
+    ``stack_bb`` (HUNL): default the agents' own stack (:func:`resolve_stack`; ``stack_bb``
+    in the result).  ``out=FILE.phhs`` writes every HUNL hand as PHH (readable by
+    ``pokerlab hands import`` and PokerKit), ``FILE.log`` as ACPC ``STATE:`` lines.
+    ``workers`` processes (default: the local cores; 1 = in this process; 0 or less is
+    refused); ``ray_address`` (``"local"`` starts a local Ray of ``max(2, workers)`` CPUs)
+    runs the same chunks as Ray tasks (:mod:`pokerlab.executor`).  ``fast=False`` disables
+    the kernel fast path.  ``progress(done, total)`` is called as hands finish.  Small
+    games also report ``exact_mbb``.  The agents' own counters (``counters()``) come back
+    in ``counters``.
     """
     kind = game_kind(game)
-    cfg = MatchConfig(agents=(agent_a, agent_b), game=kind, hands=hands, duplicate=duplicate,
-                      seed=seed, stack_bb=stack_bb)
-    res = _core.run_match(cfg, spec_agent, histories=out is not None, workers=workers,
+    objects = {slot: as_agent(x, "AB"[slot]) for slot, x in enumerate((agent_a, agent_b))
+               if not isinstance(x, str)}
+    if objects and 0 in objects and 1 in objects and objects[0] is objects[1]:
+        import copy
+
+        objects[1] = copy.deepcopy(objects[1])
+    names = (agent_label(agent_a, "A"), agent_label(agent_b, "B"))
+    if names[0] == names[1] and objects:
+        names = (names[0] + "-A", names[1]) if 0 in objects else (names[0], names[1] + "-B")
+    stack = resolve_stack([agent_a, agent_b], stack_bb, kind=kind, warn=warn)
+    cfg = MatchConfig(agents=names, game=kind, hands=hands, duplicate=duplicate,
+                      seed=seed, stack_bb=stack)
+    make: Any = ObjectFactory(objects) if objects else spec_agent
+    if objects and workers is None and ray_address is None:
+        workers = 1
+    res = _core.run_match(cfg, make, histories=out is not None, workers=workers,
                           ray_address=ray_address, fast=fast, progress=progress)
     if res.fast_path:
         return res
     t0 = time.perf_counter()
     if out is not None:
         write_histories(out, res.histories, cfg)
-    exact = exact_small_mbb(kind, agent_a, agent_b) if kind != "hunl" else None
+    exact = None
+    if kind != "hunl":
+        if objects:
+            from pokerlab.agents.small import agent_policy
+
+            hc = None
+            pa = agent_policy(make(names[0], kind, hc, 0))
+            pb = agent_policy(make(names[1], kind, hc, 1))
+            exact = _core.exact_policy_mbb(kind, pa, pb)
+        else:
+            exact = exact_small_mbb(kind, agent_a, agent_b)
     return dataclasses.replace(res, exact_mbb=exact,
                                seconds=res.seconds + time.perf_counter() - t0)

@@ -20,7 +20,8 @@ from pokerlab.commands._common import (
 
 def lbr(
     agent: str = typer.Argument(..., help="Agent spec: random, call, raise, tag, pushfold, "
-                                "policy:PATH, blueprint (small games: random, call, "
+                                "policy:PATH, blueprint, blueprint-100, "
+                                "python:MODULE:FACTORY (small games: random, call, "
                                 "policy:PATH)."),
     game: str = typer.Option("hunl", "--game", help="hunl, leduc, kuhn or eight_card."),
     actions: str = typer.Option("fc", "--actions",
@@ -32,7 +33,8 @@ def lbr(
     seed: int = seed_option(),
     exact: bool = typer.Option(False, "--exact",
                                help="Exact LBR by enumeration (small games only)."),
-    stack: float = stack_option(200.0, "Starting stacks in big blinds (hunl)."),
+    stack: float | None = stack_option(None, "Starting stacks in big blinds (hunl; default: "
+                                       "the agent's own, 200 for rule agents)."),
     workers: int = typer.Option(1, "--workers", help="Processes for the sampled run."),
     ray_address: str | None = typer.Option(
         None, "--ray-address", help="Run on a Ray cluster ('local' starts a local one)."),
@@ -65,7 +67,8 @@ def lbr(
                    f"{res.mbb:+.3f} {res.unit} (seats {res.seat_mbb[0]:+.3f} / "
                    f"{res.seat_mbb[1]:+.3f}), {res.seconds:.2f} s")
         return
-    typer.echo(f"LBR ({res.actions}, from {rounds}) vs {agent} in {res.game}: "
+    at = f" at {d['stack_bb']:g} bb" if "stack_bb" in d else ""
+    typer.echo(f"LBR ({res.actions}, from {rounds}) vs {agent} in {res.game}{at}: "
                f"{res.mbb:+.1f} +- {res.ci95_mbb:.1f} {res.unit} over {res.hands} hands "
                f"({res.deals} duplicate deals), {res.seconds:.2f} s")
 
@@ -74,30 +77,50 @@ def league(
     agents: list[str] = typer.Argument(..., help="Two or more agent specs."),
     game: str = typer.Option("hunl", "--game", help="hunl, leduc, kuhn or eight_card."),
     hands: int = hands_option(200, "Duplicate hands per pair (even)."),
-    with_lbr: bool = typer.Option(False, "--lbr", help="Add an LBR column (fc; exact on "
-                                  "small games)."),
-    lbr_hands: int = typer.Option(100, "--lbr-hands", help="LBR deals per agent (hunl)."),
+    with_lbr: bool = typer.Option(False, "--lbr", help="Add LBR columns (exact on small "
+                                  "games)."),
+    lbr_actions: str = typer.Option("fc", "--lbr-actions", help="LBR action sets, comma "
+                                    "separated: fc, fcp, fcpa, 56 (e.g. fc,fcpa)."),
+    lbr_hands: int = typer.Option(100, "--lbr-hands", help="LBR deals per agent and action "
+                                  "set (hunl)."),
     seed: int = seed_option(),
-    stack: float = stack_option(200.0, "Starting stacks in big blinds (hunl)."),
+    stack: float | None = stack_option(None, "Starting stacks in big blinds (hunl; default: "
+                                       "the agents' own, 200 for rule agents)."),
     out: Path | None = typer.Option(None, "--out", help="Existing folder for league.json, "
                                     "league.png and league.html."),
     as_json: bool = json_option(),
 ) -> None:
     """Every pair of AGENTS head to head (duplicate, AIVAT where possible), optionally
     with an LBR column per agent."""
-    from pokerlab.arena.league import LeagueConfig, run_league, write_league
+    from pokerlab.arena.lbr import check_lbr_args
+    from pokerlab.arena.league import (
+        LeagueConfig,
+        lbr_action_sets,
+        run_league,
+        write_league,
+    )
+    from pokerlab.arena.matches import resolve_stack
     from pokerlab.errors import ConfigError
+    from pokerlab.evaluation.matches import game_kind
 
     check_seed(seed)
     check_positive(hands, "--hands")
+    check_positive(lbr_hands, "--lbr-hands")
     if out is not None and not out.is_dir():
         raise ConfigError(f"--out {str(out)!r} must be an existing folder")
+    sets = lbr_action_sets(lbr_actions)
+    kind = game_kind(game)
+    for acts in sets:
+        check_lbr_args(game=game, actions=acts, from_round=1, hands=lbr_hands, seed=seed,
+                       exact=kind != "hunl")
+    stack_bb = resolve_stack(list(agents), stack, kind=kind)
     cfg = LeagueConfig(agents=tuple(agents), game=game, hands=hands, seed=seed,
-                       stack_bb=stack, lbr=with_lbr, lbr_hands=lbr_hands)
+                       stack_bb=stack_bb, lbr=with_lbr, lbr_hands=lbr_hands,
+                       lbr_actions=",".join(sets))
     n = len(agents)
-    total = n * (n - 1) // 2 + (n if with_lbr else 0)
+    total = n * (n - 1) // 2 + (n * len(sets) if with_lbr else 0)
     with progress("league", enabled=not as_json, total=total, unit="runs") as bar:
-        res = run_league(cfg, progress=bar)
+        res = run_league(cfg, progress=bar, warn=lambda _m: None)
     files = write_league(res, out) if out is not None else []
     d = res.to_json()
     if files:
@@ -105,18 +128,44 @@ def league(
     if as_json:
         emit_json(d)
         return
-    names = d["agents"]
-    width = max(8, *(len(x) for x in names))
-    head = "".join(f"{x[:width]:>{width + 2}}" for x in names)
-    typer.echo(f"{'':{width}}{head}{'LBR':>{width + 2}}" if with_lbr else f"{'':{width}}{head}")
-    for i, name in enumerate(names):
-        cells = "".join(f"{'-' if v is None else format(v, '+.0f'):>{width + 2}}"
-                        for v in d["matrix_mbb"][i])
-        lb = f"{d['lbr'][name]['mbb']:>+{width + 2}.0f}" if with_lbr else ""
-        typer.echo(f"{name:{width}}{cells}{lb}")
-    typer.echo(f"{d['unit']}, row vs column; ranking: {', '.join(d['ranking'])}")
+    for line in league_text(d, sets if with_lbr else []):
+        typer.echo(line)
     for f in files:
         typer.echo(f"wrote {f}")
+
+
+def league_text(d: dict, lbr_sets: list[str]) -> list[str]:  # type: ignore[type-arg]
+    """The league table as text: every cell ``value +- CI95`` (mbb/hand, row vs column;
+    AIVAT where the pair has it), the LBR columns with their CIs, the ranking."""
+    names = d["agents"]
+    cells = [[("-" if v is None else f"{v:+.0f}" + ("" if c is None else f" +-{c:.0f}"))
+              for v, c in zip(row, crow, strict=True)]
+             for row, crow in zip(d["matrix_mbb"], d["ci95_mbb"], strict=True)]
+    lbr_cols: list[list[str]] = []
+    for acts in lbr_sets:
+        col = []
+        for name in names:
+            e = d["lbr"].get(name, {})
+            e = e.get("by_actions", {}).get(acts, e) if isinstance(e, dict) else {}
+            ci = e.get("ci95_mbb")
+            col.append(f"{e['mbb']:+.0f}" + ("" if not ci else f" +-{ci:.0f}")
+                       if "mbb" in e else "-")
+        lbr_cols.append(col)
+    width = max(8, *(len(x) for x in names))
+    cw = max(8, *(len(c) for row in cells for c in row), *(len(c) for col in lbr_cols
+                                                            for c in col)) + 2
+    head = "".join(f"{x[:cw - 2]:>{cw}}" for x in names)
+    head += "".join(f"{'LBR ' + a:>{cw}}" for a in lbr_sets)
+    out = [f"{'':{width}}{head}"]
+    for i, name in enumerate(names):
+        row = "".join(f"{c:>{cw}}" for c in cells[i])
+        row += "".join(f"{col[i]:>{cw}}" for col in lbr_cols)
+        out.append(f"{name:{width}}{row}")
+    methods = sorted({p.get("method", "") for p in d.get("pairings", [])} - {""})
+    out.append(f"{d['unit']}, row vs column, +- 95% CI"
+               + (f" ({', '.join(methods)})" if methods else "")
+               + f"; ranking: {', '.join(d['ranking'])}")
+    return out
 
 
 COMMANDS = [lbr, league]

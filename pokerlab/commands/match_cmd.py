@@ -22,10 +22,12 @@ from pokerlab.commands._common import (
 
 def match(
     agent_a: str = typer.Argument(..., help="Agent A: random, call, raise, tag, pushfold, "
-                                  "policy:PATH, blueprint."),
+                                  "policy:PATH, blueprint, blueprint-100, "
+                                  "python:MODULE:FACTORY or a pokerlab.agents entry point."),
     agent_b: str = typer.Argument(..., help="Agent B (same specs)."),
     game: str = typer.Option("hunl", "--game", help="hunl, kuhn, leduc or eight_card."),
-    stack: float = stack_option(200.0, "Starting stacks in big blinds (hunl)."),
+    stack: float | None = stack_option(None, "Starting stacks in big blinds (hunl; default: "
+                                       "the agents' own, 200 for rule agents)."),
     hands: int = hands_option(1000, "Number of hands (even with --duplicate)."),
     duplicate: bool = typer.Option(False, "--duplicate",
                                    help="Replay every deal with the seats swapped."),
@@ -58,13 +60,15 @@ def match(
         from pokerlab.arena.aivat import aivat_summary
 
         d.update(aivat_summary(agent_a, agent_b, game=game, hands=hands, duplicate=duplicate,
-                               seed=seed, stack_bb=stack))
+                               seed=seed, stack_bb=res.config.stack_bb,
+                               warn=lambda _m: None))
     if as_json:
         emit_json(d)
         return
     ci = d["ci95_mbb"]
     ci_text = "n/a" if ci is None else f"{ci:.1f}"
-    typer.echo(f"{d['game']}: {agent_a} vs {agent_b}, {d['hands']} hands"
+    at = f" at {d['stack_bb']:g} bb" if "stack_bb" in d else ""
+    typer.echo(f"{d['game']}: {agent_a} vs {agent_b}{at}, {d['hands']} hands"
                f"{' (duplicate)' if duplicate else ''}, {d['seconds']:.2f} s")
     typer.echo(f"A: {d['mean_mbb']:+.1f} +- {ci_text} mbb/hand ({d['bb_per_100']:+.2f} bb/100), "
                f"per-hand SD {d['sd_mbb']:.1f} mbb")
@@ -75,6 +79,9 @@ def match(
         typer.echo(f"AIVAT: {d['aivat_mean_mbb']:+.1f} +- "
                    f"{'n/a' if aci is None else format(aci, '.1f')} mbb/hand, per-hand SD "
                    f"{d['aivat_sd_mbb']:.1f} mbb ({100 * d['aivat_sd_reduction']:.0f}% lower)")
+    for label, cnt in d.get("counters", {}).items():
+        if cnt:
+            typer.echo(f"  {label} counters: " + ", ".join(f"{k} {v:g}" for k, v in cnt.items()))
     if d.get("exact_mbb") is not None:
         typer.echo(f"exact: {d['exact_mbb']:+.3f} mbb/hand")
     if out is not None:

@@ -39,6 +39,7 @@ import os
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from dataclasses import replace as _dc_replace
 from pathlib import Path
 from typing import Any
 
@@ -143,6 +144,9 @@ class MatchResult:
     workers: int = 1
     histories: tuple[str, ...] = field(default=(), repr=False, compare=False)
     """With ``histories=True``: one PHH section per hand (``[n]`` line, then the hand)."""
+    counters: dict[str, dict[str, float]] = field(default_factory=dict, compare=False)
+    """Per agent label (``"A"``, ``"B"``): the agent's own counters over the match, summed
+    over the worker processes (:func:`agent_counters`); empty for agents without any."""
 
     @property
     def hands(self) -> int:
@@ -210,6 +214,8 @@ class MatchResult:
             "hands_per_second": self.hands / self.seconds if self.seconds > 0 else None,
             "fast_path": self.fast_path,
         }
+        if any(self.counters.values()):
+            d["counters"] = {k: dict(v) for k, v in self.counters.items()}
         if self.config.game != "hunl":
             d["exact_mbb"] = self.exact_mbb
         else:
@@ -252,10 +258,46 @@ class _Chunk:
     stop: int
     want_text: bool
     fast: bool = True
+    counters: bool = False
 
 
-def _play_chunk(chunk: _Chunk) -> tuple[np.ndarray, list[str]]:
-    """Hands ``start..stop-1``: A's chips per hand, and PHH sections when asked."""
+def agent_counters(agent: Any) -> dict[str, float]:
+    """An agent's own counters: the numbers of its ``counters()`` dict (an outside bot's
+    status counts, say), else its ``resyncs`` count (policy agents), else nothing."""
+    fn = getattr(agent, "counters", None)
+    out: dict[str, float] = {}
+    if callable(fn):
+        try:
+            d = fn()
+        except Exception:  # noqa: BLE001 - a broken counter is no reason to lose a match
+            return {}
+        if isinstance(d, dict):
+            for k, v in d.items():
+                if isinstance(v, (int, float)) and not isinstance(v, bool):
+                    out[str(k)] = float(v)
+        return out
+    r = getattr(agent, "resyncs", None)
+    if isinstance(r, int) and not isinstance(r, bool):
+        out["resyncs"] = float(r)
+    return out
+
+
+def _counter_delta(before: dict[str, float], after: dict[str, float]) -> dict[str, float]:
+    return {k: v - before.get(k, 0.0) for k, v in after.items()}
+
+
+def _play_chunk(chunk: _Chunk) -> Any:
+    """Hands ``start..stop-1``: A's chips per hand, and PHH sections when asked (and, with
+    ``chunk.counters``, the agents' counters over the chunk as a third element)."""
+    if chunk.counters:
+        cfg = chunk.config
+        hc = cfg.holdem_config()
+        a = chunk.make(cfg.agents[0], cfg.game, hc, 0)
+        b = chunk.make(cfg.agents[1], cfg.game, hc, 1)
+        ca, cb = agent_counters(a), agent_counters(b)
+        out, texts = _play_chunk(_dc_replace(chunk, counters=False))
+        return out, texts, {"A": _counter_delta(ca, agent_counters(a)),
+                            "B": _counter_delta(cb, agent_counters(b))}
     cfg = chunk.config
 
     hc = cfg.holdem_config()
@@ -350,6 +392,9 @@ def _play_small_chunk(chunk: _Chunk) -> tuple[np.ndarray, list[str]]:
     game = load_game(cfg.game)
     a = chunk.make(cfg.agents[0], cfg.game, None, 0)
     b = chunk.make(cfg.agents[1], cfg.game, None, 1)
+    for ag in (a, b):  # learning agents start afresh with every run of hands
+        if hasattr(ag, "start_match"):
+            ag.start_match()
     n = chunk.stop - chunk.start
     out = np.zeros(n, dtype=np.float64)
     for j in range(n):
@@ -380,6 +425,9 @@ def play_small_hand(game: Any, agent_a: Any, agent_b: Any, a_seat: int, chance_s
                 raise AgentError(f"agent {ag.name!r} chose the illegal action {act!r} "
                                  f"(legal: {st.legal_actions()})")
             st.apply_action(act)
+    for seat, ag in enumerate(seats):  # agents that learn see the end of every hand
+        if hasattr(ag, "observe"):
+            ag.observe(st, seat)
     return float(st.returns()[a_seat])
 
 
@@ -451,9 +499,18 @@ def run_match(cfg: MatchConfig, make: AgentFactory, *, histories: bool = False,
         parts = max(nw, min(20, hands // 20))
     else:
         parts = nw
-    results = _run_chunks(_chunks(make, cfg, parts, histories, fast), nw, ray_address,
-                          chunk_fn, progress)
+    chunks = _chunks(make, cfg, parts, histories, fast)
+    if kind == "hunl":
+        chunks = [_dc_replace(c, counters=True) for c in chunks]
+    results = _run_chunks(chunks, nw, ray_address, chunk_fn, progress)
+    counters: dict[str, dict[str, float]] = {"A": {}, "B": {}}
+    for r in results:
+        if len(r) > 2:
+            for label, d in r[2].items():
+                for k, v in d.items():
+                    counters[label][k] = counters[label].get(k, 0.0) + v
     chips = np.concatenate([r[0] for r in results]) if results else np.zeros(0)
     bb = float(cfg.big_blind) if kind == "hunl" else _small_big_blind(kind)
     return MatchResult(config=cfg, chips=chips, big_blind=bb, seconds=time.perf_counter() - t0,
-                       workers=nw, histories=tuple(t for r in results for t in r[1]))
+                       workers=nw, histories=tuple(t for r in results for t in r[1]),
+                       counters=counters)

@@ -1,0 +1,88 @@
+"""Agents' own stacks (issue 26): match/LBR/league default to the policy's stack,
+``blueprint-100``, ``blueprint`` refused at a stack no blueprint ships for; the league's
+text table with CIs and several LBR action sets."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from pokerlab.agents.registry import (
+    BLUEPRINT_FILES,
+    agent_stack_bb,
+    shipped_policy,
+    spec_stack_bb,
+)
+from pokerlab.arena.league import LeagueConfig, lbr_action_sets, run_league
+from pokerlab.arena.matches import resolve_stack
+from pokerlab.errors import AgentError
+
+needs_blueprint = pytest.mark.skipif(shipped_policy(BLUEPRINT_FILES) is None,
+                                     reason="no blueprint shipped")
+
+
+@needs_blueprint
+def test_blueprint_stacks() -> None:
+    from pokerlab.agents import make_agent
+
+    assert spec_stack_bb("blueprint") == 100.0 and spec_stack_bb("blueprint-100") == 100.0
+    assert spec_stack_bb("tag") is None
+    assert agent_stack_bb(make_agent("blueprint-100")) == 100.0
+    said: list[str] = []
+    assert resolve_stack(["blueprint", "tag"], None, warn=said.append) == 100.0
+    assert resolve_stack(["tag", "call"], None, warn=said.append) == 200.0
+    assert said == []
+    with pytest.raises(AgentError, match="no 200 bb blueprint ships"):
+        resolve_stack(["blueprint", "tag"], 200.0, warn=said.append)
+    assert resolve_stack(["blueprint-100", "tag"], 200.0, warn=said.append) == 200.0
+    assert len(said) == 1 and "blueprint-100 (100 bb)" in said[0]
+    with pytest.raises(AgentError, match="no 200 bb blueprint ships"):
+        make_agent("blueprint-200")
+    with pytest.raises(AgentError, match="blueprint-N"):
+        make_agent("blueprint-big")
+
+
+@needs_blueprint
+def test_commands_default_to_the_policy_stack() -> None:
+    from pokerlab.cli import app
+
+    runner = CliRunner()
+    res = runner.invoke(app, ["match", "blueprint", "call", "--hands", "2", "--workers", "1",
+                              "--json"])
+    assert res.exit_code == 0, res.output
+    assert json.loads(res.stdout)["stack_bb"] == 100.0
+    res = runner.invoke(app, ["lbr", "blueprint", "--hands", "1", "--json"])
+    assert res.exit_code == 0, res.output
+    assert json.loads(res.stdout)["stack_bb"] == 100.0
+    res = runner.invoke(app, ["match", "blueprint", "call", "--stack", "200", "--hands", "2"])
+    assert res.exit_code == 2 and res.output.count("error:") == 1
+    assert "no 200 bb blueprint ships" in res.output
+    res = runner.invoke(app, ["lbr", "blueprint-100", "--stack", "150", "--hands", "1",
+                              "--json"])
+    assert res.exit_code == 0
+    assert json.loads(res.stdout)["stack_bb"] == 150.0
+    assert res.stderr.count("warning:") == 1
+
+
+def test_lbr_action_sets() -> None:
+    assert lbr_action_sets("fc") == ["fc"]
+    assert lbr_action_sets("fc, FCPA,fc") == ["fc", "fcpa"]
+    assert lbr_action_sets("50%, 100%, a") == ["50%, 100%, a"]
+
+
+def test_league_text_has_cis_and_lbr_columns() -> None:
+    from pokerlab.cli import app
+
+    res = CliRunner().invoke(app, ["league", "call", "raise", "--hands", "4", "--stack", "20",
+                                   "--lbr", "--lbr-actions", "fc,fcpa", "--lbr-hands", "2"])
+    assert res.exit_code == 0, res.output
+    lines = res.stdout.strip().splitlines()
+    assert "LBR fc" in lines[0] and "LBR fcpa" in lines[0]
+    assert "+-" in lines[1] and "95% CI" in lines[-1]
+    lg = run_league(LeagueConfig(agents=("call", "raise"), hands=4, stack_bb=20.0, lbr=True,
+                                 lbr_hands=2, lbr_actions="fc,fcpa"))
+    e = lg.lbr["call"]
+    assert e["actions"] == "fc" and e["mbb"] == 0.0
+    assert set(e["by_actions"]) == {"fc", "fcpa"} and e["by_actions"]["fcpa"]["mbb"] > 1000
