@@ -125,8 +125,14 @@ def _register() -> None:
         for fn in getattr(mod, "COMMANDS", []):
             app.command()(_friendly(fn, fn.__name__.lower().replace("_", "-")))
         for sub_name, sub_app, sub_help in getattr(mod, "GROUPS", []):
-            _wrap_app(sub_app, sub_name)
             app.add_typer(sub_app, name=sub_name, help=sub_help)
+    # wrapped last: a module may add commands to another module's group
+    for cmd in app.registered_commands:
+        if cmd.callback is not None:
+            cmd.callback = _friendly(cmd.callback, _command_name(cmd))
+    for group in app.registered_groups:
+        if group.typer_instance is not None:
+            _wrap_app(group.typer_instance, group.name or "")
 
 
 _register()

@@ -54,7 +54,8 @@ KINDS: dict[str, str] = {
     "--lbr-hands": "count", "--peer-hands": "count", "--pushfold-iterations": "count",
     "--merge-every": "count", "--max-players": "count", "--threads": "count",
     "--max-nodes": "count", "--min-hands": "count", "--table-size": "count",
-    "--bytes-per-value": "count", "--from-round": "count",
+    "--bytes-per-value": "count", "--from-round": "count", "--per-client": "count",
+    "--max-sessions": "count", "--max-strategies": "count",
     "--depth": "count0", "--mc": "count0", "--limit": "count0", "--eval-every": "count0",
     "--show-rejected": "count0", "--ray-workers": "count0", "--raise-cap": "count0",
     "--sb": "count0", "--bb": "count0", "--seat": "count0",
@@ -66,7 +67,7 @@ KINDS: dict[str, str] = {
     "--checkpoint-minutes": "positive", "--target-exploitability": "positive",
     "--target": "positive", "--step": "positive", "--max-memory": "positive",
     "--full-at": "positive", "--allin-threshold": "positive", "--win-margin": "positive",
-    "--prior-strength": "positive",
+    "--prior-strength": "positive", "--grace": "positive",
     "--ante": "nonneg", "--weight-decay": "nonneg", "--rake-cap": "nonneg",
     "--af-aggressive": "nonneg",
     "--p": "prob", "--epsilon-start": "prob", "--epsilon-end": "prob",
@@ -75,7 +76,7 @@ KINDS: dict[str, str] = {
     "--vpip-loose": "percent", "--afq-aggressive": "percent",
     # addresses, paths, specs
     "--ray-address": "ray_address",
-    "--png": "image_out", "--export": "file_out", "--out": "file_out",
+    "--png": "image_out", "--svg": "image_out", "--export": "file_out", "--out": "file_out",
     "--checkpoint": "folder_out",
     "--model": "file_in", "--run": "path_in", "--observations": "file_in",
     "--base": "file_in", "--resume": "file_in",
@@ -113,8 +114,8 @@ FREE = frozenset({
     "--flop-bets", "--turn-bets", "--river-bets", "--oop-bets", "--ip-bets", "--donk",
     "--oop", "--ip", "--board", "--node", "--player", "--players", "--stakes", "--since",
     "--until", "--group", "--aggression", "--compare", "--human", "--weights", "--stacks",
-    "--actions", "--device", "--storage", "--opponent", "--infosets", "--reveal",
-    "--host", "--cache", "--db", "--model", "--stack",
+    "--actions", "--lbr-actions", "--device", "--storage", "--opponent", "--infosets",
+    "--reveal", "--host", "--cache", "--db", "--model", "--stack", "--update",
     "players", "notation", "cards", "paths",
 })
 
@@ -258,8 +259,10 @@ def _agent(value: Any, flag: str, command: str, game: str | None) -> None:
     specs = value if isinstance(value, list | tuple) else [value]
     for spec in specs:
         s = str(spec).strip()
-        if s.lower().startswith(("adapt:", "adapt(")):
-            continue  # the adaptive agent's options: checked by the registry
+        if s.lower().startswith(("adapt:", "adapt(", "search:", "search(", "python:",
+                                 "blueprint-")):
+            continue  # agents with options (adaptive, search, outside, sized blueprints):
+            #           the registry checks them
         if s.lower().startswith("policy:"):
             path = s.split(":", 1)[1]
             if not path:
@@ -336,7 +339,10 @@ def check_value(kind: str, value: Any, flag: str, command: str = "",
 def validate_call(command: str, flags: dict[str, str], kwargs: dict[str, Any]) -> None:
     """Check every argument of one call of ``command`` (module docstring); ``flags``
     maps the function's parameter names to their flags (:func:`option_flags`)."""
-    for name, value in kwargs.items():
+    def order(item: tuple[str, Any]) -> int:  # the game first: agents depend on it
+        return 0 if kind_of(command, flags.get(item[0], "")) == "game" else 1
+
+    for name, value in sorted(kwargs.items(), key=order):
         flag = flags.get(name, "--" + name.replace("_", "-"))
         for v in value if isinstance(value, list | tuple) else [value]:
             _number(v, flag)
