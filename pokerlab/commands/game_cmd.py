@@ -18,7 +18,7 @@ from pokerlab.commands._common import emit_json, json_option
 
 app = typer.Typer(no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False)
 
-GROUPS = [("game", app, "Facts and sizes of a game (histories, information sets, memory).")]
+GROUPS = [("game", app, "Facts and sizes of a game; its tree drawn; its normal form.")]
 
 
 def game_sizes(game: Any, *, max_nodes: int | None = None) -> dict[str, Any]:
@@ -150,3 +150,89 @@ def list_games(as_json: bool = json_option()) -> None:
     for r in rows:
         typer.echo(f"{r['name']:<42} {r['betting']:<8} rounds={r['rounds']} deck={r['deck']} "
                    f"hole={r['hole_cards']} board={r['board_cards']}")
+
+
+@app.command("tree")
+def tree(
+    game: str = typer.Argument(..., help="A small game: kuhn, leduc (with --depth), "
+                               "vonneumann(num_hands=3), ..."),
+    png: str | None = typer.Option(None, "--png", help="Write the drawing here (.png)."),
+    svg: str | None = typer.Option(None, "--svg", help="Write the drawing here (.svg)."),
+    depth: int | None = typer.Option(None, "--depth",
+                                     help="Draw this many levels below the root (a cut)."),
+    limit: int = typer.Option(400, "--limit", help="Draw at most this many nodes."),
+    as_json: bool = json_option(),
+) -> None:
+    """Draw GAME's extensive form: chance, decision and terminal nodes, information sets
+    joined by dashed lines, payoffs (Oliehoek's Fig. 2.1)."""
+    from pokerlab.commands._common import check_output_path
+    from pokerlab.commands.game_draw import draw_tree, layout_tree
+    from pokerlab.errors import ConfigError
+    from pokerlab.games import load_game
+
+    if (png is None) == (svg is None):
+        raise ConfigError("give exactly one of --png FILE or --svg FILE")
+    path = check_output_path(png or svg or "", option="--png" if png else "--svg",
+                             suffixes=(".png",) if png else (".svg",))
+    g = load_game(game)
+    res = draw_tree(layout_tree(g, depth=depth, limit=limit), path)
+    if as_json:
+        emit_json({**res, "units": {"payoff": "chips (player 0)"}})
+        return
+    typer.echo(f"{res['game']}: {res['nodes']} nodes ({res['chance_nodes']} chance, "
+               f"{res['decision_nodes']} decision, {res['terminal_nodes']} terminal, "
+               f"{res['cut_nodes']} cut), {res['information_sets']} information sets "
+               f"drawn; wrote {res['path']}")
+
+
+@app.command("normal-form")
+def normal_form_cmd(
+    game: str = typer.Argument(..., help="A small game: kuhn, vonneumann(num_hands=4), ..."),
+    max_strategies: int = typer.Option(4096, "--max-strategies",
+                                       help="Refuse games with more pure strategies per "
+                                       "player."),
+    matrix: bool = typer.Option(False, "--matrix",
+                                help="Print (or put in the JSON) the payoff matrix."),
+    as_json: bool = json_option(),
+) -> None:
+    """Build GAME's normal form (pure strategies, payoff matrix), solve it by LP and compare
+    its mixed equilibrium, as a behaviour strategy, with the sequence-form LP's."""
+    from pokerlab.commands._common import check_positive
+    from pokerlab.games import load_game
+    from pokerlab.solvers.normal_form import compare_with_sequence_form, normal_form
+
+    check_positive(max_strategies, "--max-strategies")
+    g = load_game(game)
+    res = compare_with_sequence_form(g, max_strategies=max_strategies)
+    if matrix:
+        nf = normal_form(g, max_strategies=max_strategies)
+        res["payoff_matrix"] = [[round(float(v), 9) for v in row] for row in nf.payoff]
+        res["pure_strategies"] = [[nf.label(p, i) for i in range(nf.num_strategies[p])]
+                                  for p in (0, 1)]
+    if as_json:
+        emit_json(res)
+        return
+    nfd, sfd = res["normal_form"], res["sequence_form"]
+    lines = [f"game: {res['game']}",
+             f"normal form: {nfd['pure_strategies'][0]} x {nfd['pure_strategies'][1]} pure "
+             f"strategies ({nfd['matrix_entries']} payoffs), value {nfd['value']:.6f}",
+             f"sequence form: {sfd['sequences'][0]} x {sfd['sequences'][1]} sequences "
+             f"({sfd['payoff_nonzeros']} nonzero payoffs), value {sfd['value']:.6f}",
+             f"mixed equilibrium as behaviour strategy vs sequence-form solution: "
+             f"{res['nf_behaviour_vs_sf']:.6f}; exploitability "
+             f"{res['exploitability']['normal_form_solution']:.2e} (normal form) / "
+             f"{res['exploitability']['sequence_form_solution']:.2e} (sequence form); "
+             f"largest behaviour difference per player "
+             f"{[round(d, 6) for d in res['max_behaviour_difference']]}"]
+    for p, pl in enumerate(res["players"]):
+        lines.append(f"player {p}: support {pl['support']} of {pl['pure_strategies']} pure "
+                     f"strategies; realisation-equivalent behaviour: "
+                     f"{pl['realisation_equivalent']}")
+        for t in pl["top_mixed"]:
+            lines.append(f"  {t['probability']:.4f}  {t['strategy']}")
+        lines.append("  behaviour: " + ", ".join(
+            f"{k}={'/'.join(f'{b:.3f}' for b in v)}" for k, v in pl["behaviour"].items()))
+    if matrix:
+        lines.append("payoff matrix (player 0, rows: player 0's pure strategies):")
+        lines += [" ".join(f"{v:7.3f}" for v in row) for row in res["payoff_matrix"]]
+    typer.echo("\n".join(lines))

@@ -7,6 +7,7 @@ modules are imported lazily the first time their name is asked for:
 * ``"tictactoe"`` -> :mod:`pokerlab.games.tictactoe`
 * ``"flop_holdem"`` -> :mod:`pokerlab.games.flop_holdem`
 * ``"hunl"`` -> :mod:`pokerlab.games.hunl`
+* ``"vonneumann"`` (von Neumann's [0, 1] poker in N hands) -> :mod:`pokerlab.games.vonneumann`
 * ``"gamedef:PATH"`` (an ACPC ``.game`` file or a shipped name such as ``gamedef:leduc``),
   ``"gamedef(path=PATH,bets=...)"`` and ``"universal_poker(...)"`` (OpenSpiel's parameters)
   -> :mod:`pokerlab.games.acpc_game`
@@ -40,6 +41,7 @@ _LAZY_MODULES: dict[str, str] = {
     "flop_holdem": "pokerlab.games.flop_holdem",
     "hunl": "pokerlab.games.hunl",
     "gamedef": "pokerlab.games.acpc_game",
+    "vonneumann": "pokerlab.games.vonneumann",
 }
 
 
