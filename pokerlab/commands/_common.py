@@ -78,7 +78,7 @@ def friendly(fn: Callable[..., Any], command: str | None = None) -> Callable[...
         if command is None or done == command:
             return fn
         fn = fn.__wrapped__  # type: ignore[attr-defined]  # wrapped again, with checks
-    from pokerlab.commands._validate import option_flags, validate_call
+    from pokerlab.commands._validate import guard_call, option_flags, validate_call
 
     flags = option_flags(fn) if command is not None else {}
 
@@ -89,6 +89,8 @@ def friendly(fn: Callable[..., Any], command: str | None = None) -> Callable[...
                 validate_call(command, flags, kwargs)
                 if VALIDATE_ONLY.get():
                     raise typer.Exit(VALIDATED_EXIT)
+                with guard_call(command, flags, kwargs):
+                    return fn(*args, **kwargs)
             return fn(*args, **kwargs)
         except (PokerlabError, OSError) as exc:
             raise fail(exc) from None

@@ -30,10 +30,11 @@ refused everywhere) and an integer option fits in 64 bits.  The kinds:
 
 from __future__ import annotations
 
+import contextlib
 import inspect
 import math
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -358,6 +359,76 @@ def validate_call(command: str, flags: dict[str, str], kwargs: dict[str, Any]) -
             check_value(kind, value, flag, command, game)
 
 
+
+# ------------------------------------------------------------------------- run guards
+
+#: command -> (flag of its run folder, flag that continues a run or None, default folder)
+RUN_FOLDERS: dict[str, tuple[str, str | None, Callable[[dict[str, Any]], Path | None]]] = {
+    "blueprint train": ("--out", "--resume",
+                        lambda kw: Path(f"blueprint_{kw.get('preset') or 'small'}")),
+    "deepcfr train": ("--checkpoint", "--resume", lambda kw: None),
+    "ttt train": ("--out", None, lambda kw: None),  # its run folder is resumed by design
+}
+#: command -> flag of the database it writes (default: the user's hand database)
+DATABASES: dict[str, str] = {"hands import": "--db"}
+
+
+def _holds_run(folder: Path) -> list[str]:
+    from pokerlab.runlock import LOCK_NAME
+
+    if not folder.is_dir():
+        return []
+    return sorted(p.name for p in folder.iterdir() if p.name != LOCK_NAME)
+
+
+@contextlib.contextmanager
+def guard_call(command: str, flags: dict[str, str], kwargs: dict[str, Any]) -> Iterator[None]:
+    """Around one call of ``command``: a run folder that already holds a run is refused
+    unless the command continues it (``--resume``); a run folder or database is locked
+    (:mod:`pokerlab.runlock`) for the whole call, so a second process on it is refused
+    with the holder named.  A run folder this call made and left empty is removed."""
+    from pokerlab.runlock import RunLock
+
+    by_flag = {f: n for n, f in flags.items()}
+    with contextlib.ExitStack() as stack:
+        if command in RUN_FOLDERS:
+            flag, resume_flag, default = RUN_FOLDERS[command]
+            value = kwargs.get(by_flag.get(flag, ""))
+            folder = Path(value) if value is not None else default(kwargs)
+            if folder is not None:
+                resume = bool(kwargs.get(by_flag.get(resume_flag or "", ""), False))
+                lock = RunLock(folder, what=f"{flag} run folder", folder=True,
+                               command=f"pokerlab {command}")
+                held = _holds_run(folder)
+                if held and lock.path.exists():
+                    stack.enter_context(lock)  # refused here when another run holds it
+                if resume_flag is not None and not resume and held:
+                    shown = ", ".join(held[:4]) + (", ..." if len(held) > 4 else "")
+                    raise ConfigError(f"{flag} {str(folder)!r} already holds a run ({shown}); "
+                                      f"continue it with {resume_flag}, or give a new "
+                                      "folder (nothing was changed)")
+                made = not folder.exists()
+                if made:
+                    folder.mkdir()
+                    stack.callback(_remove_if_empty, folder)
+                if not lock.held:
+                    stack.enter_context(lock)
+        if command in DATABASES:
+            value = kwargs.get(by_flag.get(DATABASES[command], ""))
+            if value is None:
+                from pokerlab.io import data_dir
+
+                value = data_dir() / "hands.duckdb"
+            stack.enter_context(RunLock(value, what="database", folder=False,
+                                        command=f"pokerlab {command}"))
+        yield
+
+
+def _remove_if_empty(folder: Path) -> None:
+    with contextlib.suppress(OSError):
+        if folder.is_dir() and not any(folder.iterdir()):
+            folder.rmdir()
+
 __all__ = [
     "EXTRA_GAMES",
     "FREE",
@@ -367,6 +438,9 @@ __all__ = [
     "SMALL_AGENT_EXTRAS",
     "MAX_STACK_BB",
     "OVERRIDES",
+    "DATABASES",
+    "RUN_FOLDERS",
+    "guard_call",
     "check_folder_path",
     "check_value",
     "kind_of",

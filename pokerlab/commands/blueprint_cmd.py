@@ -161,7 +161,9 @@ def train(
                                       "MB": f"{st['bytes'] / 1e6:.1f}",
                                       "eval": "-" if ev is None else f"{ev:.5f} bb"}
             bar(done, None, **fields)
-            if time.perf_counter() - last_save > 60.0 * checkpoint_every:
+            # the first checkpoint within a minute, then every --checkpoint-minutes
+            every = checkpoint_every if last_save > start else min(1.0, checkpoint_every)
+            if time.perf_counter() - last_save > 60.0 * every:
                 tr.save(folder, policy=False)
                 last_save = time.perf_counter()
     if ray_run is not None:
