@@ -436,16 +436,8 @@ class PlayServer:
                                     f"hand cancelled")
         return out
 
-    async def handle(self, msg: dict[str, Any], conn: Conn | Entry | None,
-                     send: Any = None) -> Any:
-        """Handle one validated message of ``conn``.  (The older call ``handle(msg, bound,
-        send)`` still works: it returns the bound entry.)"""
-        if not isinstance(conn, Conn):
-            legacy = Conn(send=send)
-            if conn is not None:
-                conn.attach(legacy)
-            await self._handle(msg, legacy)
-            return legacy.bound
+    async def handle(self, msg: dict[str, Any], conn: Conn) -> Entry | None:
+        """Handle one validated message of ``conn``; returns the session it is bound to."""
         await self._handle(msg, conn)
         return conn.bound
 

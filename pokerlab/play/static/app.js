@@ -225,6 +225,7 @@ async function onMessage(m) {
       showError("That move was for a decision that has passed; nothing was applied. The table is up to date.");
     } else {
       showError(m.message);
+      if (!app.state) status("not started");
     }
     if (/unknown or expired session/.test(m.message)) {
       sessionStorage.removeItem("pokerlab-session");
@@ -780,7 +781,8 @@ renderActions(null);
 fetch("/api/config").then((r) => r.json()).then((cfg) => {
   setAgents(cfg.agents, cfg.strengths);
   addGames(cfg.games);
-  $("game-select").value = params.get("game") || cfg.game;
+  const asked = params.get("game");
+  $("game-select").value = asked && cfg.games.includes(asked) ? asked : cfg.game;
   $("agent-select").value = params.get("agent") || cfg.agent;
   agentTitle();
   $("carry-toggle").checked = params.has("carry") ? params.get("carry") === "1" : !!cfg.carry;
