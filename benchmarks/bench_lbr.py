@@ -1,5 +1,10 @@
-"""Benchmark of local best response and AIVAT (issue 13), same run.
+"""Benchmark of local best response and AIVAT (issues 13 and 26), same run.
 
+0. **Before/after** (issue 26): the per-combo reference LBR (``vectorised=False``: one
+   ``action_probabilities`` / bucket call per combo, as LBR was before the range queries)
+   and the vectorised LBR on the same deals, ``fc`` and ``fcpa``, against the agent and
+   against ``tag`` (``--before-hands`` / ``--tag-hands`` deals); hands/s of both, the
+   speed-up, and a check that both gave the same value for every hand.
 1. **Speed**: sampled LBR hands/s with ``fc`` and ``fcpa`` against the agent (default: the
    shipped ``blueprint`` when installed, else ``tag``); peer in the same run: a plain
    match of the same agent against ``call`` (``play_match``, same hands), ratio LBR/match.
@@ -8,9 +13,10 @@
    of the duplicate pair means (per-hand equivalent) and of AIVAT / all-in EV, and the
    reductions.
 
-Usage: ``python benchmarks/bench_lbr.py [--agent SPEC] [--hands N] [--lbr-hands N]
-[--aivat-hands N] [--stack BB] [--json]`` (``NUMBA_NUM_THREADS=2`` or less on shared
-machines).
+Usage: ``python benchmarks/bench_lbr.py [--agent SPEC] [--hands N] [--before-hands N]
+[--tag-hands N] [--lbr-hands N] [--aivat-hands N] [--stack BB] [--json]``
+(``NUMBA_NUM_THREADS=2`` or less on shared machines; the stack defaults to the agent's
+own).
 """
 
 from __future__ import annotations
@@ -38,14 +44,24 @@ def main() -> None:
     ap.add_argument("--hands", type=int, default=20, help="LBR deals for the speed runs")
     ap.add_argument("--lbr-hands", type=int, default=50, help="LBR deals per baseline")
     ap.add_argument("--aivat-hands", type=int, default=200, help="hands per AIVAT match")
-    ap.add_argument("--stack", type=float, default=200.0)
+    ap.add_argument("--before-hands", type=int, default=20,
+                    help="deals of the before/after comparison against the agent")
+    ap.add_argument("--tag-hands", type=int, default=3,
+                    help="deals of the before/after comparison against tag")
+    ap.add_argument("--stack", type=float, default=None)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--json", action="store_true")
     a = ap.parse_args()
     agent = a.agent or _default_agent()
+    from pokerlab.arena.matches import resolve_stack
+
+    a.stack = resolve_stack([agent], a.stack)
     out: dict[str, Any] = {"agent": agent, "stack_bb": a.stack,
                            "load_average": os.getloadavg()[0]}
     run_lbr("call", hands=1, stack_bb=a.stack)  # compile / load caches
+    out["before_after"] = {agent: before_after(agent, a.stack, a.before_hands, a.seed)}
+    if agent != "tag" and a.tag_hands > 0:
+        out["before_after"]["tag"] = before_after("tag", 200.0, a.tag_hands, a.seed)
     speed = {}
     for acts in ("fc", "fcpa"):
         r = run_lbr(agent, actions=acts, hands=a.hands, seed=a.seed, stack_bb=a.stack)
@@ -85,6 +101,13 @@ def main() -> None:
         return
     print(f"agent {agent}, {a.stack:g} bb, load average {out['load_average']:.1f} -> "
           f"{out['load_average_end']:.1f}")
+    print("| vs | LBR actions | deals | before hands/s | after hands/s | speed-up | same "
+          "values |")
+    print("|---|---|---|---|---|---|---|")
+    for spec, per in out["before_after"].items():
+        for acts, v in per.items():
+            print(f"| {spec} | {acts} | {v['deals']} | {v['before_hands_per_s']:.2f} | "
+                  f"{v['after_hands_per_s']:.1f} | {v['speedup']:.1f}x | {v['same_values']} |")
     print("| LBR actions | hands | hands/s | vs match (call) | LBR mbb/hand |")
     print("|---|---|---|---|---|")
     for acts in ("fc", "fcpa"):
@@ -105,6 +128,35 @@ def main() -> None:
               f"{v['duplicate_sd_mbb']:.0f} | {v['aivat_sd_mbb']:.0f} | "
               f"{100 * v['aivat_sd_reduction']:.0f}% / "
               f"{100 * v['aivat_sd_reduction_vs_duplicate']:.0f}% | {v['allin_sd_mbb']:.0f} |")
+
+
+def before_after(spec: str, stack_bb: float, deals: int, seed: int) -> dict[str, Any]:
+    """Per-combo reference LBR and vectorised LBR on the same deals (see the module doc)."""
+    import numpy as np
+
+    from pokerlab.arena.lbr import hunl_opponent
+    from pokerlab.evaluation.lbr import LBRConfig, per_deal_holdem
+    from pokerlab.holdem.engine import HoldemConfig
+
+    cfg = HoldemConfig.from_bb(stack_bb)
+    agent = hunl_opponent(spec, stack_bb)
+    res: dict[str, Any] = {}
+    for acts in ("fc", "fcpa"):
+        c = LBRConfig(actions=acts, hands=max(1, deals), seed=seed)
+        per_deal_holdem(agent, cfg, c, [0])  # compile / caches
+        per_deal_holdem(agent, cfg, c, [0], vectorised=False)
+        t = time.perf_counter()
+        old = per_deal_holdem(agent, cfg, c, range(deals), vectorised=False)
+        t_old = time.perf_counter() - t
+        t = time.perf_counter()
+        new = per_deal_holdem(agent, cfg, c, range(deals))
+        t_new = time.perf_counter() - t
+        res[acts] = {"deals": deals, "hands": 2 * deals,
+                     "before_hands_per_s": 2 * deals / t_old,
+                     "after_hands_per_s": 2 * deals / t_new, "speedup": t_old / t_new,
+                     "same_values": bool(np.array_equal(old, new)),
+                     "mbb": float(new.mean() * 1000 / cfg.big_blind)}
+    return res
 
 
 if __name__ == "__main__":

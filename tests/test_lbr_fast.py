@@ -159,3 +159,26 @@ def test_vectorised_lbr_equals_reference_hand_by_hand_tag() -> None:
     for (v1, h1, r1), (v2, h2, r2) in zip(fast, slow, strict=True):
         assert h1 == h2 and v1 == v2
         np.testing.assert_array_equal(r1, r2)
+
+
+def test_pushfold_range_query_equals_single_queries() -> None:
+    from pokerlab.agents import make_agent
+
+    pf = make_agent("pushfold")
+    cfg = HoldemConfig.from_bb(10)
+    st = HoldemState(config=cfg)
+    st.deal_hole([0, 1])
+    st.deal_hole([2, 3])
+    views = [st.view(1)]  # the button: shove or fold
+    st.raise_to(cfg.stacks[1])
+    views.append(st.view(0))  # the big blind facing a shove
+    live = np.ones(1326, dtype=bool)
+    for view in views:
+        acts, probs = _all_hands(pf, view, live, vectorised=True)
+        for j in range(0, 1326, 13):
+            single = dict(pf.action_probabilities(_with_hole(view, (int(COMBOS[j, 1]),
+                                                                     int(COMBOS[j, 0])))))
+            got = {a: probs[j, k] for k, a in enumerate(acts) if probs[j, k] > 0}
+            assert got.keys() == single.keys()
+            for a in got:
+                assert got[a] == pytest.approx(single[a], abs=1e-12)

@@ -366,6 +366,32 @@ class PushFoldAgent:
             return self.fallback.action_probabilities(view)
         return self._spot_actions(view, *spot)
 
+    all_hands_live = True
+    """:meth:`action_probabilities_all_hands` takes the combos to answer for (LBR)."""
+
+    def action_probabilities_all_hands(self, view: PlayerView, live: np.ndarray | None = None
+                                       ) -> tuple[list[Action], np.ndarray]:
+        """The range query (see :meth:`TagAgent.action_probabilities_all_hands`): the
+        push/fold spot's per-combo probabilities, else ``tag``'s."""
+        spot = self._spot(view)
+        if spot is None:
+            return tag_range_query(view, live)
+        from pokerlab.cards.cards import COMBO_MASKS, cards_mask
+
+        side = spot[0]
+        cfg = view.config
+        sb_shove, bb_call = pushfold_strategies(round(min(cfg.stacks) / view.big_blind, 1),
+                                                round(cfg.ante / view.big_blind, 3))
+        p = np.asarray(sb_shove if side == "sb" else bb_call, dtype=np.float64)
+        (a1, _), (a2, _) = self._spot_actions(view, side, 0.5)
+        cols = [a1] if a1 == a2 else [a1, a2]
+        probs = np.zeros((p.shape[0], len(cols)))
+        probs[:, 0] += p
+        probs[:, cols.index(a2)] += 1.0 - p
+        blocked = (COMBO_MASKS & np.uint64(cards_mask(list(view.board)))) != 0
+        lv = ~blocked if live is None else (np.asarray(live, dtype=bool) & ~blocked)
+        return cols, probs * lv[:, None]
+
     def act(self, view: PlayerView) -> Action:
         spot = self._spot(view)
         if spot is None:
