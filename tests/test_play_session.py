@@ -303,6 +303,8 @@ def test_cli_tty_and_errors(tmp_path):
     assert "session: 1 hands" in r.output
     assert len(list(tmp_path.glob("*/hand_00001.phh"))) == 1
     for args in (["play", "--game", "chess"], ["play", "--agent", "nosuchagent"],
-                 ["play", "--stack", "0.5", "--tty"]):
+                 ["play", "--stack", "0.5", "--tty"], ["play", "--grace", "0"],
+                 ["play", "--grace", "nan"], ["play", "--per-client", "0"],
+                 ["play", "--max-sessions", "0"]):
         r = CliRunner().invoke(app, args)
         assert r.exit_code == 2 and "error:" in r.output, (args, r.output)
