@@ -42,6 +42,15 @@ def test_leduc_cut_by_depth_and_limit() -> None:
     assert all(n.children == [] for n in L.nodes if n.cut)
     L2 = layout_tree(load_game("leduc"), limit=50)
     assert len(L2.nodes) <= 50
+    L3 = layout_tree(load_game("leduc"), chance=2, depth=6)
+    s3 = L3.summary()
+    assert s3["depth"] == 6
+    # root: 2 of 6 first cards, then 2 of 5 second cards: 4 first decisions
+    assert sum(1 for n in L3.nodes if n.depth == 2 and n.kind == "decision") == 4
+    assert L3.nodes[0].cut and len(L3.nodes[0].children) == 2
+    # long OpenSpiel keys are drawn as I<k>, listed in the summary
+    assert all(lab.startswith("I") and key.startswith("[Observer")
+               for lab, key in s3["infoset_labels"].items())
 
 
 def test_draw_png_and_svg(tmp_path: Path) -> None:

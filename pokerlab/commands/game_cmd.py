@@ -161,6 +161,9 @@ def tree(
     depth: int | None = typer.Option(None, "--depth",
                                      help="Draw this many levels below the root (a cut)."),
     limit: int = typer.Option(400, "--limit", help="Draw at most this many nodes."),
+    chance: int | None = typer.Option(None, "--chance",
+                                      help="Draw only the first this many outcomes of each "
+                                      "chance node."),
     as_json: bool = json_option(),
 ) -> None:
     """Draw GAME's extensive form: chance, decision and terminal nodes, information sets
@@ -175,7 +178,7 @@ def tree(
     path = check_output_path(png or svg or "", option="--png" if png else "--svg",
                              suffixes=(".png",) if png else (".svg",))
     g = load_game(game)
-    res = draw_tree(layout_tree(g, depth=depth, limit=limit), path)
+    res = draw_tree(layout_tree(g, depth=depth, limit=limit, chance=chance), path)
     if as_json:
         emit_json({**res, "units": {"payoff": "chips (player 0)"}})
         return

@@ -51,6 +51,14 @@ class TreeLayout:
     infosets: dict[tuple[int, str], list[int]]
     """(player, key) -> the drawn decision nodes of that information set (x order)."""
 
+    def label(self, key: str) -> str:
+        """The key as drawn: itself when short, else ``I<k>`` (numbered in x order;
+        :meth:`summary` lists the long keys)."""
+        if len(key) <= 12:
+            return key
+        longs = [k for (_p, k) in self.infosets if len(k) > 12]
+        return f"I{longs.index(key)}"
+
     def counts(self) -> dict[str, int]:
         out = {k: 0 for k in (KIND_CHANCE, KIND_DECISION, KIND_TERMINAL)}
         for n in self.nodes:
@@ -65,23 +73,30 @@ class TreeLayout:
                 "cut_nodes": c["cut"],
                 "information_sets": len(self.infosets),
                 "joined_information_sets": sum(1 for v in self.infosets.values() if len(v) > 1),
-                "depth": max((n.depth for n in self.nodes), default=0)}
+                "depth": max((n.depth for n in self.nodes), default=0),
+                "infoset_labels": {self.label(k): k for (_p, k) in self.infosets
+                                   if len(k) > 12}}
 
 
 def _fmt(x: float) -> str:
     return f"{x:g}" if abs(x - round(x)) < 1e-9 else f"{x:.3g}"
 
 
-def layout_tree(game: Any, *, depth: int | None = None, limit: int = 400) -> TreeLayout:
+def layout_tree(game: Any, *, depth: int | None = None, limit: int = 400,
+                chance: int | None = None) -> TreeLayout:
     """Walk ``game`` from the root (breadth first) and lay it out: leaves left to right in
     depth-first order, a parent centred over its children.  At most ``limit`` nodes; nodes
-    at ``depth`` levels below the root (or past the limit) are drawn as cuts."""
+    at ``depth`` levels below the root (or past the limit) are drawn as cuts; ``chance``
+    keeps only the first that many outcomes of every chance node (the node is then marked
+    cut as well: not all of its children are drawn)."""
     from pokerlab.games.protocol import CHANCE
 
     if limit < 2:
         raise ConfigError(f"--limit must be >= 2, got {limit!r}")
     if depth is not None and depth < 1:
         raise ConfigError(f"--depth must be >= 1, got {depth!r}")
+    if chance is not None and chance < 1:
+        raise ConfigError(f"--chance must be >= 1, got {chance!r}")
     nodes: list[DrawNode] = []
     states: list[Any] = []
 
@@ -111,6 +126,9 @@ def layout_tree(game: Any, *, depth: int | None = None, limit: int = 400) -> Tre
             if st.is_chance_node():
                 kids = [(a, f"{st.action_to_string(a)} ({_fmt(p)})")
                         for a, p in st.chance_outcomes()]
+                if chance is not None and len(kids) > chance:
+                    kids = kids[:chance]
+                    n.cut = True
             else:
                 kids = [(a, st.action_to_string(a)) for a in st.legal_actions()]
             if (depth is not None and n.depth >= depth) or len(nodes) + len(kids) > limit:
@@ -193,7 +211,7 @@ def draw_tree(layout: TreeLayout, path: str | os.PathLike[str], *,
         for xx in xs:
             ax.plot([xx, xx], [-float(lvl), yl], ls=":", lw=0.6, color=col, alpha=0.6,
                     zorder=2)
-        ax.text(min(xs) - 0.15, yl, key, fontsize=small - 2, ha="right", va="center",
+        ax.text(min(xs) - 0.15, yl, layout.label(key), fontsize=small - 2, ha="right", va="center",
                 color=col, zorder=3)
     for n in nodes:
         if n.kind == KIND_CHANCE:
