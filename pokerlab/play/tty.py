@@ -45,7 +45,8 @@ def prompt_line(s: Session) -> str:
     lg = snap["legal"] or {}
     you, opp = snap["you"], snap["opponent"]
     if "info_state" in snap:  # a generic game: its own strings, numbered actions
-        acts = ", ".join(f"{i + 1} {a['label']}" for i, a in enumerate(lg.get("actions", [])))
+        acts = ", ".join(f"{i + 1} {a.get('text') or a['label']}"
+                         for i, a in enumerate(lg.get("actions", [])))
         return (f"you: {snap['info_state']}\n  public: {snap['public_state']}\n  "
                 f"{acts} > ")
     parts = [f"board [{' '.join(snap['board'])}]", f"pot {snap['pot']}",
@@ -59,7 +60,9 @@ def prompt_line(s: Session) -> str:
     elif lg.get("call", -1) >= 0:
         opts.append(f"c (call {lg['call']})")
     if lg.get("raise"):
-        opts.append(f"r {lg['min']}..{lg['max']}" if lg["min"] != lg["max"] else f"r {lg['min']}")
+        verb = {"bet": "bet", "all-in": "all-in"}.get(lg.get("verb", ""), "raise to")
+        opts.append(f"r ({verb} {lg['min']}..{lg['max']})" if lg["min"] != lg["max"]
+                    else f"r ({verb} {lg['min']})")
         opts.append("a")
     return " | ".join(parts) + "\n  " + ", ".join(opts) + " > "
 
@@ -128,6 +131,13 @@ def play_tty(s: Session, *, read: Callable[[str], str] = input,
             for e in events + s.run_agent():
                 write(describe(e.to_json()))
         played += 1
+        sd = s.snapshot().get("showdown")
+        if sd and sd["showdown"] and sd["you"]["hand"]:
+            theirs = sd["opponent"]["hand"]
+            write(f"showdown: you {sd['you']['hand']}" + (f", agent {theirs}" if theirs else "")
+                  + f"; {'split pot' if sd['winner'] == 'split' else sd['winner'] + ' win'}"
+                  + ("" if sd["winner"] == "split" else "s" if sd["winner"] == "agent" else "")
+                  + f" {max(sd['you']['collected'], sd['opponent']['collected'])} chips")
         write(_summary(s))
         if max_hands is not None and played >= max_hands:
             return
