@@ -55,7 +55,7 @@ class NormalForm:
     """``payoff[i, j]``: player 0's expected payoff (chance averaged)."""
     seq_payoff: sp.csr_matrix
     num_sequences: tuple[int, int]
-    slot_seq: tuple[np.ndarray, np.ndarray]
+    slot_seq: tuple[tuple[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]
     """Per player: ``(slot -> sequence index, the player's slots)``."""
 
     @property
