@@ -287,9 +287,9 @@ def tag_range_query(view: PlayerView, live: np.ndarray | None = None
                 [(q >= 0.92, _raise(view, 3 * max(view.bets))),
                  (q >= 0.60 if view.to_call <= 0.10 * eff else q > 2.0, CHECK_CALL)],
                 fold_or_check, lv)
-        top = _raise(view, view.max_raise_to) if view.can_raise else CHECK_CALL
+        shove = _raise(view, view.max_raise_to) if view.can_raise else CHECK_CALL
         return _one_action_per_combo(
-            [(q >= 0.97, top),
+            [(q >= 0.97, shove),
              (q >= 0.90 if view.to_call <= 0.25 * eff else q > 2.0, CHECK_CALL)],
             fold_or_check, lv)
     e = board_equities(tuple(view.board), lv)

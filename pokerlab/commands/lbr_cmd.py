@@ -33,7 +33,7 @@ def lbr(
     seed: int = seed_option(),
     exact: bool = typer.Option(False, "--exact",
                                help="Exact LBR by enumeration (small games only)."),
-    stack: float | None = stack_option(None, "Starting stacks in big blinds (hunl; default: "
+    stack: float | None = stack_option(None, "Starting stacks in big blinds (hunl; default: "  # type: ignore[arg-type]
                                        "the agent's own, 200 for rule agents)."),
     workers: int = typer.Option(1, "--workers", help="Processes for the sampled run."),
     ray_address: str | None = typer.Option(
@@ -84,7 +84,7 @@ def league(
     lbr_hands: int = typer.Option(100, "--lbr-hands", help="LBR deals per agent and action "
                                   "set (hunl)."),
     seed: int = seed_option(),
-    stack: float | None = stack_option(None, "Starting stacks in big blinds (hunl; default: "
+    stack: float | None = stack_option(None, "Starting stacks in big blinds (hunl; default: "  # type: ignore[arg-type]
                                        "the agents' own, 200 for rule agents)."),
     out: Path | None = typer.Option(None, "--out", help="Existing folder for league.json, "
                                     "league.png and league.html."),

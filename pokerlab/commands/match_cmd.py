@@ -26,7 +26,7 @@ def match(
                                   "python:MODULE:FACTORY or a pokerlab.agents entry point."),
     agent_b: str = typer.Argument(..., help="Agent B (same specs)."),
     game: str = typer.Option("hunl", "--game", help="hunl, kuhn, leduc or eight_card."),
-    stack: float | None = stack_option(None, "Starting stacks in big blinds (hunl; default: "
+    stack: float | None = stack_option(None, "Starting stacks in big blinds (hunl; default: "  # type: ignore[arg-type]
                                        "the agents' own, 200 for rule agents)."),
     hands: int = hands_option(1000, "Number of hands (even with --duplicate)."),
     duplicate: bool = typer.Option(False, "--duplicate",

@@ -295,8 +295,8 @@ def _play_chunk(chunk: _Chunk) -> Any:
         a = chunk.make(cfg.agents[0], cfg.game, hc, 0)
         b = chunk.make(cfg.agents[1], cfg.game, hc, 1)
         ca, cb = agent_counters(a), agent_counters(b)
-        out, texts = _play_chunk(_dc_replace(chunk, counters=False))
-        return out, texts, {"A": _counter_delta(ca, agent_counters(a)),
+        got, txt = _play_chunk(_dc_replace(chunk, counters=False))
+        return got, txt, {"A": _counter_delta(ca, agent_counters(a)),
                             "B": _counter_delta(cb, agent_counters(b))}
     cfg = chunk.config
 
