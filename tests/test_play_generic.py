@@ -338,7 +338,7 @@ def test_terminal_play_of_a_generic_game():
              write=lines.append, max_hands=2)
     text = "\n".join(lines)
     assert "no action 9; choose 1..2" in text and "error: unknown action 'x'" in text
-    assert "public: 2||" in text and "1 Call, 2 Raise" in text
+    assert "public: 2||" in text and "1 Check, 2 Bet" in text  # the verbs, not the labels
     assert s.summary()["hands"] == 2
     assert [h.human_player for h in s.hands] == [0, 1]
     assert all(h.result == h.state.returns()[h.human_player] for h in s.hands)
