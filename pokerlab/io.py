@@ -10,12 +10,23 @@ import contextlib
 import hashlib
 import json
 import os
+import struct
 import tempfile
+import zipfile
+import zlib
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import platformdirs
+
+#: what reading a damaged ``.npz``/zip archive can raise (a flipped byte may hit the zip
+#: headers, the deflate stream or the ``.npy`` header): readers turn these into one error
+#: naming the file
+ARCHIVE_ERRORS: tuple[type[BaseException], ...] = (
+    zipfile.BadZipFile, zipfile.LargeZipFile, zlib.error, struct.error, ValueError, OSError,
+    EOFError, KeyError, IndexError, NotImplementedError, UnicodeDecodeError, OverflowError,
+)
 
 
 @contextlib.contextmanager
@@ -59,6 +70,31 @@ def atomic_write_text(path: str | os.PathLike[str], text: str) -> None:
 
 def atomic_write_json(path: str | os.PathLike[str], obj: Any) -> None:
     atomic_write_text(path, json.dumps(obj, indent=2, sort_keys=True) + "\n")
+
+
+def file_has_tag(path: str | os.PathLike[str], tag: bytes, *, first: bytes | None = None,
+                 block: int = 1 << 20) -> bool:
+    """Whether the file holds the format tag ``tag`` anywhere (read in blocks, so a tag
+    at the end of a large file is found too); with ``first``, the file's first
+    non-blank byte must be it (``b"{"`` for JSON).  Unreadable files give False."""
+    try:
+        with open(path, "rb") as fh:
+            tail = b""
+            start = True
+            while True:
+                data = fh.read(block)
+                if not data:
+                    return False
+                if start and first is not None:
+                    lead = data.lstrip()
+                    if lead and not lead.startswith(first):
+                        return False
+                    start = not lead
+                if tag in tail + data:
+                    return True
+                tail = data[-len(tag):]
+    except OSError:
+        return False
 
 
 def sha256_bytes(data: bytes) -> str:

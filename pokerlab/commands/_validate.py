@@ -269,10 +269,31 @@ def _agent(value: Any, flag: str, command: str, game: str | None) -> None:
             if not path:
                 raise ConfigError(f"{_name(flag)} {s!r} needs a file: policy:PATH")
             _path_in(path, f"{_name(flag)} {s!r}: policy file", file=True)
+            if small:
+                _policy_of_game(path, g, flag)
             continue
         if s.lower() not in known:
             raise ConfigError(f"{_name(flag)}: unknown agent {s!r} for {g}; known: "
                               f"{', '.join(specs_known)}")
+
+
+def _policy_of_game(path: str, game: str, flag: str) -> None:
+    """A small game's policy file must be one of that game (its metadata says which)."""
+    from pokerlab.errors import PolicyFileError
+    from pokerlab.policy import load_policy
+
+    if Path(path).stat().st_size > 64 << 20:
+        return  # large files are HUNL policies; the agent's loader checks them
+    try:
+        meta = load_policy(path).metadata
+    except PolicyFileError as exc:
+        if "indexed policy" in str(exc):
+            return
+        raise
+    made_for = str(meta.get("game", "")).strip() if isinstance(meta, dict) else ""
+    if made_for and made_for.replace(" ", "") != game.replace(" ", ""):
+        raise ConfigError(f"{_name(flag)}: policy file {path!r} is a policy of "
+                          f"{made_for!r}, not of {game!r}")
 
 
 def check_value(kind: str, value: Any, flag: str, command: str = "",

@@ -120,12 +120,11 @@ def save_observed_model(model: ObservedModel, path: str | Path) -> None:
 
 
 def is_model_file(path: Path) -> bool:
-    try:
-        with open(path, "rb") as fh:
-            head = fh.read(4096)
-    except OSError:
-        return False
-    return MODEL_FORMAT.encode() in head
+    """Whether ``path`` is a JSON file carrying the model's format tag, wherever it is
+    (with sorted keys the tag comes after the body, at the end of a large file)."""
+    from pokerlab.io import file_has_tag
+
+    return file_has_tag(path, MODEL_FORMAT.encode(), first=b"{")
 
 
 def load_observed_model(path: str | Path, game: Any, *, prior: Policy | None = None

@@ -27,7 +27,6 @@ from __future__ import annotations
 import io
 import json
 import os
-import zipfile
 from collections.abc import Mapping
 from typing import Any, Literal
 
@@ -35,7 +34,7 @@ import numpy as np
 
 from pokerlab.errors import PolicyFileError
 from pokerlab.games.protocol import State
-from pokerlab.io import atomic_path, sha256_bytes
+from pokerlab.io import ARCHIVE_ERRORS, atomic_path, sha256_bytes
 from pokerlab.policy.base import Policy
 from pokerlab.policy.tabular import (
     FORMAT_NAME,
@@ -278,7 +277,7 @@ def _read(path: str | os.PathLike[str]) -> tuple[str, dict[str, Any], Any]:
         header_raw = bytes(z["header"].astype(np.uint8).tobytes())
     except PolicyFileError:
         raise
-    except (zipfile.BadZipFile, ValueError, OSError, EOFError, KeyError) as exc:
+    except ARCHIVE_ERRORS as exc:
         raise PolicyFileError(f"policy file {p!r} is corrupt or truncated: {exc}") from None
     header = parse_header(p, header_raw)
     return p, header, z
@@ -300,7 +299,7 @@ def load_indexed_policy(path: str | os.PathLike[str]) -> IndexedPolicy:
         arrays = {name: np.array(z[name]) for name in _ARRAYS}
     except PolicyFileError:
         raise
-    except (zipfile.BadZipFile, ValueError, OSError, EOFError, KeyError) as exc:
+    except ARCHIVE_ERRORS as exc:
         raise PolicyFileError(f"policy file {p!r} is corrupt or truncated: {exc}") from None
     metadata_json = header.get("metadata", "{}")
     if not isinstance(metadata_json, str):

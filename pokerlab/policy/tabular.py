@@ -5,7 +5,6 @@ from __future__ import annotations
 import io
 import json
 import os
-import zipfile
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any, Literal
 
@@ -13,7 +12,7 @@ import numpy as np
 
 from pokerlab.errors import PokerlabError, PolicyFileError
 from pokerlab.games.protocol import State
-from pokerlab.io import atomic_path, sha256_bytes
+from pokerlab.io import ARCHIVE_ERRORS, atomic_path, sha256_bytes
 from pokerlab.policy.base import Policy
 
 FORMAT_NAME = "pokerlab-policy"
@@ -284,7 +283,7 @@ def load_policy(path: str | os.PathLike[str]) -> TabularPolicy:
             arrays = {name: z[name] for name in _ARRAY_ORDER}
     except PolicyFileError:
         raise
-    except (zipfile.BadZipFile, ValueError, OSError, EOFError, KeyError) as exc:
+    except ARCHIVE_ERRORS as exc:
         raise PolicyFileError(f"policy file {p!r} is corrupt or truncated: {exc}") from None
     header = parse_header(p, header_raw)
     if header.get("version") != FORMAT_VERSION:
