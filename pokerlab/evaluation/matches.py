@@ -215,7 +215,13 @@ class MatchResult:
             "fast_path": self.fast_path,
         }
         if any(self.counters.values()):
-            d["counters"] = {k: dict(v) for k, v in self.counters.items()}
+            from pokerlab.evaluation.think import summarize
+
+            d["counters"] = {k: summarize(v) for k, v in self.counters.items()}
+            for k, v in d["counters"].items():  # searching agents' think time, at the top level
+                if "think_ms_p50" in v:
+                    d.setdefault("think_ms_p50", {})[k] = v["think_ms_p50"]
+                    d.setdefault("think_ms_p99", {})[k] = v["think_ms_p99"]
         if self.config.game != "hunl":
             d["exact_mbb"] = self.exact_mbb
         else:

@@ -32,9 +32,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
-import scipy.sparse as sp
-from scipy.optimize import linprog
 
+from pokerlab.agents.adapt import behaviour_from_plan as _behaviour
+from pokerlab.agents.adapt import combine_slots as _combine
+from pokerlab.agents.adapt import player_mask as _player_mask  # noqa: F401 - used by safe
+from pokerlab.agents.adapt import realization_plan as _realization
+from pokerlab.agents.adapt import rnr_slots as _rnr_lp
+from pokerlab.agents.adapt import sequences as _sequences
 from pokerlab.errors import ConfigError
 from pokerlab.evaluation.exploit import (
     best_response,
@@ -81,20 +85,6 @@ def model_slots(game: Any, model: Policy | np.ndarray) -> np.ndarray:
     return model if isinstance(model, np.ndarray) else policy_slot_probs(cg, model)
 
 
-def _player_mask(cg: CompiledGame, player: int) -> np.ndarray:
-    """Boolean per slot: the slot belongs to ``player``'s information sets."""
-    m = np.zeros(cg.num_slots, dtype=bool)
-    for i in range(cg.num_infosets):
-        if cg.infoset_player[i] == player:
-            m[int(cg.infoset_offset[i]):int(cg.infoset_offset[i + 1])] = True
-    return m
-
-
-def _combine(cg: CompiledGame, mine: np.ndarray, other: np.ndarray, player: int) -> np.ndarray:
-    m = _player_mask(cg, player)
-    return np.where(m, mine, other)
-
-
 def _to_policy(cg: CompiledGame, slots: np.ndarray, meta: dict[str, Any]) -> TabularPolicy:
     rows = []
     for i, key in enumerate(cg.infoset_keys):
@@ -131,112 +121,6 @@ def best_response_to_model(game: Any, model: Policy | np.ndarray) -> Response:
             lo, hi = int(cg.infoset_offset[i]), int(cg.infoset_offset[i + 1])
             out[lo:hi] = br.policy.probabilities(key)
     return evaluate_response(cg, out, msp, method="br", p=1.0)
-
-
-# ----------------------------------------------------------------- sequence-form LP
-def _sequences(cg: CompiledGame, p: int) -> tuple[np.ndarray, int]:
-    from pokerlab.solvers.lp import _player_sequences
-
-    seq_of_slot, _ = _player_sequences(cg, p)
-    return seq_of_slot, int(seq_of_slot.max(initial=0)) + 1
-
-
-def _realization(cg: CompiledGame, slots: np.ndarray, p: int, seq_of_slot: np.ndarray,
-                 n_seq: int) -> np.ndarray:
-    """Realization plan (per sequence, index 0 = empty sequence) of a behaviour strategy."""
-    r = np.zeros(n_seq)
-    r[0] = 1.0
-    order = sorted((i for i in range(cg.num_infosets) if cg.infoset_player[i] == p),
-                   key=lambda i: int(cg.infoset_depth[i]))
-    for i in order:
-        par = int(cg.infoset_parent_seq[i])
-        base = 1.0 if par < 0 else r[seq_of_slot[par]]
-        for s in range(int(cg.infoset_offset[i]), int(cg.infoset_offset[i + 1])):
-            r[seq_of_slot[s]] = base * slots[s]
-    return r
-
-
-def _behaviour(cg: CompiledGame, plan: np.ndarray, p: int, seq_of_slot: np.ndarray,
-               out: np.ndarray, fallback: np.ndarray | None = None) -> None:
-    for i in range(cg.num_infosets):
-        if cg.infoset_player[i] != p:
-            continue
-        lo, hi = int(cg.infoset_offset[i]), int(cg.infoset_offset[i + 1])
-        par = int(cg.infoset_parent_seq[i])
-        denom = plan[0] if par < 0 else plan[seq_of_slot[par]]
-        vals = np.maximum(plan[seq_of_slot[lo:hi]], 0.0)
-        tot = vals.sum()
-        if denom <= 1e-12 or tot <= 0:
-            out[lo:hi] = fallback[lo:hi] if fallback is not None else 1.0 / (hi - lo)
-        else:
-            out[lo:hi] = vals / tot
-
-
-def _payoff_matrix(cg: CompiledGame, s0: np.ndarray, n0: int, s1: np.ndarray, n1: int
-                   ) -> sp.csr_matrix:
-    term = np.nonzero(cg.kind == KIND_TERMINAL)[0]
-    seq = cg.node_seq[term]
-    r0 = np.where(seq[:, 0] < 0, 0, s0[np.maximum(seq[:, 0], 0)])
-    r1 = np.where(seq[:, 1] < 0, 0, s1[np.maximum(seq[:, 1], 0)])
-    return sp.csr_matrix((cg.chance_reach[term] * cg.utility[term, 0], (r0, r1)), shape=(n0, n1))
-
-
-def _lp(A: sp.csr_matrix, E: sp.csr_matrix, F: sp.csr_matrix, g: np.ndarray, p: float
-        ) -> np.ndarray:
-    """max_x p * g.x + (1-p) * min_y x^T A y over realization plans (E x = e, F y = f).
-
-    Dual of the inner min: ``max q0 s.t. F^T q <= A^T x``.  Endpoints lexicographic."""
-    nx, nq = A.shape[0], F.shape[0]
-    A_ub = sp.hstack([-A.T, F.T]).tocsr()
-    b_ub = np.zeros(A_ub.shape[0])
-    A_eq = sp.hstack([E, sp.csr_matrix((E.shape[0], nq))]).tocsr()
-    b_eq = np.zeros(E.shape[0])
-    b_eq[0] = 1.0
-    bounds = [(0.0, None)] * nx + [(None, None)] * nq
-    gain_row = np.concatenate([g, np.zeros(nq)])
-    worst_row = np.zeros(nx + nq)
-    worst_row[nx] = 1.0
-    opts = {"primal_feasibility_tolerance": 1e-10, "dual_feasibility_tolerance": 1e-10}
-
-    def run(obj: np.ndarray, extra: tuple[np.ndarray, float] | None) -> tuple[np.ndarray, float]:
-        ub, bu = A_ub, b_ub
-        if extra is not None:  # keep extra[0] . z >= extra[1]
-            ub = sp.vstack([A_ub, sp.csr_matrix(-extra[0])]).tocsr()
-            bu = np.concatenate([b_ub, [-extra[1]]])
-        res = linprog(-obj, A_ub=ub, b_ub=bu, A_eq=A_eq, b_eq=b_eq, bounds=bounds,
-                      method="highs-ds", options=opts)
-        if res.status != 0:
-            raise ConfigError(f"restricted-response LP failed: {res.message}")
-        return np.asarray(res.x), float(-res.fun)
-
-    if p <= 0.0:
-        _, best = run(worst_row, None)
-        z, _ = run(gain_row, (worst_row, best - 1e-10 * (1.0 + abs(best))))
-    elif p >= 1.0:
-        _, best = run(gain_row, None)
-        z, _ = run(worst_row, (gain_row, best - 1e-10 * (1.0 + abs(best))))
-    else:
-        z, _ = run(p * gain_row + (1.0 - p) * worst_row, None)
-    return z[:nx]
-
-
-def _rnr_lp(cg: CompiledGame, msp: np.ndarray, p: float) -> np.ndarray:
-    from pokerlab.solvers.lp import _constraints
-
-    s0, n0 = _sequences(cg, 0)
-    s1, n1 = _sequences(cg, 1)
-    A = _payoff_matrix(cg, s0, n0, s1, n1)
-    E = _constraints(cg, 0, s0, n0)
-    F = _constraints(cg, 1, s1, n1)
-    y_fix = _realization(cg, msp, 1, s1, n1)
-    x_fix = _realization(cg, msp, 0, s0, n0)
-    out = np.zeros(cg.num_slots)
-    x = _lp(A, E, F, np.asarray(A @ y_fix).ravel(), p)          # exploiter = player 0
-    _behaviour(cg, x, 0, s0, out)
-    B = (-A.T).tocsr()
-    y = _lp(B, F, E, np.asarray(B @ x_fix).ravel(), p)          # exploiter = player 1
-    _behaviour(cg, y, 1, s1, out)
-    return out
 
 
 # ----------------------------------------------------------------- CFR on the transformed game

@@ -29,6 +29,7 @@ from typing import Any
 
 import numpy as np
 
+from pokerlab.agents.adapt_kernels import constrained_best_response_value
 from pokerlab.errors import ConfigError
 from pokerlab.evaluation.exploit import expected_values
 from pokerlab.games.compiled import KIND_CHANCE, KIND_DECISION, KIND_TERMINAL, CompiledGame
@@ -37,66 +38,6 @@ from pokerlab.policy.base import Policy
 from .response import _cg, _combine, _player_mask, model_slots, restricted_response
 
 DEFAULT_GRID = tuple(np.round(np.linspace(0.0, 1.0, 21), 10).tolist())
-
-
-def constrained_best_response_value(cg: CompiledGame, slots: np.ndarray, br_player: int,
-                                    forced: dict[int, int]) -> float:
-    """``br_player``'s best value against ``slots`` of the other player when its choice at
-    each information set in ``forced`` (infoset -> slot) is fixed."""
-    n = cg.num_nodes
-    num_players = cg.num_players
-    # reach of the others (other players and chance) per node
-    w = np.ones(n)
-    for h in range(n):
-        k = cg.kind[h]
-        if k == KIND_TERMINAL:
-            continue
-        s = int(cg.child_start[h])
-        for e in range(s, s + int(cg.child_count[h])):
-            c = int(cg.children[e])
-            if k == KIND_CHANCE:
-                w[c] = w[h] * cg.edge_prob[e]
-            elif cg.player[h] != br_player:
-                w[c] = w[h] * slots[cg.edge_slot[e]]
-            else:
-                w[c] = w[h]
-    del num_players
-    choice = np.full(cg.num_infosets, -1, dtype=np.int64)
-    for i, sl in forced.items():
-        choice[i] = sl
-    depth = cg.infoset_depth
-    mine = [i for i in range(cg.num_infosets) if cg.infoset_player[i] == br_player]
-    max_depth = max((int(depth[i]) for i in mine), default=-1)
-    v = np.zeros(n)
-    for level in range(max_depth, -2, -1):
-        q = np.zeros(cg.num_slots)
-        for h in range(n - 1, -1, -1):
-            k = cg.kind[h]
-            if k == KIND_TERMINAL:
-                v[h] = cg.utility[h, br_player]
-                continue
-            s = int(cg.child_start[h])
-            cnt = int(cg.child_count[h])
-            if k == KIND_CHANCE:
-                v[h] = sum(cg.edge_prob[e] * v[cg.children[e]] for e in range(s, s + cnt))
-            elif cg.player[h] != br_player:
-                v[h] = sum(slots[cg.edge_slot[e]] * v[cg.children[e]] for e in range(s, s + cnt))
-            else:
-                i = int(cg.infoset[h])
-                if choice[i] >= 0 and (i in forced or depth[i] > level):
-                    v[h] = v[cg.children[s + int(choice[i]) - int(cg.infoset_offset[i])]]
-                elif depth[i] == level:
-                    for e in range(s, s + cnt):
-                        q[cg.edge_slot[e]] += w[h] * v[cg.children[e]]
-                    v[h] = 0.0
-                else:
-                    v[h] = 0.0
-        if level >= 0:
-            for i in mine:
-                if depth[i] == level and i not in forced:
-                    lo, hi = int(cg.infoset_offset[i]), int(cg.infoset_offset[i + 1])
-                    choice[i] = lo + int(np.argmax(q[lo:hi]))
-    return float(v[0])
 
 
 @dataclass

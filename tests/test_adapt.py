@@ -1,0 +1,263 @@
+"""The adaptive agent ``adapt`` (pokerlab/agents/adapt.py): spec, kernel parity, the
+restricted Nash LP shared with pokerlab.opponents, safety on Leduc (exact), exploitation,
+and its use in matches."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from pokerlab.agents.adapt import (
+    AdaptConfig,
+    adapt_tree,
+    combine_slots,
+    parse_spec,
+    rnr_slots,
+)
+from pokerlab.agents.adapt_kernels import (
+    constrained_best_response_value,
+    constrained_br_value,
+)
+from pokerlab.agents.registry import build_agent
+from pokerlab.errors import AgentError
+from pokerlab.evaluation.exploit import best_response, best_response_values, expected_values
+from pokerlab.evaluation.matches import play_small_hand, sample_chance
+
+
+def _random_slots(cg, rng):
+    out = np.zeros(cg.num_slots)
+    for i in range(cg.num_infosets):
+        lo, hi = int(cg.infoset_offset[i]), int(cg.infoset_offset[i + 1])
+        w = rng.random(hi - lo) + 0.05
+        out[lo:hi] = w / w.sum()
+    return out
+
+
+# ------------------------------------------------------------------------------ spec
+def test_parse_spec_forms() -> None:
+    assert parse_spec("adapt") == AdaptConfig()
+    assert parse_spec("adapt:policy:x.npz").base == "policy:x.npz"
+    c = parse_spec("adapt(base=random, eps=2.5, strength=4, grid=0/0.5/1, pmax=0.5, refit=7)")
+    assert (c.base, c.eps, c.strength, c.grid, c.pmax, c.refit) == \
+        ("random", 2.5, 4.0, (0.0, 0.5, 1.0), 0.5, 7)
+    assert c.ps == (0.0, 0.5)
+    assert parse_spec("adapt(eps=inf)").eps == float("inf")
+
+
+@pytest.mark.parametrize("spec, words", [
+    ("adapt(foo=1)", "unknown key 'foo'"),
+    ("adapt(eps=x)", "is not a number"),
+    ("adapt(eps=-1)", "eps must be >= 0"),
+    ("adapt(grid=0/2)", "grid values"),
+    ("adapt(refit=0)", "refit must be"),
+    ("adapt(eps)", "is not key=value"),
+    ("adapt:", "needs a base"),
+    ("adaptx", "expected adapt"),
+])
+def test_parse_spec_errors(spec: str, words: str) -> None:
+    with pytest.raises(AgentError, match=words.replace("(", r"\(")):
+        parse_spec(spec)
+
+
+def test_registry_builds_adapt_and_refuses_hunl() -> None:
+    ag = build_agent("adapt(base=random,refit=5)", game="kuhn")
+    assert ag.name == "adapt(base=random,refit=5)"
+    assert ag.budget == 1.0 and ag.hands == 0
+    with pytest.raises(AgentError, match="hunl is not supported"):
+        build_agent("adapt", game="hunl")
+    with pytest.raises(AgentError, match="must be a fixed policy"):
+        build_agent("adapt:adapt", game="kuhn")
+
+
+# ------------------------------------------------------------------------------ kernels
+@pytest.mark.parametrize("game", ["kuhn", "leduc"])
+def test_constrained_br_kernel_matches_twin(game: str) -> None:
+    _, tree = adapt_tree(game)
+    cg = tree.cg
+    rng = np.random.default_rng(3)
+    slots = _random_slots(cg, rng)
+    br = best_response_values(cg, slots)
+    for player in (0, 1):
+        # nothing forced: the plain best response
+        assert constrained_br_value(cg, slots, player, {}) == pytest.approx(br[player], abs=1e-12)
+        assert constrained_best_response_value(cg, slots, player, {}) == \
+            pytest.approx(br[player], abs=1e-12)
+        mine = [i for i in range(cg.num_infosets) if cg.infoset_player[i] == player]
+        for _ in range(3):
+            pick = rng.choice(mine, size=min(4, len(mine)), replace=False)
+            forced = {int(i): int(cg.infoset_offset[i] + rng.integers(
+                cg.infoset_offset[i + 1] - cg.infoset_offset[i])) for i in pick}
+            a = constrained_br_value(cg, slots, player, forced)
+            b = constrained_best_response_value(cg, slots, player, forced)
+            assert a == pytest.approx(b, abs=1e-12)
+            assert a <= br[player] + 1e-12
+
+
+def test_rnr_lp_is_the_one_of_opponents() -> None:
+    from pokerlab.opponents.models import load_model
+    from pokerlab.opponents.response import model_slots, restricted_response
+
+    game, tree = adapt_tree("kuhn")
+    msp = model_slots(tree.cg, load_model("call", game))
+    for p in (0.0, 0.5, 1.0):
+        r = restricted_response(tree.cg, msp, p)
+        np.testing.assert_allclose(rnr_slots(tree.cg, msp, p), r.slot_probs, atol=1e-12)
+    # Kuhn, p = 1 against a calling station: the best response never bluffs
+    assert restricted_response(tree.cg, msp, 1.0).gain > 0.3
+
+
+# ------------------------------------------------------------------------------ safety
+class _SlotOpponent:
+    """Plays the slot probabilities it is given for the hand (pure strategies here)."""
+
+    name = "slots"
+
+    def __init__(self, cg) -> None:
+        self.cg = cg
+        self.slots = np.zeros(cg.num_slots)
+        self.rng = np.random.default_rng(0)
+
+    def reset(self, seed: int) -> None:
+        self.rng = np.random.default_rng(seed)
+
+    def act_state(self, state, player: int) -> int:
+        i = self.cg.infoset_index(state.information_state_string(player))
+        lo, hi = int(self.cg.infoset_offset[i]), int(self.cg.infoset_offset[i + 1])
+        p = self.slots[lo:hi]
+        return int(self.cg.infoset_actions[lo + int(self.rng.choice(hi - lo, p=p / p.sum()))])
+
+
+def _pure(cg, slots, player, rng):
+    from pokerlab.opponents.safe import sample_pure
+
+    return sample_pure(cg, slots, player, rng)
+
+
+def _br_slots(cg, slots, player):
+    out = slots.copy()
+    br = best_response(cg, slots, player)
+    for key in br.policy.keys():
+        i = cg.infoset_index(key)
+        lo, hi = int(cg.infoset_offset[i]), int(cg.infoset_offset[i + 1])
+        out[lo:hi] = br.policy.probabilities(key)
+    return out
+
+
+def _session(agent, cg, game, opponent_for_hand, hands: int, seed: int = 0):
+    """Play ``hands`` hands (agent seat t % 2); per hand the agent's exact expected value
+    against the opponent's pure strategy of that hand, and the reference v_seat."""
+    rng = np.random.default_rng(seed)
+    opp = _SlotOpponent(cg)
+    agent.start_match()
+    exp, ref = np.zeros(hands), np.zeros(hands)
+    for t in range(hands):
+        seat = t % 2
+        agent.reset(1000 + t)
+        mine = agent.strategy(seat).copy()
+        opp.slots = opponent_for_hand(t, seat, mine, rng)
+        exp[t] = expected_values(cg, combine_slots(cg, mine, opp.slots, seat))[seat]
+        ref[t] = agent.reference[seat]
+        a_first = (agent, opp) if seat == 0 else (opp, agent)
+        play_small_hand(game, a_first[0], a_first[1], 0, 7 * t + 1, 11 * t, 13 * t)
+        assert agent.budget >= -1e-9
+    return exp, ref
+
+
+def test_safety_on_leduc_exact() -> None:
+    """A gift, then a punisher: 60 hands of a calling station, then every hand a pure best
+    response to the strategy the agent plays.  The agent's exact expected total stays above
+    the equilibrium's guarantee minus eps, and the budget never goes negative."""
+    agent = build_agent("adapt(refit=20,eps=0.5)", game="leduc")
+    game, tree = adapt_tree("leduc")
+    cg = tree.cg
+    from pokerlab.opponents.models import load_model
+    from pokerlab.opponents.response import model_slots
+
+    call = model_slots(cg, load_model("call", game))
+
+    def opponent(t, seat, mine, rng):
+        if t < 60:
+            return call
+        return _pure(cg, _br_slots(cg, mine, 1 - seat), 1 - seat, rng)
+
+    exp, ref = _session(agent, cg, game, opponent, 120)
+    gap = exp - ref
+    assert gap.sum() >= -agent.config.eps - 1e-9          # safe: RWYWE
+    assert gap[:60].sum() > 10.0                          # it did exploit the station
+    assert gap[60:].sum() >= -(gap[:60].sum() + agent.config.eps) - 1e-9
+    # the punisher finds something: the agent did risk some of its winnings
+    assert gap[60:].min() < -1e-6
+    ps = [p for _, p, _ in agent.trace[:60]]
+    assert max(ps) > 0.0
+
+
+def test_exploits_more_than_the_equilibrium_on_leduc() -> None:
+    """Against a calling station the adaptive agent's exact expected value per hand (hands
+    50-99) beats the equilibrium's exact value against it."""
+    agent = build_agent("adapt(refit=25)", game="leduc")
+    game, tree = adapt_tree("leduc")
+    cg = tree.cg
+    from pokerlab.opponents.models import load_model
+    from pokerlab.opponents.response import model_slots
+
+    call = model_slots(cg, load_model("call", game))
+    exp, ref = _session(agent, cg, game, lambda t, s, m, r: call, 100)
+    nash = np.array([expected_values(cg, combine_slots(cg, agent.base_slots, call, s))[s]
+                     for s in (0, 1)]).mean()
+    assert nash > 0.5  # the equilibrium already wins ~0.70 chips/hand from the station
+    assert exp[50:].mean() > nash + 0.1
+
+
+# ------------------------------------------------------------------------------ matches
+def test_match_uses_observe_and_starts_fresh() -> None:
+    from pokerlab.arena import play_match
+    from pokerlab.arena.matches import spec_agent
+
+    spec = "adapt(base=random,refit=10)"
+    r = play_match(spec, "random", game="kuhn", hands=40, duplicate=True, workers=1)
+    assert r.exact_mbb is None and r.hands == 40
+    ag = spec_agent(spec, "kuhn", None, 0)
+    assert ag.hands == 40 and len(ag.trace) == 40
+    play_match(spec, "random", game="kuhn", hands=20, workers=1, seed=1)
+    assert ag.hands == 20  # a new match forgets the old opponent
+    # the model counted the opponent's decisions (public or shown)
+    assert ag.public_counts.sum() + ag.infoset_counts.sum() > 20
+
+
+def test_model_counts_are_the_observed_model() -> None:
+    """The agent's model equals ObservedModel on the same observations."""
+    from pokerlab.opponents.estimate import Observation, ObservedModel
+    from pokerlab.opponents.response import model_slots
+
+    game, tree = adapt_tree("kuhn")
+    cg = tree.cg
+    agent = build_agent("adapt(strength=3)", game="kuhn")
+    prior = agent.prior_slots
+    # one hand: p0 bets, p1 (opponent, card 0) passes = folds; public observation
+    rng = np.random.default_rng(0)
+    st = game.new_initial_state()
+    while not st.is_terminal():
+        if st.is_chance_node():
+            st.apply_action(sample_chance(st.chance_outcomes(), rng))
+        else:
+            st.apply_action(1 if st.current_player() == 0 else 0)
+    pub_key = None
+    s2 = game.new_initial_state()
+    while not s2.is_terminal():
+        if s2.is_chance_node():
+            s2.apply_action(sample_chance(s2.chance_outcomes(), np.random.default_rng(0)))
+        elif s2.current_player() == 1:
+            pub_key = s2.public_state_string()
+            s2.apply_action(0)
+        else:
+            s2.apply_action(1)
+    agent.observe(st, 0)
+    from pokerlab.policy.tabular import TabularPolicy
+
+    rows = []
+    for i, key in enumerate(cg.infoset_keys):
+        lo, hi = int(cg.infoset_offset[i]), int(cg.infoset_offset[i + 1])
+        rows.append((key, cg.infoset_actions[lo:hi], prior[lo:hi]))
+    om = ObservedModel(prior=TabularPolicy.from_rows(rows), strength=3.0)
+    om.add([Observation(key=str(pub_key), action=0, private=False)])
+    np.testing.assert_allclose(agent.model_slots(), model_slots(cg, om), atol=1e-12)
