@@ -1,0 +1,515 @@
+"""``search``: an agent that re-solves the hand it is in, over both ranges, at every
+decision from a start street on (Libratus / Pluribus style real-time search on the
+range-vectorised engine of :mod:`pokerlab.subgame`).
+
+At a decision on the start street or later the agent
+
+1. takes both players' ranges at the current public state: before its first search of
+   the hand by Bayes through the base policy (the blueprint) at every observed action
+   (:class:`~pokerlab.agents.beliefs.HoldemBeliefs`); after it, from its previous solve
+   (**nested**: the real actions since that solve's root are followed in its tree, an
+   opponent's raise the tree lacks as the nearest size), so its own range is exactly the
+   one it played;
+2. builds a spot that starts *at this decision* (:class:`~pokerlab.subgame.tree.Root`):
+   the real pot, stacks and street bets, so an off-tree bet of the opponent is part of the
+   subgame exactly, never translated; later actions use the search's own bet sizes;
+3. solves it with Discounted CFR until the think budget is spent (or 0.5% of the pot),
+   and plays its actual hand by sampling its strategy;
+4. **safety** (``safe=1``, the default): when a previous solve exists, the opponent may
+   take, per hand, its best-response counterfactual value there (the resolve gadget,
+   :meth:`~pokerlab.subgame.solver.SpotSolver.set_gadget`), so the new strategy gives no
+   opponent hand more than the previous one did; ``safe=0`` re-solves on the ranges only
+   (unsafe).  The first search of a hand has no previous solve and is unsafe (its
+   ranges come from the blueprint).
+
+Before the start street, and whenever a search cannot run (no iteration fits the budget,
+the spot is over the memory bound, its own hand is outside its range), it plays the base
+policy: a legal action always.  ``think_ms`` keeps the time of every search decision.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from pokerlab.agents.beliefs import HoldemBeliefs
+from pokerlab.cards.cards import COMBO_INDEX, card_str
+from pokerlab.errors import AgentError, PokerlabError
+from pokerlab.evaluation.think import histogram
+from pokerlab.holdem.actions import Action, ActionKind
+from pokerlab.holdem.events import BoardDealt, CheckedOrCalled, Folded, RaisedTo
+from pokerlab.holdem.view import PlayerView
+from pokerlab.rng import SplitMix64, to_unit
+
+STREET_NAMES = {"flop": 1, "turn": 2, "river": 3}
+
+RATE_S_PER_BYTE = 4e-9
+"""Seconds of one DCFR iteration per byte of the solver's estimated memory (measured on
+this 2-core machine: 3.4e-9 to 4.2e-9 over river and turn spots of 0.1 to 108 MB); each
+agent refines it from its own solves."""
+
+MIN_ITERATIONS = 25
+"""A subgame is solved only when at least this many iterations fit the budget."""
+
+BUILD_SHARE = 0.85
+"""Share of the remaining budget planned for iterations (the rest builds the solver)."""
+
+PRUNE = 1e-3
+"""Combos whose weight is below this share of the range's largest are dropped from a
+subgame (unsafe ranges); the searcher's own hand is always kept."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class SearchConfig:
+    """``ms``: think budget per decision (milliseconds); ``street``: first street searched
+    (1 flop, 2 turn, 3 river); ``safe``: nested safe re-solving; ``bets`` / ``raises``:
+    the subgame's sizes (postflop-solver notation, sizes joined by ``+`` in a spec),
+    ``river_bets`` for the river; ``raise_cap``: bets and raises per street in the
+    subgame; ``target_pct``: stop early at this exploitability (% of pot);
+    ``max_memory``: bytes per decision's subgame; ``threads``: solver threads;
+    ``iterations`` (spec ``iters``): a fixed number of iterations per decision instead of
+    the time budget (reproducible play: the configured tree, no time checks)."""
+
+    ms: float = 1000.0
+    street: int = 3
+    safe: bool = True
+    bets: str = "50%,100%"
+    raises: str = "2.5x"
+    river_bets: str = "33%,75%,150%"
+    raise_cap: int = 3
+    target_pct: float = 0.5
+    max_memory: float = 2e9
+    threads: int = 1
+    iterations: int = 0
+
+    def __post_init__(self) -> None:
+        if not (math.isfinite(self.ms) and 1 <= self.ms <= 600_000):
+            raise AgentError(f"search: ms (think budget per decision) must be 1..600000 milliseconds, "
+                             f"got {self.ms!r}")
+        if self.street not in (1, 2, 3):
+            raise AgentError(f"search: street must be flop, turn or river, got {self.street!r}")
+        if not (isinstance(self.raise_cap, int) and 0 <= self.raise_cap <= 10):
+            raise AgentError(f"search: raise_cap must be 0..10, got {self.raise_cap!r}")
+        if not (math.isfinite(self.target_pct) and self.target_pct >= 0):
+            raise AgentError(f"search: target must be >= 0 (% of pot), got {self.target_pct!r}")
+        if not (isinstance(self.iterations, int) and 0 <= self.iterations <= 1_000_000):
+            raise AgentError(f"search: iters must be 0 (by time) .. 1000000, got {self.iterations!r}")
+        if not (isinstance(self.threads, int) and 1 <= self.threads <= 64):
+            raise AgentError(f"search: threads must be 1..64, got {self.threads!r}")
+        self.tree()  # sizes are checked here, once
+
+    def tree(self) -> Any:
+        from pokerlab.subgame.tree import tree_config
+
+        try:
+            return tree_config(bets=self.bets, raises=self.raises, river_bets=self.river_bets,
+                               raise_cap=self.raise_cap)
+        except PokerlabError as exc:
+            raise AgentError(f"search: bad subgame sizes: {exc}") from None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"ms": self.ms, "street": self.street, "safe": self.safe, "bets": self.bets,
+                "raises": self.raises, "river_bets": self.river_bets, "raise_cap": self.raise_cap,
+                "target_pct": self.target_pct, "max_memory": self.max_memory, "threads": self.threads,
+                "iterations": self.iterations}
+
+
+_SPEC = re.compile(r"^search(?:\((?P<opts>[^)]*)\))?(?::(?P<base>.+))?$", re.IGNORECASE)
+
+
+def parse_search_spec(spec: str) -> tuple[SearchConfig, str]:
+    """``search``, ``search:POLICY`` or ``search(ms=1000,street=turn,safe=1,bets=50%+100%)``
+    (optionally followed by ``:POLICY``; ``base=SPEC`` also names the base) ->
+    (config, base agent spec)."""
+    m = _SPEC.match(spec.strip())
+    if m is None:
+        raise AgentError(f"bad search spec {spec!r}: write search, search:POLICY or "
+                         "search(ms=1000,street=turn,safe=1)")
+    base = (m.group("base") or "").strip()
+    kw: dict[str, Any] = {}
+    opts = (m.group("opts") or "").strip()
+
+    def num(k: str, v: str, kind: type) -> Any:
+        try:
+            return kind(v)
+        except ValueError:
+            what = "an integer" if kind is int else "a number"
+            raise AgentError(f"search option {k}={v!r} is not {what}") from None
+
+    if opts:
+        for item in opts.split(","):
+            k, eq, v = item.partition("=")
+            k, v = k.strip().lower(), v.strip()
+            if not eq or not v:
+                raise AgentError(f"search option {item.strip()!r} must be key=value")
+            if k == "ms":
+                kw["ms"] = num(k, v, float)
+            elif k == "street":
+                if v.lower() not in STREET_NAMES:
+                    raise AgentError(f"search: street must be flop, turn or river, got {v!r}")
+                kw["street"] = STREET_NAMES[v.lower()]
+            elif k == "safe":
+                if v.lower() not in ("0", "1", "true", "false"):
+                    raise AgentError(f"search: safe must be 0 or 1, got {v!r}")
+                kw["safe"] = v.lower() in ("1", "true")
+            elif k in ("bets", "raises", "river_bets"):
+                kw[k] = v.replace("+", ",")
+            elif k == "raise_cap":
+                kw["raise_cap"] = num(k, v, int)
+            elif k == "target":
+                kw["target_pct"] = num(k, v, float)
+            elif k == "threads":
+                kw["threads"] = num(k, v, int)
+            elif k == "iters":
+                kw["iterations"] = num(k, v, int)
+            elif k == "memory":
+                kw["max_memory"] = num(k, v, float)
+            elif k == "base":
+                base = v
+            else:
+                raise AgentError(f"unknown search option {k!r}; known: ms, street, safe, bets, raises, "
+                                 "river_bets, raise_cap, target, threads, iters, memory, base")
+    return SearchConfig(**kw), base or "blueprint"
+
+
+@dataclass
+class _Solve:
+    solver: Any
+    searcher: int
+    street: int
+    n_events: int  # view events at the solve's root
+    stack: int  # chips behind at the start of the solve's street (effective)
+
+
+@dataclass
+class SearchStats:
+    think_ms: list[float] = field(default_factory=list)
+    searches: int = 0
+    fallbacks: int = 0
+    nested: int = 0
+    safe_solves: int = 0
+    iterations: int = 0
+    coarser: int = 0
+    reasons: dict[str, int] = field(default_factory=dict)
+
+
+class SearchAgent:
+    """Real-time search over a base policy agent (see the module docstring)."""
+
+    def __init__(self, base: Any, config: SearchConfig | None = None, *, name: str = "search",
+                 seed: int = 0) -> None:
+        self.base = base
+        self.config = config if config is not None else SearchConfig()
+        self.name = name
+        self.tree = self.config.tree()
+        from pokerlab.subgame.tree import tree_config
+
+        self.ladder = (self.tree,
+                       tree_config(bets="75%", raises="2.5x", river_bets="50%,100%", raise_cap=2),
+                       tree_config(bets="75%", raises="none", raise_cap=1))
+        """Trees from the configured one to coarser ones, used when a spot is too big for
+        the budget (:meth:`_fit`)."""
+        self.rate = RATE_S_PER_BYTE
+        _warm_up()
+        self.beliefs = HoldemBeliefs(base)
+        self.stats = SearchStats()
+        self.rng = SplitMix64(seed)
+        self._prev: _Solve | None = None
+        self.last_error = ""
+
+    def reset(self, seed: int) -> None:
+        self.rng = SplitMix64(seed ^ 0x5EA2C4)
+        self.base.reset(seed)
+        self.beliefs.reset()
+        self._prev = None
+
+    def counters(self) -> dict[str, Any]:
+        """Per-agent figures a match reports: think time percentiles and counts."""
+        t = np.asarray(self.stats.think_ms, dtype=np.float64)
+        out: dict[str, Any] = {"search_decisions": self.stats.searches + self.stats.fallbacks,
+                               "think_ms_count": int(t.size), "think_ms_sum": float(t.sum())}
+        out.update(histogram(t))  # summed over worker processes; percentiles from the sums
+        out.update({"searches": self.stats.searches, "fallbacks": self.stats.fallbacks,
+                "nested_solves": self.stats.nested, "safe_solves": self.stats.safe_solves,
+                "coarser_trees": self.stats.coarser,
+                "iterations": self.stats.iterations})
+        return out
+
+    # ---------------------------------------------------------------------- play
+    def act(self, view: PlayerView) -> Action:
+        if view.street < self.config.street or view.street > 3:
+            return self.base.act(view)
+        t0 = time.perf_counter()
+        self.last_error = ""
+        try:
+            action = self._search(view, t0 + self.config.ms / 1000.0)
+        except PokerlabError as exc:  # a search that cannot run plays the base policy
+            self.last_error = str(exc)
+            action = None
+        if action is None:
+            self.stats.fallbacks += 1
+            key = self.last_error or "no subgame fits the budget"
+            self.stats.reasons[key] = self.stats.reasons.get(key, 0) + 1
+            self._prev = None
+            action = self.base.act(view)
+        self.stats.think_ms.append(1000.0 * (time.perf_counter() - t0))
+        return action
+
+    def _street_start(self, view: PlayerView) -> tuple[int, int]:
+        """(pot, effective stack) at the start of the current street."""
+        pot = int(view.pot - view.bets[0] - view.bets[1])
+        stack = int(min(view.stacks[0] + view.bets[0], view.stacks[1] + view.bets[1]))
+        return pot, stack
+
+    def _root(self, view: PlayerView) -> Any:
+        from pokerlab.subgame.tree import Root
+
+        per = view.street_action_events()
+        bets = [0, 0]
+        prev = 0
+        aggr = 0
+        acted = 0
+        for e in per[view.street]:
+            if isinstance(e, RaisedTo):
+                prev = bets[1 - e.player]
+                bets[e.player] = int(e.raise_to)
+                aggr += 1
+            elif isinstance(e, CheckedOrCalled):
+                bets[e.player] = max(bets)
+            acted += 1
+        last = per[view.street - 1][-1] if per[view.street - 1] else None
+        donk = bool(isinstance(last, CheckedOrCalled) and last.player == 0 and last.amount > 0)
+        if tuple(bets) != tuple(view.bets):
+            raise AgentError(f"search: street bets {bets} do not match the view's {view.bets}")
+        return Root(to_act=view.player, bets=(bets[0], bets[1]), prev_level=prev, aggressions=aggr,
+                    acted=acted, donk_ok=donk)
+
+    def _nested(self, view: PlayerView) -> tuple[np.ndarray, np.ndarray, np.ndarray | None,
+                                                    np.ndarray | None] | None:
+        """Ranges (and, when safe, the gadget's values and the opponent's prior) at ``view``
+        from the previous solve of this hand; ``None`` when its tree cannot follow."""
+        from pokerlab.subgame.resolve import counterfactual_values, node_reach
+        from pokerlab.subgame.tree import CHANCE, DECISION
+
+        prev = self._prev
+        if prev is None or prev.searcher != view.player:
+            return None
+        s = prev.solver
+        tr = s.tree
+        node = 0
+        tokens: list[str] = []
+        for e in view.events[prev.n_events:]:
+            if isinstance(e, BoardDealt):
+                if tr.kind[node] != CHANCE:
+                    return None
+                tokens.append(card_str(e.cards[0]))
+                node = tr.child(node, 0)
+            elif isinstance(e, (Folded, CheckedOrCalled, RaisedTo)):
+                if tr.kind[node] != DECISION or int(tr.player[node]) != e.player:
+                    return None
+                names = tr.action_names[node]
+                amts = tr.action_amounts[node]
+                if isinstance(e, Folded):
+                    want = [a for a, nm in enumerate(names) if nm == "fold"]
+                elif isinstance(e, CheckedOrCalled):
+                    want = [a for a, nm in enumerate(names) if nm in ("check", "call")]
+                else:
+                    raises = [a for a, nm in enumerate(names)
+                              if nm.split(" ")[0] in ("bet", "raise", "allin")]
+                    if not raises:
+                        return None
+                    x = max(int(e.raise_to), 1)
+                    want = [min(raises, key=lambda a: abs(math.log(max(amts[a], 1)) - math.log(x)))]
+                if not want:
+                    return None
+                tokens.append(names[want[0]])
+                node = tr.child(node, want[0])
+        if tr.kind[node] != DECISION or int(tr.player[node]) != view.player:
+            return None
+        _, r0, r1 = node_reach(s, tokens)
+        if not self.config.safe:
+            return r0, r1, None, None
+        opp = 1 - view.player
+        cbv = counterfactual_values(s, tokens, opp, best_response=True)
+        prior = np.asarray(s.spot.ranges[opp], dtype=np.float64).copy()
+        # values count chips from the solve's street start: re-base them on this street's
+        pot, stack = self._street_start(view)
+        paid = prev.stack - stack
+        if paid:
+            ours = r0 if view.player == 0 else r1
+            cbv = cbv + paid * _compatible_mass(ours) * (prior > 0)
+        return r0, r1, cbv, prior
+
+    def _fit(self, spot: Any, budget: float) -> Any:
+        """``spot`` with the richest tree of the ladder whose iteration is predicted to take
+        at most 1/:data:`MIN_ITERATIONS` of the ``budget`` (seconds) and whose memory fits;
+        ``None`` when none does."""
+        import dataclasses
+
+        from pokerlab.subgame.solver import estimate_size
+
+        for tree in self.ladder:
+            cand = dataclasses.replace(spot, tree=tree)
+            size = estimate_size(cand, isomorphism=False)
+            if size.memory_bytes <= self.config.max_memory and \
+                    self.rate * size.memory_bytes * MIN_ITERATIONS <= budget:
+                if tree is not self.ladder[0]:
+                    self.stats.coarser += 1
+                return cand
+        return None
+
+    def _search(self, view: PlayerView, deadline: float) -> Action | None:
+        from pokerlab.subgame.resolve import subgame_spot
+        from pokerlab.subgame.solver import SolveConfig, SpotSolver
+        from pokerlab.subgame.tree import make_spot
+
+        cfg = self.config
+        me = view.player
+        opp = 1 - me
+        nested = self._nested(view)
+        cbv = prior = None
+        if nested is not None:
+            r0, r1, cbv, prior = nested
+            self.stats.nested += 1
+        else:
+            r = self.beliefs.update(view)
+            r0, r1 = r[0], r[1]
+        mine = COMBO_INDEX[view.hole[0], view.hole[1]]
+        r0, r1 = _pruned(r0, mine if me == 0 else -1), _pruned(r1, mine if me == 1 else -1)
+        ours = r0 if me == 0 else r1
+        if ours[mine] <= 0:
+            raise AgentError("search: its own hand is outside its range")
+        scale = [float(r0.max()), float(r1.max())]
+        if min(scale) <= 0:
+            raise AgentError("search: a range is empty")
+        pot, stack = self._street_start(view)
+        root = self._root(view)
+        base = make_spot(board=tuple(view.board), pot=pot, stack=stack, oop=np.clip(r0 / scale[0], 0, 1),
+                         ip=np.clip(r1 / scale[1], 0, 1), tree=self.tree, big_blind=view.big_blind,
+                         root=root)
+        if cbv is not None and prior is not None:
+            # the searcher's range is scaled by 1/scale: so are the opponent's values
+            cbv = cbv / scale[me]
+            reach = (r0 / scale[0], r1 / scale[1])
+            spot = subgame_spot(base, root, me, reach, safe=True, prior=prior)
+        else:
+            spot = base
+        if not cfg.iterations:
+            spot = self._fit(spot, BUILD_SHARE * (deadline - time.perf_counter()))
+            if spot is None:
+                return None
+        solver = SpotSolver(spot, SolveConfig(isomorphism=False), max_memory=cfg.max_memory,
+                            threads=cfg.threads)
+        mem = float(solver.size.memory_bytes)
+        if cbv is not None:
+            solver.set_gadget(opp, cbv)
+            self.stats.safe_solves += 1
+        per_iter = 0.0  # the slowest recent iteration (seconds), what the deadline is kept by
+        steady = 0.0  # seconds of the iterations after the first (the first may load kernels)
+        while True:
+            now = time.perf_counter()
+            if cfg.iterations:
+                if solver.iteration >= cfg.iterations:
+                    break
+            elif solver.iteration > 0 and now + per_iter > deadline:
+                break
+            elif solver.iteration == 0 and now >= deadline:
+                return None
+            solver.step()
+            took = time.perf_counter() - now
+            per_iter = max(per_iter * 0.5, took)
+            if solver.iteration > 1:
+                steady += took
+            if solver.iteration % 50 == 0 and cbv is None and not cfg.iterations:
+                if solver.exploitability()[1] <= cfg.target_pct:
+                    break
+        self.stats.searches += 1
+        self.stats.iterations += solver.iteration
+        if solver.iteration > 2 and mem > 0:
+            obs = steady / (solver.iteration - 1) / mem
+            obs = min(max(obs, 0.25 * RATE_S_PER_BYTE), 8 * RATE_S_PER_BYTE)
+            self.rate = 0.8 * self.rate + 0.2 * obs
+        names = solver.action_names(0)
+        hands = solver.deal.combos[me]
+        at = np.nonzero(hands == mine)[0]
+        if at.size == 0:
+            raise AgentError("search: its own hand is outside its range")
+        sigma = solver._avg_at(0, 0)[:, int(at[0])]
+        if not np.all(np.isfinite(sigma)) or sigma.sum() <= 0:
+            raise AgentError("search: no strategy for its own hand")
+        u = to_unit(self.rng.next()) * float(sigma.sum())
+        k = int(np.searchsorted(np.cumsum(sigma), u, side="right"))
+        k = min(k, len(names) - 1)
+        amount = solver.tree.action_amounts[0][k]
+        self._prev = _Solve(solver=solver, searcher=me, street=view.street, n_events=len(view.events),
+                            stack=stack)
+        return _real_action(view, names[k], amount)
+
+
+_WARM = False
+
+
+def _warm_up() -> None:
+    """Load the solver's kernels once per process (a tiny river solve), so the first
+    decision's think time is spent thinking."""
+    global _WARM
+    if _WARM:
+        return
+    from pokerlab.subgame.resolve import counterfactual_values
+    from pokerlab.subgame.solver import SolveConfig, SpotSolver, estimate_size
+    from pokerlab.subgame.tree import Root, make_spot, tree_config
+
+    spot = make_spot(board="AhKd7c4s2h", pot=10, stack=20, oop="AA,KK,QQ", ip="AK,JJ", tree=tree_config(),
+                     root=Root(to_act=1, acted=1))
+    estimate_size(spot, isomorphism=False)
+    s = SpotSolver(spot, SolveConfig(isomorphism=False), threads=1)
+    s.set_gadget(0, np.ones(1326))
+    s.step()
+    counterfactual_values(s, (), 0)
+    spot = make_spot(board="AhKd7c4s", pot=10, stack=20, oop="AA", ip="KK", tree=tree_config())
+    SpotSolver(spot, SolveConfig(isomorphism=False), threads=1).step()
+    _WARM = True
+
+
+def _pruned(r: np.ndarray, keep: int) -> np.ndarray:
+    out = np.where(r >= PRUNE * float(r.max()), r, 0.0)
+    if keep >= 0:
+        out[keep] = r[keep]
+    return out
+
+
+def _compatible_mass(r: np.ndarray) -> np.ndarray:
+    """For each combo, the weight of ``r`` on the combos it shares no card with."""
+    from pokerlab.cards.cards import COMBOS
+
+    per_card = np.zeros(52)
+    np.add.at(per_card, COMBOS[:, 0], r)
+    np.add.at(per_card, COMBOS[:, 1], r)
+    return r.sum() - per_card[COMBOS[:, 0]] - per_card[COMBOS[:, 1]] + r
+
+
+def _real_action(view: PlayerView, name: str, amount: int) -> Action:
+    kind = name.split(" ")[0]
+    if kind == "fold":
+        return Action(kind=ActionKind.FOLD) if view.can_fold else Action(kind=ActionKind.CHECK_CALL)
+    if kind in ("check", "call") or not view.can_raise:
+        return Action(kind=ActionKind.CHECK_CALL)
+    to = int(min(max(int(amount), view.min_raise_to), view.max_raise_to))
+    return Action(kind=ActionKind.RAISE, amount=to)
+
+
+def make_search_agent(spec: str, *, build: Any, config: Any = None, seed: int = 0) -> SearchAgent:
+    """The agent of a ``search`` spec; ``build(spec, ...)`` makes its base agent."""
+    cfg, base_spec = parse_search_spec(spec)
+    if base_spec.lower().startswith("search"):
+        raise AgentError("search: the base agent cannot itself search")
+    base = build(base_spec, game="hunl", config=config, seed=seed)
+    if not hasattr(base, "action_probabilities") and not hasattr(base, "action_probabilities_all_hands"):
+        raise AgentError(f"search: base agent {base_spec!r} does not say how it plays each hand "
+                         "(it needs action probabilities to track ranges)")
+    return SearchAgent(base, cfg, name=spec.strip(), seed=seed)

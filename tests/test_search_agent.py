@@ -1,0 +1,99 @@
+"""The searching agent (pokerlab.agents.search): specs, legal play with and without a
+subgame, nested safe re-solving along a hand, and the fallback to the blueprint."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from pokerlab.agents.registry import build_agent
+from pokerlab.agents.search import SearchConfig, parse_search_spec
+from pokerlab.errors import AgentError
+from pokerlab.holdem.engine import HoldemConfig
+
+CFG = HoldemConfig.from_bb(100)
+
+
+def test_specs() -> None:
+    cfg, base = parse_search_spec("search")
+    assert base == "blueprint" and cfg == SearchConfig()
+    cfg, base = parse_search_spec("search(ms=250,street=turn,safe=0,bets=33%+75%,iters=20):tag")
+    got = (cfg.ms, cfg.street, cfg.safe, cfg.bets, cfg.iterations, base)
+    assert got == (250, 2, False, "33%,75%", 20, "tag")
+    for bad, msg in (("search(ms=0)", "ms"), ("search(street=preflop)", "street"),
+                     ("search(bogus=1)", "unknown"), ("search(bets=abc)", "sizes"),
+                     ("search(ms=abc)", "number"), ("search(safe=2)", "safe"), ("search(ms)", "key=value")):
+        with pytest.raises(AgentError, match=msg):
+            parse_search_spec(bad)
+    with pytest.raises(AgentError, match="cannot itself search"):
+        build_agent("search:search", config=CFG)
+    with pytest.raises(AgentError, match="hold'em only"):
+        build_agent("search", game="kuhn")
+
+
+def _play(agent, other, hands: int, seed: int = 0) -> list[float]:
+    from pokerlab.evaluation.matches import hand_cards, play_hunl_hand
+
+    out = []
+    for h in range(hands):
+        seat = h % 2
+        st = play_hunl_hand(agent, other, CFG, seat, hand_cards(seed, h), h, h + 1000)  # illegal: raises
+        out.append(float(st.payoffs()[seat]))
+    return out
+
+
+def test_search_plays_legal_hands_with_nested_safe_solves() -> None:
+    agent = build_agent("search(street=river,iters=30)", config=CFG, seed=3)
+    blueprint = build_agent("blueprint", config=CFG, seed=4)
+    res = _play(agent, blueprint, 80)
+    st = agent.stats
+    assert len(res) == 80
+    assert st.searches >= 10 and st.fallbacks == 0
+    assert st.nested >= 1 and st.safe_solves == st.nested
+    assert st.iterations == 30 * st.searches
+    c = agent.counters()
+    assert c["search_decisions"] == st.searches and c["think_ms_count"] == st.searches
+
+
+def test_fixed_iterations_are_reproducible() -> None:
+    runs = []
+    for _ in range(2):
+        agent = build_agent("search(street=river,iters=20)", config=CFG, seed=9)
+        runs.append(_play(agent, build_agent("tag", config=CFG), 30, seed=5))
+    assert runs[0] == runs[1]
+
+
+def test_unsafe_search_and_tiny_budgets_still_act() -> None:
+    unsafe = build_agent("search(street=river,safe=0,iters=25)", config=CFG, seed=1)
+    _play(unsafe, build_agent("blueprint", config=CFG, seed=2), 40)
+    assert unsafe.stats.searches > 0 and unsafe.stats.safe_solves == 0
+    tiny = build_agent("search(ms=1,street=flop)", config=CFG, seed=1)
+    _play(tiny, build_agent("call", config=CFG), 20)  # no subgame fits 1 ms: the blueprint acts
+    assert tiny.stats.fallbacks > 0 and tiny.stats.fallbacks + tiny.stats.searches == len(tiny.stats.think_ms)
+
+
+def test_search_range_contains_its_hand_and_the_opponent_range_follows_the_blueprint() -> None:
+    """At a river decision facing a bet, the tracked ranges are the blueprint's Bayes
+    ranges: the bettor's range is narrower than the checker's."""
+    agent = build_agent("search(street=river,iters=10)", config=CFG, seed=0)
+    blueprint = build_agent("blueprint", config=CFG, seed=0)
+    from pokerlab.evaluation.matches import hand_cards, play_hunl_hand
+
+    seen = []
+    orig = agent._search
+
+    def spy(view, deadline):
+        r = agent.beliefs.update(view)
+        seen.append((view, r))
+        return orig(view, deadline)
+
+    agent._search = spy  # type: ignore[method-assign]
+    for h in range(60):
+        play_hunl_hand(agent, blueprint, CFG, h % 2, hand_cards(1, h), h, h + 7)
+    assert seen
+    from pokerlab.cards.cards import COMBO_INDEX
+
+    for view, r in seen:
+        assert r[view.player, COMBO_INDEX[view.hole[0], view.hole[1]]] > 0
+        assert np.all(r >= 0) and np.all(r <= 1)
+        assert np.all(r[:, [COMBO_INDEX[a, b] for a in view.board for b in range(52) if b != a]] == 0)
