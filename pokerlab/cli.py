@@ -41,6 +41,7 @@ class PokerlabGroup(typer.core.TyperGroup):
     def main(self, args: Any = None, prog_name: str | None = None,
              complete_var: str | None = None, standalone_mode: bool = True,
              **extra: Any) -> Any:
+        from typer import exceptions as tx
         from typer._click import exceptions as cx
 
         code = 0
@@ -53,7 +54,7 @@ class PokerlabGroup(typer.core.TyperGroup):
         except cx.ClickException as exc:
             print(f"error: {usage_line(exc)}", file=sys.stderr)
             code = 2
-        except cx.Abort:
+        except tx.Abort:
             print("error: aborted", file=sys.stderr)
             code = 1
         except (PokerlabError, OSError) as exc:  # raised outside a command body

@@ -135,8 +135,15 @@ def _hands(files: Sequence[Path]) -> Iterable[tuple[Any, Any]]:
             text = f.read_text(encoding="utf-8")
         except OSError as exc:
             raise HandHistoryError(f"cannot read {str(f)!r}: {exc}") from None
-        for hh in _load_all(text):
-            yield hh, state_from_history(hh)
+        except UnicodeDecodeError:
+            raise HandHistoryError(f"{str(f)!r} is not a PHH text file (not UTF-8)") from None
+        if not text.strip():
+            raise HandHistoryError(f"{str(f)!r} is empty: no hand to read")
+        try:
+            hands = [(hh, state_from_history(hh)) for hh in _load_all(text)]
+        except HandHistoryError as exc:
+            raise HandHistoryError(f"{str(f)!r}: {exc}") from None
+        yield from hands
 
 
 def observe_histories(paths: Iterable[str | Path], player: str, agent: Any) -> HUNLObservations:

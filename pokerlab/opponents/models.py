@@ -106,12 +106,26 @@ def load_model(spec: str, game: Any) -> Policy:
         from pokerlab.policy.tabular import load_policy
 
         if is_model_file(Path(path)):
-            return load_observed_model(Path(path), game)
+            model = load_observed_model(Path(path), game)
+            _same_game(path, getattr(model, "metadata", None), game)
+            return model
         pol = load_policy(path)
+        _same_game(path, getattr(pol, "metadata", None), game)
         return pol
     raise ConfigError(
         f"unknown opponent {spec!r}: expected one of {', '.join(BUILTIN)}, nash, "
         "mix:W:SPEC1:SPEC2 or the path of a policy/model file")
+
+
+def _same_game(path: str, metadata: Any, game: Any) -> None:
+    """A model or policy file made for another game is refused, naming both games."""
+    made = metadata.get("game") if isinstance(metadata, dict) else None
+    name = getattr(game, "name", None)
+    if isinstance(made, str) and made and isinstance(name, str) and name and \
+            made.replace(" ", "") != name.replace(" ", "") and "(" not in made + name:
+        from pokerlab.errors import PolicyFileError
+
+        raise PolicyFileError(f"{path!r} was made for {made!r}, not for {name!r}")
 
 
 def _split_specs(rest: str, spec: str) -> tuple[str, str]:

@@ -1,0 +1,246 @@
+"""Every case of issue 29, end to end, and damaged files of every kind pokerlab reads.
+
+Each bad input is one line ``error: ...`` on stderr, exit status 2, no traceback, nothing
+written; a damaged file's line names the file.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+from pokerlab.cli import app
+
+runner = CliRunner()
+
+
+def _files(root: Path) -> set[str]:
+    return {str(p.relative_to(root)) for p in root.rglob("*")}
+
+
+def bad(args: list[str], *needles: str, root: Path | None = None) -> str:
+    before = _files(root) if root is not None else set()
+    res = runner.invoke(app, args)
+    assert res.exit_code == 2, (args, res.exit_code, res.output)
+    assert res.exception is None or isinstance(res.exception, SystemExit), res.exception
+    assert "Traceback" not in res.output
+    lines = [ln for ln in res.stderr.splitlines() if ln.strip()]
+    assert len(lines) == 1 and lines[0].startswith("error: "), res.stderr
+    for n in needles:
+        assert n in lines[0], (n, lines[0])
+    if root is not None:
+        assert _files(root) == before, _files(root) - before
+    return lines[0]
+
+
+# ------------------------------------------------------------- the issue's listed cases
+
+
+def test_huge_count_is_one_line() -> None:
+    bad(["equity", "AsKs", "QdQc", "--mc", "99999999999999999999999"], "--mc")
+    bad(["equity", "AsKs", "QdQc", "--mc", str(10**13)], "--mc", "at most")
+
+
+@pytest.mark.parametrize("value", ["inf", "nan", "-inf", "1e300", "0", "-5"])
+def test_bad_stacks(value: str) -> None:
+    bad(["match", "tag", "call", "--stack", value, "--hands", "10"], "--stack")
+
+
+def test_huge_pushfold_stack_is_no_solver_error() -> None:
+    line = bad(["pushfold", "solve", "--stack", "1e300"], "--stack")
+    assert "HiGHS" not in line
+
+
+def test_ray_addresses() -> None:
+    bad(["match", "tag", "call", "--hands", "10", "--ray-address", "garbage"],
+        "--ray-address", "garbage")
+    t0 = time.monotonic()
+    bad(["match", "tag", "call", "--hands", "10", "--ray-address", "127.0.0.1:1"],
+        "--ray-address", "127.0.0.1:1")
+    assert time.monotonic() - t0 < 120  # a refused port is no hang (a generous bound)
+
+
+@pytest.mark.parametrize("spec", ["hunl(stack=abc)", "hunl(stack=50)"])
+def test_match_does_not_ignore_game_parameters(spec: str) -> None:
+    bad(["match", "tag", "call", "--hands", "10", "--game", spec], "--game", "--stack")
+    bad(["lbr", "call", "--hands", "10", "--game", spec], "--game")
+
+
+def test_bad_game_parameters_are_named() -> None:
+    bad(["solve", "kuhn(x=1)", "--iterations", "2"], "GAME", "x")
+    bad(["game", "info", "leduc(bogus=1)"], "bogus")
+
+
+@pytest.mark.parametrize("workers", ["0", "-3"])
+def test_workers_below_one(workers: str) -> None:
+    bad(["match", "tag", "call", "--hands", "10", "--workers", workers], "--workers")
+
+
+def test_play_checks_its_agent_for_small_games(tmp_path: Path) -> None:
+    bad(["play", "--game", "kuhn", "--agent", "bogus", "--tty"], "--agent", "bogus")
+
+
+def test_parser_errors_are_one_line_without_a_box() -> None:
+    for args in (["equity", "AsKs", "--seed", "abc"], ["match", "--bogus"], ["equity"],
+                 ["blueprint", "train", "--iterations", "1.5"]):
+        line = bad(args)
+        assert "╭" not in line and "Usage" not in line
+
+
+def test_output_paths_checked_before_any_work(tmp_path: Path) -> None:
+    bad(["deepcfr", "train", "kuhn", "--checkpoint", "/proc/x"], "--checkpoint", "/proc/x")
+    bad(["holdem", "selfplay", "--hands", "5", "--out", str(tmp_path / "no" / "x.phhs")],
+        "--out", "does not exist", root=tmp_path)
+    bad(["hands", "report", "--out", str(tmp_path / "no" / "report")], "--out",
+        root=tmp_path)
+    bad(["solve", "kuhn", "--iterations", "2", "--out", str(tmp_path / "f" / "x.npz")],
+        "--out", root=tmp_path)
+
+
+def test_a_folder_given_as_a_policy(tmp_path: Path) -> None:
+    bad(["match", f"policy:{tmp_path}", "random", "--game", "kuhn", "--hands", "2"],
+        "is a folder")
+    bad(["policy", "show", str(tmp_path)], "is a folder")
+
+
+# ---------------------------------------------------------------- files of every kind
+
+
+@pytest.fixture(scope="module")
+def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    d = tmp_path_factory.mktemp("files")
+    out: dict[str, Path] = {}
+    r = runner.invoke(app, ["solve", "kuhn", "--iterations", "20", "--out", str(d / "k.npz")])
+    assert r.exit_code == 0, r.output
+    out["kuhn_policy"] = d / "k.npz"
+    r = runner.invoke(app, ["solve", "leduc", "--iterations", "2", "--out", str(d / "l.npz")])
+    assert r.exit_code == 0, r.output
+    out["leduc_policy"] = d / "l.npz"
+    r = runner.invoke(app, ["opponent", "sample", "--game", "leduc", "--opponent", "random",
+                            "--hands", "200", "--out", str(d / "obs.jsonl")])
+    assert r.exit_code == 0, r.output
+    out["observations"] = d / "obs.jsonl"
+    r = runner.invoke(app, ["opponent", "model", str(d / "obs.jsonl"), "--game", "leduc",
+                            "--out", str(d / "model.json")])
+    assert r.exit_code == 0, r.output
+    out["model"] = d / "model.json"
+    r = runner.invoke(app, ["match", "tag", "call", "--hands", "20", "--workers", "1",
+                            "--out", str(d / "m.phhs")])
+    assert r.exit_code == 0, r.output
+    out["phh"] = d / "m.phhs"
+    return out
+
+
+def test_a_leduc_model_is_found_by_its_tag(files: dict[str, Path]) -> None:
+    """The model's format tag sits at the end of the file (sorted keys): still found."""
+    assert b"pokerlab-opponent-model" not in files["model"].read_bytes()[:4096]
+    r = runner.invoke(app, ["exploit", "br", "--game", "leduc", "--opponent",
+                            str(files["model"]), "--json"])
+    assert r.exit_code == 0, r.output
+    d = json.loads(r.stdout)
+    assert d["game"] == "leduc" and d["gain"] > 0
+
+
+def test_a_policy_of_another_game(files: dict[str, Path]) -> None:
+    bad(["match", f"policy:{files['leduc_policy']}", "random", "--game", "kuhn",
+         "--hands", "2"], "leduc", "kuhn", str(files["leduc_policy"]))
+
+
+def _damaged(src: Path, how: str, dst: Path, other: Path) -> Path:
+    raw = src.read_bytes()
+    if how == "truncated":
+        data = raw[: len(raw) // 2]
+    elif how.startswith("flip"):
+        at = {"flip-first": 0, "flip-middle": len(raw) // 2}[how]
+        b = bytearray(raw)
+        b[at] ^= 0x5A
+        data = bytes(b)
+    elif how == "random":
+        data = np.random.default_rng(7).integers(0, 256, 3000, dtype=np.uint8).tobytes()
+    elif how == "empty":
+        data = b""
+    else:  # wrong kind: another file kind's bytes
+        data = other.read_bytes()
+    dst.write_bytes(data)
+    return dst
+
+
+HOWS = ["truncated", "flip-first", "flip-middle", "random", "empty", "wrong"]
+
+#: file kind -> (the command reading FILE, the file used as the wrong kind)
+READERS: dict[str, tuple[list[list[str]], str]] = {
+    "kuhn_policy": ([["policy", "show", "FILE"],
+                     ["match", "policy:FILE", "random", "--game", "kuhn", "--hands", "2"],
+                     ["exploit", "br", "--game", "kuhn", "--opponent", "FILE"]], "model"),
+    "model": ([["exploit", "br", "--game", "leduc", "--opponent", "FILE"]], "kuhn_policy"),
+    "observations": ([["opponent", "model", "FILE", "--game", "leduc", "--out", "OUT"]],
+                     "kuhn_policy"),
+    "phh": ([["opponent", "model", "FILE", "--game", "hunl", "--player", "A-tag",
+              "--out", "OUT"]], "kuhn_policy"),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(READERS))
+@pytest.mark.parametrize("how", HOWS)
+def test_damaged_files_are_one_line_naming_the_file(files: dict[str, Path], kind: str,
+                                                    how: str, tmp_path: Path) -> None:
+    commands, other = READERS[kind]
+    if kind == "observations" and how == "flip-middle":
+        pytest.skip("observations carry no checksum: a changed count is a valid file")
+    if kind == "phh" and how == "flip-middle":
+        pytest.skip("a PHH file carries no checksum: a changed byte may be a legal hand")
+    f = _damaged(files[kind], how, tmp_path / f"damaged{files[kind].suffix}", files[other])
+    for cmd in commands:
+        args = [a.replace("FILE", str(f)).replace("OUT", str(tmp_path / "out.json"))
+                for a in cmd]
+        bad(args, f.name, root=tmp_path)
+
+
+def test_every_flipped_byte_of_a_policy_is_refused_or_harmless(files: dict[str, Path],
+                                                              tmp_path: Path) -> None:
+    """A flipped byte anywhere in a small-game policy file: the checksum (or the archive's
+    own checks) refuses it with an error naming the file, or it hit bytes the contents do
+    not depend on (zip timestamps, ...) and the policy read is the very same."""
+    from pokerlab.errors import PolicyFileError
+    from pokerlab.policy import load_policy
+
+    src = files["kuhn_policy"]
+    ref = load_policy(src)
+    raw = src.read_bytes()
+    f = tmp_path / "flipped.npz"
+    refused = same = 0
+    for i in range(len(raw)):
+        b = bytearray(raw)
+        b[i] ^= 0x5A
+        f.write_bytes(bytes(b))
+        try:
+            pol = load_policy(f)
+        except PolicyFileError as exc:
+            assert str(f) in str(exc)
+            refused += 1
+            continue
+        assert pol.keys() == ref.keys() and pol.allclose(ref, atol=0.0)
+        same += 1
+    assert refused + same == len(raw) and refused > len(raw) // 2
+
+
+def test_a_kill_leaves_a_lock_that_the_next_run_takes_over(tmp_path: Path) -> None:
+    from pokerlab.runlock import LOCK_NAME
+
+    run = tmp_path / "bp"
+    run.mkdir()
+    (run / LOCK_NAME).write_text(json.dumps({"pid": 2**22 + 11, "host": socket.gethostname(),
+                                             "started": "earlier"}))
+    r = runner.invoke(app, ["blueprint", "train", "--preset", "small", "--iterations", "200",
+                            "--out", str(run), "--json"])
+    assert r.exit_code == 0, r.output
+    assert not (run / LOCK_NAME).exists()
+    assert json.loads(r.stdout)["iterations"] == 200
+    assert os.path.exists(run / "checkpoint.npz")
