@@ -261,3 +261,38 @@ def test_model_counts_are_the_observed_model() -> None:
     om = ObservedModel(prior=TabularPolicy.from_rows(rows), strength=3.0)
     om.add([Observation(key=str(pub_key), action=0, private=False)])
     np.testing.assert_allclose(agent.model_slots(), model_slots(cg, om), atol=1e-12)
+
+
+# ------------------------------------------------------------------------------ issue 30 item 4
+def test_leduc_model_round_trip_and_exploit_br(tmp_path) -> None:
+    """A Leduc model written by ``opponent model`` (tens of kB) has its format tag in a real
+    header and is read back by ``exploit br`` (the model spec loader)."""
+    from pathlib import Path
+
+    from pokerlab.games import load_game
+    from pokerlab.opponents.estimate import (
+        MODEL_FORMAT,
+        ObservedModel,
+        is_model_file,
+        sample_observations,
+        save_observed_model,
+    )
+    from pokerlab.opponents.models import equilibrium, load_model
+    from pokerlab.opponents.response import best_response_to_model
+
+    g = load_game("leduc")
+    eq = equilibrium(g)
+    obs = sample_observations(g, load_model("mix:0.5:nash:random", g), 1, eq, 1500, seed=2)
+    m = ObservedModel(prior=eq, strength=1.0, metadata={"game": "leduc"})
+    m.add(obs)
+    path = tmp_path / "m.json"
+    save_observed_model(m, path)
+    raw = path.read_bytes()
+    assert len(raw) > 4096
+    assert raw.index(MODEL_FORMAT.encode()) < 64  # the header, not the end of the file
+    assert is_model_file(Path(path))
+    back = load_model(str(path), g)
+    assert isinstance(back, ObservedModel)
+    assert back.infoset_counts == m.infoset_counts and back.strength == 1.0
+    assert best_response_to_model(g, back).gain == \
+        pytest.approx(best_response_to_model(g, m).gain, abs=1e-12)

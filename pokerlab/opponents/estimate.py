@@ -115,8 +115,10 @@ class ObservedModel(Policy):
 
 
 def save_observed_model(model: ObservedModel, path: str | Path) -> None:
+    """The model as JSON with a real header: ``format``, ``version`` and ``sha256`` come
+    first (the body after them, its keys sorted), so the tag is in the file's first bytes."""
     with atomic_path(path) as tmp:
-        tmp.write_text(json.dumps(model.to_json(), indent=1, sort_keys=True))
+        tmp.write_text(json.dumps(model.to_json(), indent=1))
 
 
 def is_model_file(path: Path) -> bool:
