@@ -56,7 +56,7 @@ KINDS: dict[str, str] = {
     "--merge-every": "count", "--max-players": "count", "--threads": "count",
     "--max-nodes": "count", "--min-hands": "count", "--table-size": "count",
     "--bytes-per-value": "count", "--from-round": "count", "--per-client": "count",
-    "--max-sessions": "count", "--max-strategies": "count",
+    "--max-sessions": "count", "--max-strategies": "count", "--chance": "count",
     "--depth": "count0", "--mc": "count0", "--limit": "count0", "--eval-every": "count0",
     "--show-rejected": "count0", "--ray-workers": "count0", "--raise-cap": "count0",
     "--sb": "count0", "--bb": "count0", "--seat": "count0",
@@ -107,7 +107,9 @@ OVERRIDES: dict[tuple[str, str], str | None] = {
 #: commands that take hunl by name (the stack is their ``--stack``)
 GAME_BY_NAME = frozenset({"match", "lbr", "league", "play"})
 #: game names a command accepts beside the registered games
-EXTRA_GAMES: dict[str, tuple[str, ...]] = {"play": ("pushfold",)}
+EXTRA_GAMES: dict[str, tuple[str, ...]] = {
+    c: ("pushfold",) for c in ("play", "exploit br", "exploit rnr", "exploit curve",
+                               "exploit dbr", "exploit safe", "exploit lock")}
 
 #: options that are free text parsed by the command (no generic rule but the type's)
 FREE = frozenset({
