@@ -110,7 +110,7 @@ def _pair(a: str, b: str, kind: str, config: LeagueConfig,
     ag_b = xb if not isinstance(xb, str) else make_agent(b, game="hunl", config=hc)
     if hasattr(ag_a, "action_probabilities") or hasattr(ag_b, "action_probabilities"):
         r = aivat_match(ag_a, ag_b, hands=config.hands, duplicate=True, seed=config.seed,
-                        stack_bb=config.stack_bb, names=(a, b))
+                        stack_bb=config.stack_bb, names=(a, b))  # evaluation's: no warning
         d = r.to_json()
         ci = d["ci95_mbb"] if d["ci95_mbb"] is not None else math.inf
         aci = d["aivat_ci95_mbb"] if d["aivat_ci95_mbb"] is not None else math.inf
