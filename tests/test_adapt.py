@@ -296,3 +296,40 @@ def test_leduc_model_round_trip_and_exploit_br(tmp_path) -> None:
     assert back.infoset_counts == m.infoset_counts and back.strength == 1.0
     assert best_response_to_model(g, back).gain == \
         pytest.approx(best_response_to_model(g, m).gain, abs=1e-12)
+
+
+def test_blueprint_info_of_the_shipped_thesis_policy_names_its_preset() -> None:
+    import json
+
+    from typer.testing import CliRunner
+
+    from pokerlab.agents.registry import THESIS_FILES, shipped_policy
+    from pokerlab.cli import app
+
+    p = shipped_policy(THESIS_FILES)
+    if p is None:
+        pytest.skip("no thesis policy shipped")
+    r = CliRunner().invoke(app, ["blueprint", "info", str(p), "--json"])
+    assert r.exit_code == 0, r.output
+    d = json.loads(r.stdout)
+    assert d["preset"] == "thesis" and d["cards"] == "preflop_class"
+
+
+def test_policy_show_legend_and_br_units(tmp_path) -> None:
+    import json
+
+    from typer.testing import CliRunner
+
+    from pokerlab.cli import app
+    from pokerlab.commands.policy_cmd import key_legend
+
+    assert "p = pass" in str(key_legend("eight_card")) and "'4pb'" in str(key_legend("eight_card"))
+    assert key_legend("leduc") is None
+    r = CliRunner().invoke(app, ["exploit", "br", "--game", "kuhn", "--opponent", "call",
+                                 "--json"])
+    assert r.exit_code == 0, r.output
+    d = json.loads(r.stdout)
+    assert d["gain"] == pytest.approx(1 / 3) and d["gain_mbb"] == pytest.approx(1000 / 3)
+    assert d["units"]["gain"].startswith("chips per hand")
+    r = CliRunner().invoke(app, ["exploit", "br", "--game", "kuhn", "--opponent", "call"])
+    assert "gain: 0.333333 chips/hand" in r.stdout

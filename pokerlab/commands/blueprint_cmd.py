@@ -252,9 +252,14 @@ def info(path: Path = typer.Argument(..., help="policy.npz of a blueprint run.")
     pol, tree, summary = _load(path)
     pre = [int(n) for n in range(tree.num_nodes)
            if tree.kind[n] == DECISION and tree.street[n] == 0][:12]
+    conf = pol.metadata.get("config")
+    # a thesis policy keeps its preset in its trainer config and its cards as a card key
+    preset = pol.metadata.get("preset") or (conf.get("preset") if isinstance(conf, dict)
+                                            else None)
+    cards = pol.metadata.get("buckets") or pol.metadata.get("card_key")
     res: dict[str, Any] = {"path": str(path), "game": pol.metadata.get("game"),
-           "preset": pol.metadata.get("preset"), "config": pol.metadata.get("config"),
-           "cards": pol.metadata.get("buckets"), "iterations": pol.metadata.get("iterations"),
+           "preset": preset, "config": conf,
+           "cards": cards, "iterations": pol.metadata.get("iterations"),
            "infosets": len(pol), "nodes": tree.num_nodes,
            "decision_nodes": tree.num_decision_nodes, "policy_bytes": pol.nbytes,
            "file_bytes": Path(path).stat().st_size, "train_bytes": summary.get("bytes"),

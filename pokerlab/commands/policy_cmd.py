@@ -141,7 +141,23 @@ def show_policy(path: Path) -> dict[str, Any]:
     unreached = [r.key for r in rows if r.reached is False]
     return {"path": str(path), "kind": "tabular", "game": meta.get("game"), "metadata": meta,
             "num_infosets": len(rows), "num_unreached": len(unreached) if note is None else None,
-            "reach_note": note, "infosets": [r.to_json() for r in rows]}
+            "reach_note": note, "key_legend": key_legend(meta.get("game")),
+            "infosets": [r.to_json() for r in rows]}
+
+
+def key_legend(game: Any) -> str | None:
+    """What an information-set key of ``game`` says (``None`` where the key spells it
+    out itself, as Leduc's ``[Observer: ..][Private: ..]..`` keys do)."""
+    name = str(game or "").split("(", 1)[0].strip().lower()
+    if name == "kuhn":
+        return ("key = the player's card (0 = jack, 1 = queen, 2 = king), then the betting "
+                "so far: p = pass (check, or fold to a bet), b = bet (bet, or call a bet); "
+                "e.g. '1pb': holding the queen, player 0 passed, player 1 bet")
+    if name == "eight_card":
+        return ("key = the player's card (0 = lowest .. 7 = highest), then the betting so "
+                "far: p = pass (check, or fold to a bet), b = bet (bet, or call a bet); "
+                "e.g. '4pb': holding card 4, player 0 passed, player 1 bet")
+    return None
 
 
 def _sort_key(key: str, game: Any) -> tuple[Any, ...]:
@@ -211,6 +227,8 @@ def _print(out: dict[str, Any], limit: int) -> None:
     if out["num_unreached"] is not None:
         head += f", {out['num_unreached']} never reached by the policy itself"
     typer.echo(head + (f" ({extra})" if extra else ""))
+    if out.get("key_legend"):
+        typer.echo(out["key_legend"])
     if out["reach_note"]:
         typer.echo(f"reach not computed: {out['reach_note']}")
     rows = out["infosets"] if limit == 0 else out["infosets"][:limit]
