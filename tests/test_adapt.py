@@ -333,3 +333,18 @@ def test_policy_show_legend_and_br_units(tmp_path) -> None:
     assert d["units"]["gain"].startswith("chips per hand")
     r = CliRunner().invoke(app, ["exploit", "br", "--game", "kuhn", "--opponent", "call"])
     assert "gain: 0.333333 chips/hand" in r.stdout
+
+
+def test_deepcfr_doc_parameter_counts_come_from_the_code() -> None:
+    pytest.importorskip("torch")
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / "deepcfr_params.py"
+    spec = importlib.util.spec_from_file_location("deepcfr_params", path)
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    rows = mod.counts()
+    assert rows[0]["parameters"] == 47_939  # FHP at width 64 (the real count)
+    assert mod.doc_numbers(mod.DOC.read_text()) == [r["parameters"] for r in rows]
