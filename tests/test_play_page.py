@@ -83,13 +83,15 @@ def test_double_click_and_double_key_apply_one_action(server, page):
     n = tables(page)
     page.dblclick("#btn-call")  # the second click lands on a locked button
     wait_table(page, n)
+    page.wait_for_timeout(300)
     assert len(h.decisions) == 1 and page.evaluate("window.pokerlab.sent") == 1
     # the call agent checked the big blind: flop, the agent checks, the person acts
     assert s.snapshot()["street"] == "flop" and s.waiting == "you"
     moves = sum(1 for e in h.events if type(e).__name__ == "ActionTaken")
     n = tables(page)
-    page.keyboard.press("c")
-    page.keyboard.press("c")  # sent while the first waits for its reply: dropped
+    # two presses of c in one task: the second comes before any reply can (and is dropped)
+    page.evaluate("""() => { for (let i = 0; i < 2; i++)
+        document.dispatchEvent(new KeyboardEvent('keydown', {key: 'c'})); }""")
     wait_table(page, n)
     page.wait_for_timeout(300)
     assert len(h.decisions) == 2 and page.evaluate("window.pokerlab.sent") == 2
@@ -326,6 +328,8 @@ def test_the_agents_moves_and_the_streets_are_paced(server, page):
     s = session_of(page, play)
     assert s.current.human_player == 1  # the button: call, the agent checks, the flop ...
     page.evaluate("window.pokerlab.trace = []")
+    # with pacing on, a click within 0.25 s of a new decision is not taken for it
+    page.wait_for_function("performance.now() >= (window.pokerlab.guardUntil || 0)")
     n = tables(page)
     page.click("#btn-call")
     page.wait_for_function("window.pokerlab.pacing === true")

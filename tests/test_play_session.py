@@ -284,7 +284,7 @@ def test_masked_state_is_legal_phh():
     st.deal_hole([2, 3])
     st.apply(Action(kind=ActionKind.RAISE, amount=300))
     st.fold()
-    from pokerlab.play.session import _masked
+    from pokerlab.play.holdem_table import _masked
 
     m = _masked(st, 0)
     assert m.hole[0] == [-1, -1] and m.payoffs() == st.payoffs()

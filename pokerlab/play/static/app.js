@@ -279,6 +279,8 @@ async function onTable(m) {
     renderHistory();
   }
   if (!app.replay) renderTable(s, true);
+  // a click meant for the previous decision (a slow double click) does not land on this one
+  app.guardUntil = s.to_act === "you" && app.pace > 0 ? performance.now() + Math.min(300, app.pace) : 0;
   renderSummary(m.summary);
   app.tables++;
 }
@@ -667,6 +669,7 @@ function exitReplay() {
 function act(kind, amount, action) {
   const s = app.state;
   if (!s || s.over || s.to_act !== "you" || app.replay || locked()) return;
+  if (app.guardUntil && performance.now() < app.guardUntil) return;
   const msg = { type: "action", session: app.session, hand: s.hand, kind };
   if (s.decision !== undefined && s.decision !== null) msg.decision = s.decision;
   if (amount !== undefined) msg.amount = amount;

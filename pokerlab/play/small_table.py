@@ -1,0 +1,240 @@
+"""The Kuhn and Leduc game path of the play session (:class:`SmallSession`; see
+:mod:`pokerlab.play.session` for the interface): the games' own card names, the exact
+LP equilibrium as the default agent, hands written as JSON."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pokerlab.play.errors import PlayError
+from pokerlab.play.session import (
+    AGENT,
+    YOU,
+    ActionTaken,
+    BoardDealt,
+    CardsShown,
+    Decision,
+    HandRecord,
+    HandStarted,
+    PlayEvent,
+    Session,
+    small_card,
+)
+
+
+class SmallSession(Session, path="small"):
+    """``kuhn`` and ``leduc`` against their exact equilibrium (or a given agent)."""
+
+    def _setup(self, agent: Any) -> None:
+        from pokerlab.games import load_game
+        from pokerlab.play.opponents import EquilibriumAgent
+
+        self.small_game = load_game(self.game)
+        self.big_blind = 1
+        self.agent = agent if agent is not None else EquilibriumAgent(self.game)
+        self.agent_name = str(getattr(self.agent, "name", "equilibrium"))
+
+    def _deal(self, number: int) -> list[PlayEvent]:
+        st = self.small_game.new_initial_state()
+        human = 1 if number % 2 == 0 else 0  # player 0 acts first; alternate every hand
+        if self.agent is not None and hasattr(self.agent, "reset"):
+            self.agent.reset(self._agent_seed(number))
+        n = 6 if self.game == "leduc" else 3
+        cards = self._rng.sample(range(n), 3 if self.game == "leduc" else 2)
+        h = HandRecord(number=number, human_player=human, state=st, cards=cards)
+        self.hands.append(h)
+        st.apply_action(cards[0])
+        st.apply_action(cards[1])
+        ev = HandStarted(hand=number, button=self._who(h, 1),
+                         stacks={YOU: self._small_stack(st, human),
+                                 AGENT: self._small_stack(st, 1 - human)},
+                         cards=[small_card(self.game, cards[human])])
+        h.events.append(ev)
+        out: list[PlayEvent] = [ev]
+        self._frame(h)
+        out += self._small_progress(h)
+        return out
+
+    def _small_stack(self, st: Any, p: int) -> int:
+        return (100 if self.game == "leduc" else 2) - self._small_contrib(st)[p]
+
+    def _small_contrib(self, st: Any) -> list[int]:
+        if self.game == "leduc":
+            return [int(x) for x in st.contrib]
+        pot = [1, 1]
+        for i, a in enumerate(st.history):
+            if a == 1:
+                pot[i % 2] += 1
+        return pot
+
+    def _small_showdown(self, h: HandRecord) -> bool:
+        st = h.state
+        if self.game == "leduc":
+            return bool(st.folder < 0)
+        hist = st.history
+        return not (hist[-1] == 0 and len(hist) >= 2 and hist[-2] == 1)
+
+    def _small_facing(self, st: Any) -> bool:
+        if self.game == "leduc":
+            return 0 in st.legal_actions()
+        return bool(st.history) and st.history[-1] == 1
+
+    def _small_kind(self, st: Any, a: int) -> str:
+        """fold | check | call | bet | raise of action id ``a`` at ``st``."""
+        facing = self._small_facing(st)
+        if self.game == "kuhn":
+            if a == 0:
+                return "fold" if facing else "check"
+            return "call" if facing else "bet"
+        if a == 0:
+            return "fold"
+        if a == 1:
+            return "call" if facing else "check"
+        return "raise" if facing else "bet"
+
+    def _small_raise_size(self, st: Any) -> int:
+        if self.game == "kuhn":
+            return 1
+        return 2 if st.round == 1 else 4
+
+    def _small_apply(self, h: HandRecord, player: int, a: int) -> list[PlayEvent]:
+        st = h.state
+        kind = self._small_kind(st, a)
+        before = self._small_contrib(st)[player]
+        st.apply_action(int(a))
+        after = self._small_contrib(st)[player]
+        pot = sum(self._small_contrib(st))
+        amount = after - before if kind in ("call", "check") else (0 if kind == "fold" else after)
+        ev = ActionTaken(who=self._who(h, player), kind=kind, amount=amount, pot=pot)
+        h.events.append(ev)
+        self._frame(h)
+        return [ev] + self._small_progress(h)
+
+    def _small_progress(self, h: HandRecord) -> list[PlayEvent]:
+        st = h.state
+        out: list[PlayEvent] = []
+        if not st.is_terminal() and st.is_chance_node():  # leduc's public card
+            st.apply_action(h.cards[2])
+            ev = BoardDealt(street="flop", cards=[small_card(self.game, h.cards[2])])
+            h.events.append(ev)
+            self._frame(h)
+            out.append(ev)
+        if st.is_terminal():
+            out += self._finish(h)
+        return out
+
+    def _settle(self, h: HandRecord) -> bool:
+        st = h.state
+        r = st.returns()
+        h.chips = int(round(r[h.human_player]))
+        h.result = float(r[h.human_player])
+        showdown = self._small_showdown(h)
+        if showdown:
+            h.revealed = True
+            ev0 = CardsShown(who=AGENT, cards=[small_card(self.game, h.cards[1 - h.human_player])])
+            h.events.append(ev0)
+        self._write_small(h)
+        return showdown
+
+    def _legal(self, h: HandRecord) -> dict[str, Any]:
+        st = h.state
+        acts = st.legal_actions()
+        facing = self._small_facing(st)
+        if self.game == "kuhn":
+            return {"fold": facing, "check": not facing, "call": 1 if facing else 0,
+                    "raise": not facing, "min": 2 if not facing else 0,
+                    "max": 2 if not facing else 0, "quick": {}, "verb": "bet"}
+        contrib = self._small_contrib(st)
+        to_call = contrib[1 - h.human_player] - contrib[h.human_player]
+        can_raise = 2 in acts
+        top = max(contrib) + self._small_raise_size(st) if can_raise else 0
+        return {"fold": 0 in acts, "check": to_call == 0, "call": to_call, "raise": can_raise,
+                "min": top, "max": top, "quick": {}, "verb": "raise" if facing else "bet"}
+
+    def _human(self, h: HandRecord, kind: str, amount: int | None,
+               action: int | None) -> list[PlayEvent]:
+        kind, _ = self._checked(kind, amount, action)
+        return self._small_human(h, kind)
+
+    def _small_human(self, h: HandRecord, kind: str) -> list[PlayEvent]:
+        st = h.state
+        acts = st.legal_actions()
+        if self.game == "kuhn":
+            a = 0 if kind in ("fold", "check") else 1
+        else:
+            a = {"fold": 0, "check": 1, "call": 1, "raise": 2}[kind]
+        if a not in acts:
+            raise PlayError(f"{kind} is not legal here")
+        dec = Decision(street="round 1" if getattr(st, "round", 1) == 1 else "round 2",
+                       to_call=0, pot=sum(self._small_contrib(st)),
+                       chosen=self._small_kind(st, a), view=st.clone(),
+                       human_player=h.human_player, action_id=int(a))
+        h.decisions.append(dec)
+        return self._small_apply(h, h.human_player, a)
+
+    def _apply_move(self, h: HandRecord, p: int, move: Any) -> list[PlayEvent]:
+        if move not in h.state.legal_actions():
+            raise PlayError(f"agent {self.agent_name!r} chose an illegal action {move!r}")
+        return self._small_apply(h, p, int(move))
+
+    def _coach(self, d: Decision, out: dict[str, Any]) -> dict[str, Any]:
+        probs = self.agent.probabilities(d.view, d.human_player) if hasattr(
+            self.agent, "probabilities") else None
+        if probs:
+            st = d.view
+            out["frequencies"] = [[self._small_kind(st, a), round(p, 4)]
+                                  for a, p in sorted(probs.items())]
+        return out
+
+    def _table(self, h: HandRecord, base: dict[str, Any]) -> dict[str, Any]:
+        you, ag = h.human_player, 1 - h.human_player
+        st = h.state
+        contrib = self._small_contrib(st)
+        stacks = [self._small_stack(st, 0), self._small_stack(st, 1)]
+        pot = sum(contrib)
+        if h.over and not h.aborted:
+            r = st.returns()
+            stacks = [int(stacks[p] + contrib[p] + r[p]) for p in (0, 1)]
+            pot = 0
+        return self._standard_table(
+            h, base, street="round 2" if self.game == "leduc" and st.round == 2 else "round 1",
+            board=[small_card(self.game, h.cards[2])] if (
+                self.game == "leduc" and st.public >= 0) else [],
+            pot=pot, to_call=max(contrib) - contrib[you] if self.waiting == YOU else 0,
+            stacks=stacks, bets=contrib, your_cards=[small_card(self.game, h.cards[you])],
+            agent_cards=[small_card(self.game, h.cards[ag])] if h.revealed else None)
+
+    def _showdown_facts(self, h: HandRecord) -> tuple[list[str | None], list[int], bool]:
+        st = h.state
+        contrib = self._small_contrib(st)
+        r = st.returns()
+        collected = [max(0, int(round(contrib[p] + r[p]))) for p in (0, 1)]
+        showdown = self._small_showdown(h)
+        names: list[str | None] = [None, None]
+        if showdown:
+            for p in (0, 1):
+                names[p] = self._small_hand_name(h, p)
+        return names, collected, showdown
+
+    def _small_hand_name(self, h: HandRecord, p: int) -> str:
+        names = {"J": "jack", "Q": "queen", "K": "king"}
+        rank = small_card(self.game, h.cards[p])[0]
+        if self.game == "leduc":
+            board = small_card(self.game, h.cards[2])[0]
+            if board == rank:
+                return f"pair of {names[rank]}s"
+            return f"{names[rank]} high"
+        return names[rank]
+
+    def _write_small(self, h: HandRecord) -> None:
+        if self.folder is None:
+            return
+        from pokerlab.io import atomic_write_json
+
+        path = self.folder / f"hand_{h.number:05d}.json"
+        atomic_write_json(path, {"game": self.game, "hand": h.number,
+                                 "you": h.human_player,
+                                 "cards": [small_card(self.game, c) for c in h.cards],
+                                 "events": [e.to_json() for e in h.events],
+                                 "result": h.result})
+        h.phh_path = str(path)
