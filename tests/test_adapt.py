@@ -348,3 +348,18 @@ def test_deepcfr_doc_parameter_counts_come_from_the_code() -> None:
     rows = mod.counts()
     assert rows[0]["parameters"] == 47_939  # FHP at width 64 (the real count)
     assert mod.doc_numbers(mod.DOC.read_text()) == [r["parameters"] for r in rows]
+
+
+def test_league_with_adapt_reports_a_sampled_value() -> None:
+    import json
+
+    from typer.testing import CliRunner
+
+    from pokerlab.cli import app
+
+    r = CliRunner().invoke(app, ["league", "adapt(base=random,refit=10)", "random", "--game",
+                                 "kuhn", "--hands", "40", "--json"])
+    assert r.exit_code == 0, r.output
+    (pair,) = json.loads(r.stdout)["pairings"]
+    assert pair["method"] == "sampled" and pair["exact_mbb"] is None
+    assert pair["value_ci95_mbb"] == pytest.approx(pair["ci95_mbb"]) and pair["ci95_mbb"] > 0

@@ -98,7 +98,11 @@ def _pair(a: str, b: str, kind: str, config: LeagueConfig,
     if kind != "hunl":
         m = play_match(xa, xb, game=kind, hands=config.hands, duplicate=True,
                        seed=config.seed, workers=1)
-        exact = float(m.exact_mbb) if m.exact_mbb is not None else m.mean_mbb
+        if m.exact_mbb is None:  # an agent that learns (adapt): the sampled mean, its CI
+            return Pairing(a=a, b=b, mean_mbb=m.mean_mbb, ci95_mbb=m.ci95_mbb,
+                           value_mbb=m.mean_mbb, value_ci95_mbb=m.ci95_mbb, method="sampled",
+                           exact_mbb=None)
+        exact = float(m.exact_mbb)
         return Pairing(a=a, b=b, mean_mbb=m.mean_mbb, ci95_mbb=m.ci95_mbb, value_mbb=exact,
                        value_ci95_mbb=0.0, method="exact", exact_mbb=exact)
     from pokerlab.agents import make_agent
