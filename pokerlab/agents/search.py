@@ -220,6 +220,7 @@ class SearchAgent:
         self.stats = SearchStats()
         self.rng = SplitMix64(seed)
         self._prev: _Solve | None = None
+        self._cache: tuple[tuple[Any, ...], tuple[Any, int]] | None = None
         self.last_error = ""
 
     def reset(self, seed: int) -> None:
@@ -227,6 +228,7 @@ class SearchAgent:
         self.base.reset(seed)
         self.beliefs.reset()
         self._prev = None
+        self._cache = None
 
     def counters(self) -> dict[str, Any]:
         """Per-agent figures a match reports: think time percentiles and counts."""
@@ -364,6 +366,84 @@ class SearchAgent:
         return None
 
     def _search(self, view: PlayerView, deadline: float) -> Action | None:
+        me = view.player
+        mine = int(COMBO_INDEX[view.hole[0], view.hole[1]])
+        key = _public_key(view)
+        cached = self._cache if self._cache is not None and self._cache[0] == key else None
+        got = cached[1] if cached is not None else self._solve(view, deadline, mine)
+        self._cache = None
+        if got is None:
+            return None
+        solver, stack = got
+        names = solver.action_names(0)
+        hands = solver.deal.combos[me]
+        at = np.nonzero(hands == mine)[0]
+        if at.size == 0:
+            raise AgentError("search: its own hand is outside its range")
+        sigma = solver._avg_at(0, 0)[:, int(at[0])]
+        if not np.all(np.isfinite(sigma)) or sigma.sum() <= 0:
+            raise AgentError("search: no strategy for its own hand")
+        u = to_unit(self.rng.next()) * float(sigma.sum())
+        k = int(np.searchsorted(np.cumsum(sigma), u, side="right"))
+        k = min(k, len(names) - 1)
+        amount = solver.tree.action_amounts[0][k]
+        self._prev = _Solve(solver=solver, searcher=me, street=view.street, n_events=len(view.events),
+                            stack=stack)
+        return _real_action(view, names[k], amount)
+
+    # ------------------------------------------------------------- range queries
+    def action_probabilities_all_hands(self, view: PlayerView) -> tuple[list[Action], np.ndarray]:
+        """The strategy of every combo at ``view`` (what LBR and range trackers ask): the
+        base policy's before the start street, else the re-solved subgame's at its root
+        (combos outside the searcher's range check or call).  The solve is kept, so the
+        agent's next ``act`` at the same public state plays from it."""
+        from pokerlab.evaluation.lbr import all_hands_probabilities
+
+        from pokerlab.subgame.resolve import all_hands
+
+        live = all_hands(view.board) > 0
+        if view.street < self.config.street or view.street > 3:
+            return all_hands_probabilities(self.base, view, live)
+        t0 = time.perf_counter()
+        try:
+            got = self._solve(view, t0 + self.config.ms / 1000.0, None)
+        except PokerlabError as exc:
+            self.last_error = str(exc)
+            got = None
+        if got is None:
+            self.stats.fallbacks += 1
+            return all_hands_probabilities(self.base, view, live)
+        self._cache = (_public_key(view), got)
+        self.stats.think_ms.append(1000.0 * (time.perf_counter() - t0))
+        solver = got[0]
+        acts: list[Action] = []
+        col: list[int] = []
+        for name, amount in zip(solver.action_names(0), solver.tree.action_amounts[0], strict=True):
+            a = _real_action(view, name, amount)
+            if a not in acts:
+                acts.append(a)
+            col.append(acts.index(a))
+        call = Action(kind=ActionKind.CHECK_CALL)
+        if call not in acts:
+            acts.append(call)
+        probs = np.zeros((1326, len(acts)))
+        probs[:, acts.index(call)] = 1.0
+        sigma = solver._avg_at(0, 0)
+        hands = solver.deal.combos[view.player]
+        probs[hands] = 0.0
+        for k, c in enumerate(col):
+            probs[hands, c] += sigma[k]
+        return acts, probs
+
+    def action_probabilities(self, view: PlayerView) -> list[tuple[Action, float]]:
+        """This hand's strategy at ``view`` (one solve, kept for ``act``)."""
+        acts, probs = self.action_probabilities_all_hands(view)
+        row = probs[int(COMBO_INDEX[view.hole[0], view.hole[1]])]
+        return [(a, float(p)) for a, p in zip(acts, row, strict=True) if p > 0]
+
+    def _solve(self, view: PlayerView, deadline: float, mine: int | None) -> tuple[Any, int] | None:
+        """The solved subgame at ``view`` and the street-start stack, or ``None`` when no
+        subgame fits the budget.  ``mine``: the searcher's combo (kept in its range)."""
         from pokerlab.subgame.resolve import subgame_spot
         from pokerlab.subgame.solver import SolveConfig, SpotSolver
         from pokerlab.subgame.tree import make_spot
@@ -379,10 +459,10 @@ class SearchAgent:
         else:
             r = self.beliefs.update(view)
             r0, r1 = r[0], r[1]
-        mine = COMBO_INDEX[view.hole[0], view.hole[1]]
-        r0, r1 = _pruned(r0, mine if me == 0 else -1), _pruned(r1, mine if me == 1 else -1)
+        keep = -1 if mine is None else mine
+        r0, r1 = _pruned(r0, keep if me == 0 else -1), _pruned(r1, keep if me == 1 else -1)
         ours = r0 if me == 0 else r1
-        if ours[mine] <= 0:
+        if mine is not None and ours[mine] <= 0:
             raise AgentError("search: its own hand is outside its range")
         scale = [float(r0.max()), float(r1.max())]
         if min(scale) <= 0:
@@ -434,21 +514,13 @@ class SearchAgent:
             obs = steady / (solver.iteration - 1) / mem
             obs = min(max(obs, 0.25 * RATE_S_PER_BYTE), 8 * RATE_S_PER_BYTE)
             self.rate = 0.8 * self.rate + 0.2 * obs
-        names = solver.action_names(0)
-        hands = solver.deal.combos[me]
-        at = np.nonzero(hands == mine)[0]
-        if at.size == 0:
-            raise AgentError("search: its own hand is outside its range")
-        sigma = solver._avg_at(0, 0)[:, int(at[0])]
-        if not np.all(np.isfinite(sigma)) or sigma.sum() <= 0:
-            raise AgentError("search: no strategy for its own hand")
-        u = to_unit(self.rng.next()) * float(sigma.sum())
-        k = int(np.searchsorted(np.cumsum(sigma), u, side="right"))
-        k = min(k, len(names) - 1)
-        amount = solver.tree.action_amounts[0][k]
-        self._prev = _Solve(solver=solver, searcher=me, street=view.street, n_events=len(view.events),
-                            stack=stack)
-        return _real_action(view, names[k], amount)
+        return solver, stack
+
+
+def _public_key(view: PlayerView) -> tuple[Any, ...]:
+    from pokerlab.holdem.events import HoleDealt
+
+    return (view.player, tuple(e for e in view.events if not isinstance(e, HoleDealt)))
 
 
 _WARM = False
