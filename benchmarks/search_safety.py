@@ -85,7 +85,8 @@ def main() -> int:
         print(f"{r['board']:12} {r['ranges']:6} {r['node']:18} {r['searcher']:8} {r['trunk_pct']:8.3f} "
               f"{r['unsafe_pct']:8.3f} {r['safe_pct']:8.3f}")
     path = Path(__file__).resolve().parent.parent / "docs" / "search_safety.json"
-    path.write_text(json.dumps({"command": "python benchmarks/search_safety.py", "rows": rows}, indent=1) + "\n")
+    doc = {"command": "python benchmarks/search_safety.py", "rows": rows}
+    path.write_text(json.dumps(doc, indent=1) + "\n")
     return 0
 
 

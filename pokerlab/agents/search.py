@@ -398,7 +398,6 @@ class SearchAgent:
         (combos outside the searcher's range check or call).  The solve is kept, so the
         agent's next ``act`` at the same public state plays from it."""
         from pokerlab.evaluation.lbr import all_hands_probabilities
-
         from pokerlab.subgame.resolve import all_hands
 
         live = all_hands(view.board) > 0
