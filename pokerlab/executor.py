@@ -220,13 +220,24 @@ def ray_init(address: str | None = "local", num_cpus: int | None = None, *,
             kwargs["num_cpus"] = max(1, int(num_cpus))
     else:
         kwargs["runtime_env"] = runtime_env(ship=True)
-        _token_auth_if_available()
     where = "start a local Ray" if text == "local" else f"join the Ray cluster at {text!r}"
     try:
         if text == "local":
             ray.init(address=text, **kwargs)
         else:
-            _init_bounded(ray, text, kwargs, connect_timeout_s)
+            try:
+                _init_bounded(ray, text, kwargs, connect_timeout_s)
+            except TimeoutError:
+                raise
+            except Exception:
+                # a cluster with token authentication refuses a driver without a token:
+                # join again sending the token (only then: a driver in token mode on a
+                # cluster without it loses its actors)
+                with contextlib.suppress(Exception):
+                    ray.shutdown()
+                if not _token_auth_if_available():
+                    raise
+                _init_bounded(ray, text, kwargs, connect_timeout_s)
     except TimeoutError:
         raise ExecutorError(f"{option}: cannot {where}: no answer within "
                             f"{connect_timeout_s:g} s (is it a Ray head's GCS port?)") from None
@@ -241,7 +252,7 @@ def ray_init(address: str | None = "local", num_cpus: int | None = None, *,
     return True
 
 
-def _token_auth_if_available() -> None:
+def _token_auth_if_available() -> bool:
     """Send Ray's authentication token when joining an explicit address, as Ray itself
     does for ``auto``: current Ray enables token authentication on new clusters by
     default, but a driver given an address sends no token unless ``RAY_AUTH_MODE=token``
@@ -249,15 +260,17 @@ def _token_auth_if_available() -> None:
     ``RAY_AUTH_MODE`` is set or no token is found (``RAY_AUTH_TOKEN``,
     ``RAY_AUTH_TOKEN_PATH``, ``~/.ray/auth_token``)."""
     if os.environ.get("RAY_AUTH_MODE") is not None:
-        return
+        return False
     try:
         from ray._private.authentication.authentication_token_setup import (
             maybe_enable_token_auth_if_token_available,
         )
     except ImportError:  # an older Ray without token authentication
-        return
-    with contextlib.suppress(Exception):
-        maybe_enable_token_auth_if_token_available(warn_if_disabled=False)
+        return False
+    try:
+        return maybe_enable_token_auth_if_token_available(warn_if_disabled=False) is not False
+    except Exception:  # noqa: BLE001 - no token to send
+        return False
 
 
 class _QuietThreadWarning(logging.Filter):
@@ -266,8 +279,14 @@ class _QuietThreadWarning(logging.Filter):
 
 
 def _init_bounded(ray: Any, address: str, kwargs: dict[str, Any], timeout_s: float) -> None:
-    """``ray.init`` joining ``address`` in a helper thread, given up after ``timeout_s``
-    (Ray itself retries an address that accepts TCP but is no GCS for many minutes)."""
+    """``ray.init`` joining ``address``, given up after ``timeout_s`` (Ray itself retries
+    an address that accepts TCP but is no GCS for many minutes).
+
+    The join is tried in a helper thread (Ray's C++ retries hold off signals, so a timer
+    in the main thread cannot bound them).  A Ray initialised in a helper thread runs
+    tasks but loses its actors ("all references to the actor were removed": the
+    blueprint trainer's actors), so when this is the main thread the tried connection is
+    shut down and Ray is joined again right here (the cluster has answered: quick)."""
     if threading.current_thread() is threading.main_thread() and \
             signal.getsignal(signal.SIGTERM) is signal.SIG_DFL:
         signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(signum))  # as Ray does
@@ -292,6 +311,9 @@ def _init_bounded(ray: Any, address: str, kwargs: dict[str, Any], timeout_s: flo
         raise TimeoutError(address)
     if "exc" in box:
         raise box["exc"]
+    if threading.current_thread() is threading.main_thread():
+        ray.shutdown()
+        ray.init(address=address, **kwargs)
 
 
 @contextlib.contextmanager

@@ -139,10 +139,13 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
 
 
 def test_a_leduc_model_is_found_by_its_tag(files: dict[str, Path]) -> None:
-    """The model's format tag sits at the end of the file (sorted keys): still found."""
-    assert b"pokerlab-opponent-model" not in files["model"].read_bytes()[:4096]
-    r = runner.invoke(app, ["exploit", "br", "--game", "leduc", "--opponent",
-                            str(files["model"]), "--json"])
+    """A model whose format tag sits at the end of the file (sorted keys put it after the
+    body, as older pokerlab wrote it) is still found."""
+    f = files["model"].with_name("sorted.json")
+    f.write_text(json.dumps(json.loads(files["model"].read_text()), indent=1, sort_keys=True))
+    assert b"pokerlab-opponent-model" not in f.read_bytes()[:4096]
+    r = runner.invoke(app, ["exploit", "br", "--game", "leduc", "--opponent", str(f),
+                            "--json"])
     assert r.exit_code == 0, r.output
     d = json.loads(r.stdout)
     assert d["game"] == "leduc" and d["gain"] > 0

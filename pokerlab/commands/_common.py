@@ -27,17 +27,23 @@ import functools
 import json
 import math
 import os
-import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import typer
 
+from pokerlab.commands._validate import (
+    IMAGE_SUFFIXES,
+    check_image_path,
+    check_output_path,
+    check_positive,
+    check_seed,
+    guard_call,
+    option_flags,
+    validate_call,
+)
 from pokerlab.errors import ConfigError, PokerlabError
-
-IMAGE_SUFFIXES = (".png", ".svg")
-
 
 # ---------------------------------------------------------------------------------- errors
 
@@ -78,7 +84,6 @@ def friendly(fn: Callable[..., Any], command: str | None = None) -> Callable[...
         if command is None or done == command:
             return fn
         fn = fn.__wrapped__  # type: ignore[attr-defined]  # wrapped again, with checks
-    from pokerlab.commands._validate import guard_call, option_flags, validate_call
 
     flags = option_flags(fn) if command is not None else {}
 
@@ -183,63 +188,7 @@ def progress(label: str, *, enabled: bool = True, total: float | None = None,
 
 
 # --------------------------------------------------------------------------- checks
-
-
-def check_output_path(path: str | os.PathLike[str], *, option: str = "--out",
-                      suffixes: tuple[str, ...] | None = None) -> Path:
-    """Check that a file can be written at ``path`` before any long work starts.
-
-    Raises :class:`ConfigError` naming ``option`` and the path when the path is a folder,
-    lies under a file, its folder does not exist (never created for the user), the folder
-    is not writable, or its suffix is not one of ``suffixes``.  Returns the path.
-    """
-    p = Path(path)
-    if str(path) == "" or p.name in ("", ".", ".."):
-        raise ConfigError(f"{option} {str(path)!r} is not a file name")
-    if suffixes is not None and p.suffix.lower() not in suffixes:
-        raise ConfigError(f"{option} {str(p)!r} must end in {' or '.join(suffixes)}")
-    if p.is_dir():
-        raise ConfigError(f"{option} {str(p)!r} is a folder, not a file")
-    parent = p.parent
-    for anc in [parent, *parent.parents]:
-        if anc.exists():
-            if not anc.is_dir():
-                raise ConfigError(f"{option} {str(p)!r} lies under {str(anc)!r}, which is a file")
-            break
-    if not parent.is_dir():
-        raise ConfigError(f"{option} {str(p)!r}: folder {str(parent)!r} does not exist "
-                          "(pokerlab does not create folders; create it first)")
-    if p.exists() and not os.access(p, os.W_OK):
-        raise ConfigError(f"{option} {str(p)!r} exists and is not writable")
-    try:
-        fd, probe = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".probe", dir=parent)
-    except OSError as exc:
-        raise ConfigError(f"{option} {str(p)!r}: cannot write in {str(parent)!r} "
-                          f"({exc.strerror or exc})") from None
-    os.close(fd)
-    with contextlib.suppress(OSError):
-        os.unlink(probe)
-    return p
-
-
-def check_image_path(path: str | os.PathLike[str], *, option: str = "--png") -> Path:
-    """:func:`check_output_path` for pictures: the suffix chooses the format (.png/.svg)."""
-    return check_output_path(path, option=option, suffixes=IMAGE_SUFFIXES)
-
-
-def check_seed(seed: int, *, option: str = "--seed") -> int:
-    """Seeds are non-negative integers (they seed numpy and the numba generators)."""
-    if seed < 0 or seed >= 2**63:
-        raise ConfigError(f"{option} must be a non-negative integer below 2**63, got {seed}")
-    return seed
-
-
-def check_positive(value: float, option: str, *, allow_zero: bool = False) -> None:
-    """Raise ConfigError naming ``option`` unless ``value`` > 0 (or >= 0)."""
-    ok = value >= 0 if allow_zero else value > 0
-    if not ok or (isinstance(value, float) and not math.isfinite(value)):
-        need = "non-negative" if allow_zero else "positive"
-        raise ConfigError(f"{option} must be {need}, got {value}")
+# (defined in _validate, the one validation layer, and offered here as before)
 
 
 # -------------------------------------------------------------------------- options

@@ -34,12 +34,14 @@ import contextlib
 import inspect
 import math
 import os
+import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 from pokerlab.errors import ConfigError
 
+IMAGE_SUFFIXES = (".png", ".svg")
 MAX_COUNT = 10**12
 MAX_STACK_BB = 1e5
 MAX_CHIPS = 1e12
@@ -150,6 +152,66 @@ def option_flags(fn: Callable[..., Any]) -> dict[str, str]:
     return out
 
 
+# ------------------------------------------------------------------------ path checks
+
+
+def check_output_path(path: str | os.PathLike[str], *, option: str = "--out",
+                      suffixes: tuple[str, ...] | None = None) -> Path:
+    """Check that a file can be written at ``path`` before any long work starts.
+
+    Raises :class:`ConfigError` naming ``option`` and the path when the path is a folder,
+    lies under a file, its folder does not exist (never created for the user), the folder
+    is not writable, or its suffix is not one of ``suffixes``.  Returns the path.
+    """
+    p = Path(path)
+    if str(path) == "" or p.name in ("", ".", ".."):
+        raise ConfigError(f"{option} {str(path)!r} is not a file name")
+    if suffixes is not None and p.suffix.lower() not in suffixes:
+        raise ConfigError(f"{option} {str(p)!r} must end in {' or '.join(suffixes)}")
+    if p.is_dir():
+        raise ConfigError(f"{option} {str(p)!r} is a folder, not a file")
+    parent = p.parent
+    for anc in [parent, *parent.parents]:
+        if anc.exists():
+            if not anc.is_dir():
+                raise ConfigError(f"{option} {str(p)!r} lies under {str(anc)!r}, which is a file")
+            break
+    if not parent.is_dir():
+        raise ConfigError(f"{option} {str(p)!r}: folder {str(parent)!r} does not exist "
+                          "(pokerlab does not create folders; create it first)")
+    if p.exists() and not os.access(p, os.W_OK):
+        raise ConfigError(f"{option} {str(p)!r} exists and is not writable")
+    try:
+        fd, probe = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".probe", dir=parent)
+    except OSError as exc:
+        raise ConfigError(f"{option} {str(p)!r}: cannot write in {str(parent)!r} "
+                          f"({exc.strerror or exc})") from None
+    os.close(fd)
+    with contextlib.suppress(OSError):
+        os.unlink(probe)
+    return p
+
+
+def check_image_path(path: str | os.PathLike[str], *, option: str = "--png") -> Path:
+    """:func:`check_output_path` for pictures: the suffix chooses the format (.png/.svg)."""
+    return check_output_path(path, option=option, suffixes=IMAGE_SUFFIXES)
+
+
+def check_seed(seed: int, *, option: str = "--seed") -> int:
+    """Seeds are non-negative integers (they seed numpy and the numba generators)."""
+    if seed < 0 or seed >= 2**63:
+        raise ConfigError(f"{option} must be a non-negative integer below 2**63, got {seed}")
+    return seed
+
+
+def check_positive(value: float, option: str, *, allow_zero: bool = False) -> None:
+    """Raise ConfigError naming ``option`` unless ``value`` > 0 (or >= 0)."""
+    ok = value >= 0 if allow_zero else value > 0
+    if not ok or (isinstance(value, float) and not math.isfinite(value)):
+        need = "non-negative" if allow_zero else "positive"
+        raise ConfigError(f"{option} must be {need}, got {value}")
+
+
 # ------------------------------------------------------------------------------ kinds
 
 
@@ -205,8 +267,6 @@ def _path_in(value: Any, flag: str, *, file: bool) -> None:
 def check_folder_path(path: str | os.PathLike[str], *, option: str = "--out") -> Path:
     """A folder pokerlab will write into (a run folder): it may exist (as a folder) or
     be created by the command, but its parent must exist and be writable."""
-    from pokerlab.commands._common import check_output_path
-
     p = Path(path)
     if str(path) == "":
         raise ConfigError(f"{option}: empty path")
@@ -301,7 +361,6 @@ def _policy_of_game(path: str, game: str, flag: str) -> None:
 def check_value(kind: str, value: Any, flag: str, command: str = "",
                 game: str | None = None) -> None:
     """Raise :class:`ConfigError` naming ``flag`` unless ``value`` is a good ``kind``."""
-    from pokerlab.commands._common import check_image_path, check_output_path, check_seed
     from pokerlab.executor import check_ray_address, check_workers
 
     if value is None:
@@ -442,8 +501,9 @@ def guard_call(command: str, flags: dict[str, str], kwargs: dict[str, Any]) -> I
                 from pokerlab.io import data_dir
 
                 value = data_dir() / "hands.duckdb"
-            stack.enter_context(RunLock(value, what="database", folder=False,
-                                        command=f"pokerlab {command}"))
+            if Path(value).parent.is_dir():  # else the command names the missing folder
+                stack.enter_context(RunLock(value, what="database", folder=False,
+                                            command=f"pokerlab {command}"))
         yield
 
 
@@ -453,6 +513,11 @@ def _remove_if_empty(folder: Path) -> None:
             folder.rmdir()
 
 __all__ = [
+    "IMAGE_SUFFIXES",
+    "check_image_path",
+    "check_output_path",
+    "check_positive",
+    "check_seed",
     "EXTRA_GAMES",
     "FREE",
     "GAME_BY_NAME",

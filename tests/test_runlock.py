@@ -1,0 +1,139 @@
+"""Runs that cannot clobber each other: run-folder and database locks, refused reuse."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from pokerlab.cli import app
+from pokerlab.runlock import LOCK_NAME, RunLock, RunLockError, check_unlocked, read_holder
+
+runner = CliRunner()
+
+HOLD = """
+import sys, time
+from pokerlab.runlock import RunLock
+lock = RunLock(sys.argv[1], folder=sys.argv[2] == "folder", command="holder-test")
+lock.acquire()
+print("held", flush=True)
+time.sleep(120)
+"""
+
+
+def _holder(target: Path, kind: str = "folder") -> subprocess.Popen[str]:
+    proc = subprocess.Popen([sys.executable, "-c", HOLD, str(target), kind],
+                            stdout=subprocess.PIPE, text=True)
+    assert proc.stdout is not None and proc.stdout.readline().strip() == "held"
+    return proc
+
+
+def _one_line(res: object) -> str:
+    out = getattr(res, "stderr")  # noqa: B009
+    lines = [ln for ln in out.splitlines() if ln.strip()]
+    assert getattr(res, "exit_code") == 2, out  # noqa: B009
+    assert len(lines) == 1 and lines[0].startswith("error: "), out
+    return lines[0]
+
+
+def test_a_second_lock_is_refused_and_names_the_holder(tmp_path: Path) -> None:
+    with RunLock(tmp_path, command="first") as lock:
+        info = read_holder(lock.path)
+        assert info is not None and info["pid"] == os.getpid()
+        assert info["host"] == socket.gethostname() and info["command"] == "first"
+        with pytest.raises(RunLockError) as err:
+            RunLock(tmp_path).acquire()
+        text = str(err.value)
+        assert f"pid {os.getpid()}" in text and socket.gethostname() in text
+        assert info["started"] in text and "(first)" in text
+    assert not (tmp_path / LOCK_NAME).exists()  # released: the file is gone
+    RunLock(tmp_path).acquire()  # and the folder is free again
+
+
+def test_a_killed_holder_is_taken_over(tmp_path: Path) -> None:
+    proc = _holder(tmp_path)
+    try:
+        with pytest.raises(RunLockError, match=f"pid {proc.pid} "):
+            check_unlocked(tmp_path)
+        assert (tmp_path / LOCK_NAME).exists()
+    finally:
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+    holder = read_holder(tmp_path / LOCK_NAME)
+    assert holder is not None and holder["pid"] == proc.pid  # left behind by the kill
+    with RunLock(tmp_path) as lock:  # stale: taken over
+        assert read_holder(lock.path)["pid"] == os.getpid()  # type: ignore[index]
+
+
+def test_a_lock_file_of_a_dead_pid_without_flock_is_stale(tmp_path: Path) -> None:
+    (tmp_path / LOCK_NAME).write_text(json.dumps({"pid": 2**22 + 7, "host":
+                                                  socket.gethostname()}))
+    with RunLock(tmp_path):
+        pass
+
+
+def test_another_hosts_lock_is_refused(tmp_path: Path) -> None:
+    (tmp_path / LOCK_NAME).write_text(json.dumps({"pid": 1, "host": "elsewhere",
+                                                  "started": "then"}))
+    with pytest.raises(RunLockError, match="pid 1 on elsewhere since then"):
+        RunLock(tmp_path).acquire()
+
+
+def test_blueprint_train_over_an_existing_run_is_refused(tmp_path: Path) -> None:
+    run = tmp_path / "bp"
+    run.mkdir()
+    (run / "config.json").write_text("{}")
+    (run / "checkpoint.npz").write_bytes(b"old")
+    line = _one_line(runner.invoke(app, ["blueprint", "train", "--preset", "small",
+                                         "--iterations", "10", "--out", str(run)]))
+    assert "already holds a run" in line and "--resume" in line
+    assert sorted(p.name for p in run.iterdir()) == ["checkpoint.npz", "config.json"]
+    assert (run / "checkpoint.npz").read_bytes() == b"old"
+
+
+def test_two_trainers_on_one_folder_the_second_refuses(tmp_path: Path) -> None:
+    run = tmp_path / "bp"
+    run.mkdir()
+    proc = _holder(run)  # a trainer that has just started (only its lock is there)
+    try:
+        for extra in ([], ["--resume"]):
+            line = _one_line(runner.invoke(app, ["blueprint", "train", "--preset", "small",
+                                                 "--iterations", "10", "--out", str(run),
+                                                 *extra]))
+            assert f"in use by pid {proc.pid} on {socket.gethostname()}" in line
+        line = _one_line(runner.invoke(app, ["deepcfr", "train", "kuhn", "--iterations",
+                                             "1", "--checkpoint", str(run)]))
+        assert f"pid {proc.pid}" in line
+    finally:
+        proc.kill()
+        proc.wait()
+    assert [p.name for p in run.iterdir()] == [LOCK_NAME]  # nothing of ours written
+
+
+def test_a_refused_call_leaves_no_folder(tmp_path: Path) -> None:
+    run = tmp_path / "new"
+    res = runner.invoke(app, ["blueprint", "train", "--preset", "no-such-preset",
+                              "--iterations", "10", "--out", str(run)])
+    assert res.exit_code == 2
+    assert not run.exists()
+
+
+def test_a_database_writer_is_locked(tmp_path: Path) -> None:
+    db = tmp_path / "h.duckdb"
+    phh = tmp_path / "x.phh"
+    phh.write_text("")
+    proc = _holder(db, "file")
+    try:
+        line = _one_line(runner.invoke(app, ["hands", "import", str(phh), "--db", str(db)]))
+        assert f"database {str(db)!r} is in use by pid {proc.pid}" in line
+    finally:
+        proc.kill()
+        proc.wait()
+    assert not db.exists()
