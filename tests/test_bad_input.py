@@ -104,6 +104,11 @@ def test_output_paths_checked_before_any_work(tmp_path: Path) -> None:
         "--out", root=tmp_path)
 
 
+def test_solve_out_must_be_an_npz(tmp_path: Path) -> None:
+    bad(["solve", "kuhn", "--iterations", "2", "--out", str(tmp_path / "k.json")], "--out",
+        ".npz", root=tmp_path)
+
+
 def test_a_folder_given_as_a_policy(tmp_path: Path) -> None:
     bad(["match", f"policy:{tmp_path}", "random", "--game", "kuhn", "--hands", "2"],
         "is a folder")

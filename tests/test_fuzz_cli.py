@@ -46,6 +46,7 @@ BAD: dict[str, list[str]] = {
     "percent": ["101", "-1", "nan"],
     "ray_address": ["garbage", "127.0.0.1:1", "host:99999", "ray://"],
     "file_out": ["/proc/x", "{tmp}/missing/f.out", "{tmp}", "{tmp}/afile/x"],
+    "npz_out": ["{tmp}/k.json", "/proc/x.npz", "{tmp}/missing/x.npz"],
     "image_out": ["{tmp}/x.jpg", "/proc/x.png", "{tmp}/missing/x.png"],
     "folder_out": ["/proc/x", "{tmp}/afile", "{tmp}/missing/run"],
     "any_out": ["/proc/x", "{tmp}/missing/x"],
@@ -62,7 +63,8 @@ BAD_TYPE: dict[str, list[str]] = {"int": ["abc", "1.5"], "float": ["abc", "1..2"
 GOOD_KIND: dict[str, str] = {
     "game": "kuhn", "agent": "random", "file_in": "{tmp}/afile", "path_in": "{tmp}/afile",
     "folder_in": "{tmp}", "folder_out": "{tmp}/run", "file_out": "{tmp}/o.out",
-    "image_out": "{tmp}/p.png", "any_out": "{tmp}/o.out", "count": "1", "count0": "0",
+    "image_out": "{tmp}/p.png", "npz_out": "{tmp}/p.npz", "any_out": "{tmp}/o.out",
+    "count": "1", "count0": "0",
     "seed": "0", "workers": "1", "stack": "10", "chips": "10", "positive": "1",
     "nonneg": "0", "prob": "0.5", "percent": "50", "port": "8000",
     "ray_address": "local",

@@ -17,7 +17,8 @@ refused everywhere) and an integer option fits in 64 bits.  The kinds:
   :data:`MAX_CHIPS`;
 * ``positive``, ``nonneg``, ``prob`` (0 .. 1), ``percent`` (0 .. 100);
 * ``ray_address``: syntax, and a ``HOST:PORT`` must accept a connection (a few seconds);
-* ``file_out`` / ``image_out`` / ``folder_out`` / ``any_out``: written paths, checked with
+* ``file_out`` / ``npz_out`` / ``image_out`` / ``folder_out`` / ``any_out``: written
+  paths (``npz_out``: a policy archive, ``.npz``), checked with
   :func:`~pokerlab.commands._common.check_output_path` (folders likewise: the parent
   must exist, nothing is created);
 * ``file_in`` / ``path_in`` / ``folder_in``: read paths, which must exist (and be a file,
@@ -94,6 +95,7 @@ OVERRIDES: dict[tuple[str, str], str | None] = {
     ("blueprint train", "--iterations"): "count0",
     ("blueprint train", "--out"): "folder_out",
     ("exploit lock", "--hands"): "count0",
+    ("solve", "--out"): "npz_out",           # a policy archive: .npz only
     ("ttt train", "--out"): "folder_out",
     ("hands report", "--out"): "folder_out",
     ("play", "--out"): "folder_out",
@@ -394,6 +396,8 @@ def check_value(kind: str, value: Any, flag: str, command: str = "",
         check_ray_address(str(value), option=flag, reachable=True)
     elif kind == "file_out":
         check_output_path(value, option=flag)
+    elif kind == "npz_out":
+        check_output_path(value, option=flag, suffixes=(".npz",))
     elif kind == "image_out":
         check_image_path(value, option=flag)
     elif kind == "folder_out":
