@@ -363,3 +363,23 @@ def test_league_with_adapt_reports_a_sampled_value() -> None:
     (pair,) = json.loads(r.stdout)["pairings"]
     assert pair["method"] == "sampled" and pair["exact_mbb"] is None
     assert pair["value_ci95_mbb"] == pytest.approx(pair["ci95_mbb"]) and pair["ci95_mbb"] > 0
+
+
+@pytest.mark.slow
+def test_exact_curve_follows_the_offline_rnr_frontier_on_leduc() -> None:
+    """adapt(eps=inf,pmax=P) after 400 hands against a calling station: its final strategy's
+    exact (exploitability, gain vs the true opponent) lies within 5% of the offline RNR
+    frontier to the true opponent (and never above it)."""
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / "adapt_table.py"
+    spec = importlib.util.spec_from_file_location("adapt_table", path)
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    rows = [r for r in mod.curve("leduc", 400, (0.1, 0.25)) if r["opponent"] == "call"]
+    assert len(rows) == 2
+    for r in rows:
+        assert r["gain"] <= r["rnr_gain"] + 1e-6
+        assert r["gain"] >= 0.95 * r["rnr_gain"]

@@ -391,6 +391,9 @@ class AdaptAgent:
         self._masks = (player_mask(cg, 0), player_mask(cg, 1))
         self.candidate_p = (-1.0, *config.ps)
         self._initial: tuple[list[np.ndarray], np.ndarray, np.ndarray] | None = None
+        self.candidates: list[np.ndarray] = []
+        self.worst = np.zeros((2, 0))
+        self.predicted = np.zeros((2, 0))
         self.start_match()
 
     # ------------------------------------------------------------------ match boundaries
