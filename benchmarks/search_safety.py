@@ -77,6 +77,17 @@ def run(trunk_iters: int = 6, resolve_iters: int = 400) -> list[dict[str, object
     return rows
 
 
+def write_block(md: Path, name: str, text: str) -> None:
+    """Replace the lines between ``<!-- NAME:begin -->`` and ``<!-- NAME:end -->`` in ``md``."""
+    doc = md.read_text()
+    a, b = f"<!-- {name}:begin -->", f"<!-- {name}:end -->"
+    if a not in doc or b not in doc:
+        return
+    head, rest = doc.split(a, 1)
+    _, tail = rest.split(b, 1)
+    md.write_text(f"{head}{a}\n{text}\n{b}{tail}")
+
+
 def main() -> int:
     rows = run()
     print(f"{'board':12} {'ranges':6} {'node':18} {'searcher':8} {'trunk':>8} {'unsafe':>8} {'safe':>8}"
@@ -87,6 +98,12 @@ def main() -> int:
     path = Path(__file__).resolve().parent.parent / "docs" / "search_safety.json"
     doc = {"command": "python benchmarks/search_safety.py", "rows": rows}
     path.write_text(json.dumps(doc, indent=1) + "\n")
+    lines = ["| board | ranges | node | searcher | trunk | unsafe | safe |",
+             "|---|---|---|---|---:|---:|---:|"]
+    for r in rows:
+        lines.append(f"| {r['board']} | {r['ranges']} | {r['node']} | {r['searcher']} | "
+                     f"{r['trunk_pct']:.3f} | {r['unsafe_pct']:.3f} | {r['safe_pct']:.3f} |")
+    write_block(path.parent / "search.md", "search_safety", "\n".join(lines))
     return 0
 
 

@@ -13,11 +13,13 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from pathlib import Path
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 OUT = DOCS / "search_strength.json"
 
 PAIRS = [
@@ -95,7 +97,25 @@ def main() -> int:
             OUT.write_text(json.dumps({"command": "python benchmarks/search_strength.py", "rows": rows},
                                       indent=1) + "\n")
     figure(rows)
+    table(rows)
     return 0
+
+
+def table(rows: list[dict[str, object]]) -> None:
+    from search_safety import write_block
+
+    lines = ["| agent | opponent | hands | mbb/hand | 95% CI | think p50 (ms) | think p99 (ms) "
+             "| searched / fallback | hands/hour |", "|---|---|---:|---:|---:|---:|---:|---:|---:|"]
+    for r in rows:
+        c = r.get("counters") or {}
+        p50 = "" if r.get("think_ms_p50") is None else f"{r['think_ms_p50']:.0f}"
+        p99 = "" if r.get("think_ms_p99") is None else f"{r['think_ms_p99']:.0f}"
+        sf = ""
+        if c.get("searches") is not None:
+            sf = f"{int(c.get('searches', 0))} / {int(c.get('fallbacks', 0))}"
+        lines.append(f"| `{r['a']}` | {r['b']} | {r['hands']} | {r['mean_mbb']:+.0f} | {r['ci95_mbb']:.0f} "
+                     f"| {p50} | {p99} | {sf} | {r['hands_per_hour']:,.0f} |")
+    write_block(DOCS / "search.md", "search_strength", "\n".join(lines))
 
 
 if __name__ == "__main__":
