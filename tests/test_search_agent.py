@@ -49,7 +49,8 @@ def test_search_plays_legal_hands_with_nested_safe_solves() -> None:
     st = agent.stats
     assert len(res) == 80
     assert st.searches >= 10 and st.fallbacks == 0
-    assert st.nested >= 1 and st.safe_solves == st.nested
+    assert st.nested >= 1 and st.blueprint_gadgets >= 1
+    assert st.safe_solves == st.nested + st.blueprint_gadgets
     assert st.iterations == 30 * st.searches
     c = agent.counters()
     assert c["search_decisions"] == st.searches and c["think_ms_count"] == st.searches

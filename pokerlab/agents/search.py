@@ -195,6 +195,7 @@ class SearchStats:
     safe_solves: int = 0
     iterations: int = 0
     coarser: int = 0
+    blueprint_gadgets: int = 0
     reasons: dict[str, int] = field(default_factory=dict)
 
 
@@ -238,7 +239,7 @@ class SearchAgent:
         out.update(histogram(t))  # summed over worker processes; percentiles from the sums
         out.update({"searches": self.stats.searches, "fallbacks": self.stats.fallbacks,
                 "nested_solves": self.stats.nested, "safe_solves": self.stats.safe_solves,
-                "coarser_trees": self.stats.coarser,
+                "coarser_trees": self.stats.coarser, "blueprint_gadgets": self.stats.blueprint_gadgets,
                 "iterations": self.stats.iterations})
         return out
 
@@ -440,6 +441,43 @@ class SearchAgent:
         row = probs[int(COMBO_INDEX[view.hole[0], view.hole[1]])]
         return [(a, float(p)) for a, p in zip(acts, row, strict=True) if p > 0]
 
+    def _blueprint_values(self, view: PlayerView, spot: Any, deadline: float) -> np.ndarray | None:
+        """The opponent's best-response counterfactual values at the root of ``spot`` (a
+        river subgame starting at ``view``) against the base policy's play of every
+        searcher decision in it (range queries at the real states the subgame's actions
+        lead to, each base action read as the subgame's nearest); ``None`` past
+        ``deadline`` or when the base policy cannot be followed."""
+        from pokerlab.agents.beliefs import _with_some_hole
+        from pokerlab.evaluation.lbr import all_hands_probabilities
+        from pokerlab.holdem.view import make_view
+        from pokerlab.subgame.resolve import counterfactual_values, decision_paths
+        from pokerlab.subgame.solver import SolveConfig, SpotSolver
+
+        me = view.player
+        solver = SpotSolver(spot, SolveConfig(isomorphism=False), threads=self.config.threads)
+        tr = solver.tree
+        live = np.asarray(spot.ranges[me]) > 0
+        for path in decision_paths(solver, me):
+            if time.perf_counter() > deadline:
+                return None
+            st = view.replay_state()
+            node = 0
+            for name in path:
+                a = tr.action_names[node].index(name)
+                st.apply(_real_action(make_view(st, int(st.actor)), name, tr.action_amounts[node][a]))
+                node = tr.child(node, a)
+            acts, probs = all_hands_probabilities(self.base, _with_some_hole(make_view(st, me)), live)
+            names, amounts = tr.action_names[node], tr.action_amounts[node]
+            strat = np.zeros((len(names), 1326))
+            for c, act in enumerate(acts):
+                strat[_subgame_column(names, amounts, act)] += probs[:, c]
+            tot = strat.sum(axis=0)
+            mask = live & (tot > 0)
+            strat[:, mask] /= tot[mask]
+            strat[:, ~mask] = 1.0 / len(names)
+            solver.lock(list(path), strat, mask)
+        return counterfactual_values(solver, (), 1 - me, best_response=True)
+
     def _solve(self, view: PlayerView, deadline: float, mine: int | None) -> tuple[Any, int] | None:
         """The solved subgame at ``view`` and the street-start stack, or ``None`` when no
         subgame fits the budget.  ``mine``: the searcher's combo (kept in its range)."""
@@ -482,6 +520,15 @@ class SearchAgent:
             spot = self._fit(spot, BUILD_SHARE * (deadline - time.perf_counter()))
             if spot is None:
                 return None
+        if cbv is None and cfg.safe and len(view.board) == 5:
+            # the first search of the hand, on the river: the opponent may take its
+            # best-response value against the blueprint's play of this subgame
+            bp = self._blueprint_values(view, spot, deadline)
+            if bp is not None:
+                cbv = bp
+                prior = np.asarray(spot.ranges[opp], dtype=np.float64).copy()
+                spot = subgame_spot(spot, root, me, (spot.ranges[0], spot.ranges[1]), safe=True, prior=prior)
+                self.stats.blueprint_gadgets += 1
         solver = SpotSolver(spot, SolveConfig(isomorphism=False), max_memory=cfg.max_memory,
                             threads=cfg.threads)
         mem = float(solver.size.memory_bytes)
@@ -514,6 +561,22 @@ class SearchAgent:
             obs = min(max(obs, 0.25 * RATE_S_PER_BYTE), 8 * RATE_S_PER_BYTE)
             self.rate = 0.8 * self.rate + 0.2 * obs
         return solver, stack
+
+
+def _subgame_column(names: list[str], amounts: list[int], action: Action) -> int:
+    """The subgame action a real action of the base policy maps to (a raise: the nearest
+    size in log scale; a fold where none is offered: check)."""
+    kinds = [nm.split(" ")[0] for nm in names]
+    if action.kind == ActionKind.FOLD and "fold" in kinds:
+        return kinds.index("fold")
+    raises = [k for k, kd in enumerate(kinds) if kd in ("bet", "raise", "allin")]
+    if action.kind == ActionKind.RAISE and raises:
+        x = math.log(max(int(action.amount), 1))
+        return min(raises, key=lambda k: abs(math.log(max(amounts[k], 1)) - x))
+    for want in ("check", "call"):
+        if want in kinds:
+            return kinds.index(want)
+    return 0
 
 
 def _public_key(view: PlayerView) -> tuple[Any, ...]:
