@@ -80,7 +80,8 @@ def test_mid_street_values_equal_the_full_tree() -> None:
     ("Ks9h5c2d7s", ("bet 50",), 1),
     ("QdJd8c4s2h", ("check", "bet 50"), 0),
 ])
-def test_safe_resolving_never_raises_exploitability(board: str, prefix: tuple[str, ...], searcher: int) -> None:
+def test_safe_resolving_never_raises_exploitability(board: str, prefix: tuple[str, ...],
+                                                    searcher: int) -> None:
     spot = _spot(board)
     trunk = SpotSolver(spot)
     trunk.solve(iterations=6, target_pct=None)

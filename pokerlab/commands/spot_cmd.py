@@ -127,7 +127,8 @@ def solve_cmd(board: str | None = BOARD, pot: float | None = POT, stack: float |
               ip_bets: str | None = IP_BETS, donk: str | None = DONK,
               allin_threshold: float = ALLIN, force_allin: float = FORCE, merge: float = MERGE,
               raise_cap: int = CAP, rake: float = RAKE, rake_cap: float = RAKE_CAP, big_blind: float = BB,
-              target: float = typer.Option(0.3, "--target", help="Stop at this exploitability, % of the pot."),
+              target: float = typer.Option(0.3, "--target",
+                                           help="Stop at this exploitability, % of the pot."),
               iterations: int = typer.Option(1000, "--iterations", help="Most iterations in all."),
               threads: int | None = typer.Option(None, "--threads", help="Threads (default: all cores)."),
               algo: str = algo_option("dcfr", "dcfr (alpha 1.5, beta 0, gamma 2), cfr+, lcfr or cfr"),
@@ -167,7 +168,8 @@ def solve_cmd(board: str | None = BOARD, pot: float | None = POT, stack: float |
         out = out if out is not None else resume
         check_output_path(out, option="--out", suffixes=(".npz",))
         if max_memory < solver.size.memory_bytes:
-            raise ConfigError(f"the saved spot needs {solver.size.memory_bytes / 1e6:,.1f} MB, over --max-memory")
+            raise ConfigError(f"the saved spot needs {solver.size.memory_bytes / 1e6:,.1f} MB, "
+                              "over --max-memory")
     else:
         spot = _spot(board, pot, stack, oop, ip, bets, raises, flop_bets, turn_bets, river_bets, oop_bets,
                      ip_bets, donk, allin_threshold, force_allin, merge, raise_cap, rake, rake_cap,
@@ -265,7 +267,8 @@ def show_cmd(file: Path = typer.Argument(..., help="A spot saved by 'pokerlab sp
         typer.echo(grid_text(rep))
     elif rep["kind"] == "chance":
         typer.echo("deal one of: " + " ".join(rep["cards"]))
-    typer.echo(f"{side}: range EV {rep[side]['range_ev']:.3f} chips, equity {rep[side]['range_equity'] * 100:.2f}%"
+    typer.echo(f"{side}: range EV {rep[side]['range_ev']:.3f} chips, "
+               f"equity {rep[side]['range_equity'] * 100:.2f}%"
                if rep[side]["range_ev"] is not None else f"{side}: no hands reach this node")
     for r in rows[:400]:
         strat = "  ".join(f"{a} {p * 100:5.1f}%" for a, p in r.get("strategy", {}).items())

@@ -193,7 +193,8 @@ def build_deal(board: tuple[int, ...], ranges: np.ndarray, *, isomorphism: bool 
                 sd_count=(sd_count[0], sd_count[1]), board=tuple(board), isomorphism=isomorphism)
 
 
-def count_slots(board: tuple[int, ...], ranges: np.ndarray, *, isomorphism: bool = True) -> tuple[int, int, int]:
+def count_slots(board: tuple[int, ...], ranges: np.ndarray, *,
+                isomorphism: bool = True) -> tuple[int, int, int]:
     """Boards per street without building the showdown tables (for the memory estimate)."""
     street0 = len(board) - 3
     sym = [bool(np.allclose(ranges[0][_COMBO_SWAP[k]], ranges[0]) and np.allclose(ranges[1][_COMBO_SWAP[k]],

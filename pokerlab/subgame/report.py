@@ -102,7 +102,8 @@ def plot_strategy_grid(report: dict[str, Any], path: str | Path, *, title: str =
     mix = class_mix(report)
     actions = report["actions"]
     bets = [i for i, a in enumerate(actions) if a.split()[0] in ("bet", "raise")]
-    colours = [action_colour(a, bets.index(i) if i in bets else 0, len(actions)) for i, a in enumerate(actions)]
+    colours = [action_colour(a, bets.index(i) if i in bets else 0, len(actions))
+               for i, a in enumerate(actions)]
     fig, ax = plt.subplots(figsize=(8.2, 8.6))
     for i in range(13):
         for j in range(13):

@@ -263,7 +263,8 @@ class SpotSolver:
             self._run_tasks(mode, p, ctx, prm, extra)
             K.walk(mode, K.TOP_COMBINE, 0, p, 0, opp, own, out, self.scratch, self.frames, *ctx, *prm, *extra)  # type: ignore[call-arg]
         else:
-            K.walk(mode, K.TOP_FULL, node, p, slot, opp, own, out, self.scratch, self.frames, *ctx, *prm, *extra)  # type: ignore[call-arg]
+            K.walk(mode, K.TOP_FULL, node, p, slot, opp, own, out, self.scratch,  # type: ignore[call-arg]
+                   self.frames, *ctx, *prm, *extra)
         return out.astype(np.float64)
 
     def _run_tasks(self, mode: int, p: int, ctx: tuple[Any, ...], prm: tuple[Any, ...],
@@ -286,7 +287,9 @@ class SpotSolver:
     def num_threads(self) -> int:
         if self.threads is not None:
             return max(1, int(self.threads))
-        return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1))
+        if hasattr(os, "sched_getaffinity"):
+            return max(1, len(os.sched_getaffinity(0)))
+        return max(1, os.cpu_count() or 1)
 
     def _pool(self, threads: int) -> Any:
         from concurrent.futures import ThreadPoolExecutor

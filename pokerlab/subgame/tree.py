@@ -193,7 +193,8 @@ def tree_config(*, bets: str | None = "75%", raises: str | None = "2.5x",
                     d = donk
             row.append(StreetSizes(bets=parse_sizes(b, raise_sizes=False, what=f"{STREETS[s]} bet"),
                                    raises=parse_sizes(r, raise_sizes=True, what=f"{STREETS[s]} raise"),
-                                   donk=None if d is None else parse_sizes(d, raise_sizes=False, what="donk")))
+                                   donk=None if d is None
+                                   else parse_sizes(d, raise_sizes=False, what="donk")))
         sizes.append((row[0], row[1]))
     return TreeConfig(sizes=tuple(sizes), allin_threshold=float(allin_threshold),
                       force_allin=float(force_allin), merge=float(merge), raise_cap=raise_cap)
