@@ -137,3 +137,38 @@ def test_a_database_writer_is_locked(tmp_path: Path) -> None:
         proc.kill()
         proc.wait()
     assert not db.exists()
+
+
+@pytest.mark.slow
+def test_a_kill_before_the_interval_keeps_the_first_checkpoint(tmp_path: Path) -> None:
+    """With a 30-minute interval the first checkpoint still comes within a minute; a
+    SIGKILL after it keeps its iterations, the kill's lock is taken over and --resume
+    continues from them."""
+    import time
+
+    from pokerlab.blueprint.trainer import BlueprintTrainer
+
+    run = tmp_path / "bp"
+    proc = subprocess.Popen([sys.executable, "-m", "pokerlab.cli", "blueprint", "train",
+                             "--preset", "small", "--minutes", "20", "--checkpoint-minutes",
+                             "30", "--out", str(run)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    ck = run / "checkpoint.npz"
+    try:
+        for _ in range(1200):  # a cap, not a speed claim: the interval is 30 minutes
+            if ck.exists() or proc.poll() is not None:
+                break
+            time.sleep(0.5)
+        assert ck.exists() and proc.poll() is None
+        time.sleep(2.0)  # the rename is atomic: the file is whole once it is there
+    finally:
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+    assert (run / LOCK_NAME).exists()  # left behind by the kill
+    saved = BlueprintTrainer.resume(run).iterations
+    assert saved > 0
+    res = runner.invoke(app, ["blueprint", "train", "--out", str(run), "--resume",
+                              "--iterations", "1000", "--json"])
+    assert res.exit_code == 0, res.output
+    assert json.loads(res.stdout)["iterations"] == saved + 1000
+    assert not (run / LOCK_NAME).exists()
