@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import importlib
 import sys
+from collections.abc import Sequence
 from typing import Any
 
 import typer
@@ -38,16 +39,17 @@ class PokerlabGroup(typer.core.TyperGroup):
     missing argument) are one line ``error: ...`` on stderr and exit status 2, like every
     other bad input -- no usage block, no box."""
 
-    def main(self, args: Any = None, prog_name: str | None = None,
+    def main(self, args: Sequence[str] | None = None, prog_name: str | None = None,
              complete_var: str | None = None, standalone_mode: bool = True,
-             **extra: Any) -> Any:
+             windows_expand_args: bool = True, **extra: Any) -> Any:
         from typer import exceptions as tx
         from typer._click import exceptions as cx
 
         code = 0
         try:
             rv = super().main(args=args, prog_name=prog_name, complete_var=complete_var,
-                              standalone_mode=False, **extra)
+                              standalone_mode=False,
+                              windows_expand_args=windows_expand_args, **extra)
         except cx.NoArgsIsHelpError as exc:
             exc.show()
             code = 2

@@ -168,10 +168,10 @@ def check_output_path(path: str | os.PathLike[str], *, option: str = "--out",
     p = Path(path)
     if str(path) == "" or p.name in ("", ".", ".."):
         raise ConfigError(f"{option} {str(path)!r} is not a file name")
-    if suffixes is not None and p.suffix.lower() not in suffixes:
-        raise ConfigError(f"{option} {str(p)!r} must end in {' or '.join(suffixes)}")
     if p.is_dir():
         raise ConfigError(f"{option} {str(p)!r} is a folder, not a file")
+    if suffixes is not None and p.suffix.lower() not in suffixes:
+        raise ConfigError(f"{option} {str(p)!r} must end in {' or '.join(suffixes)}")
     parent = p.parent
     for anc in [parent, *parent.parents]:
         if anc.exists():
