@@ -318,6 +318,9 @@ def test_cli_train_resume_and_eval(tmp_path) -> None:  # type: ignore[no-untyped
     assert set(ev) >= {"game", "iterations", "exploitability", "exploitability_mbb", "seconds"}
     assert ev["exploitability_mbb"] == pytest.approx(1000 * ev["exploitability"])
     r = runner.invoke(app, ["eval", str(tmp_path / "missing"), "--json"])
+    assert r.exit_code == 2 and "does not exist" in r.output and r.output.startswith("error:")
+    (tmp_path / "empty").mkdir()
+    r = runner.invoke(app, ["eval", str(tmp_path / "empty"), "--json"])
     assert r.exit_code == 2 and "not a Deep CFR checkpoint" in r.output
     r = runner.invoke(app, ["train", "nosuchgame", "--json"])
     assert r.exit_code == 2 and "nosuchgame" in r.output

@@ -297,6 +297,6 @@ def test_match_command_json(tmp_path: Path, solved: dict[str, str]) -> None:
     assert res.exit_code == 0, res.output
     assert json.loads(res.stdout)["exact_mbb"] > 0
     res = runner.invoke(app, ["match", "random", "shark"])
-    assert res.exit_code == 2 and "error: unknown agent 'shark'" in res.output
+    assert res.exit_code == 2 and res.output.startswith("error: ") and "unknown agent 'shark'" in res.output
     res = runner.invoke(app, ["match", "random", "call", "--out", str(tmp_path / "x.txt")])
     assert res.exit_code == 2 and "--out" in res.output
