@@ -67,6 +67,7 @@ from scipy.optimize import linprog
 from pokerlab.agents.adapt_kernels import constrained_br_value
 from pokerlab.errors import AgentError, ConfigError
 from pokerlab.games.compiled import KIND_DECISION, KIND_TERMINAL, CompiledGame
+from pokerlab.solvers.lp import behaviour_from_plan, payoff_matrix
 
 __all__ = ["AdaptAgent", "AdaptConfig", "AdaptTree", "parse_spec", "rnr_slots"]
 
@@ -110,34 +111,6 @@ def realization_plan(cg: CompiledGame, slots: np.ndarray, p: int, seq_of_slot: n
         for s in range(int(cg.infoset_offset[i]), int(cg.infoset_offset[i + 1])):
             r[seq_of_slot[s]] = base * slots[s]
     return r
-
-
-def behaviour_from_plan(cg: CompiledGame, plan: np.ndarray, p: int, seq_of_slot: np.ndarray,
-                        out: np.ndarray, fallback: np.ndarray | None = None) -> None:
-    """Write the behaviour strategy of realization plan ``plan`` into ``out`` (player ``p``'s
-    slots; unreached information sets: ``fallback`` or uniform)."""
-    for i in range(cg.num_infosets):
-        if cg.infoset_player[i] != p:
-            continue
-        lo, hi = int(cg.infoset_offset[i]), int(cg.infoset_offset[i + 1])
-        par = int(cg.infoset_parent_seq[i])
-        denom = plan[0] if par < 0 else plan[seq_of_slot[par]]
-        vals = np.maximum(plan[seq_of_slot[lo:hi]], 0.0)
-        tot = vals.sum()
-        if denom <= 1e-12 or tot <= 0:
-            out[lo:hi] = fallback[lo:hi] if fallback is not None else 1.0 / (hi - lo)
-        else:
-            out[lo:hi] = vals / tot
-
-
-def payoff_matrix(cg: CompiledGame, s0: np.ndarray, n0: int, s1: np.ndarray, n1: int
-                  ) -> sp.csr_matrix:
-    """Player 0's sequence-form payoff matrix (chance reach folded in)."""
-    term = np.nonzero(cg.kind == KIND_TERMINAL)[0]
-    seq = cg.node_seq[term]
-    r0 = np.where(seq[:, 0] < 0, 0, s0[np.maximum(seq[:, 0], 0)])
-    r1 = np.where(seq[:, 1] < 0, 0, s1[np.maximum(seq[:, 1], 0)])
-    return sp.csr_matrix((cg.chance_reach[term] * cg.utility[term, 0], (r0, r1)), shape=(n0, n1))
 
 
 def restricted_lp(A: sp.csr_matrix, E: sp.csr_matrix, F: sp.csr_matrix, g: np.ndarray,

@@ -33,7 +33,6 @@ from typing import Any
 
 import numpy as np
 
-from pokerlab.agents.adapt import behaviour_from_plan as _behaviour
 from pokerlab.agents.adapt import combine_slots as _combine
 from pokerlab.agents.adapt import player_mask as _player_mask  # noqa: F401 - used by safe
 from pokerlab.agents.adapt import realization_plan as _realization
@@ -49,6 +48,7 @@ from pokerlab.evaluation.exploit import (
 from pokerlab.games.compiled import KIND_TERMINAL, CompiledGame, compile_game
 from pokerlab.policy.base import Policy
 from pokerlab.policy.tabular import TabularPolicy
+from pokerlab.solvers.lp import behaviour_from_plan as _behaviour
 
 from . import response_kernels as rk
 

@@ -77,31 +77,51 @@ def solve_lp(game: Any) -> LPResult:
     s1, _ = _player_sequences(cg, 1)
     n0 = int(s0.max(initial=0)) + 1
     n1 = int(s1.max(initial=0)) + 1
-    seq = cg.node_seq[term]
-    r0 = np.where(seq[:, 0] < 0, 0, s0[np.maximum(seq[:, 0], 0)])
-    r1 = np.where(seq[:, 1] < 0, 0, s1[np.maximum(seq[:, 1], 0)])
-    A = sp.csr_matrix((cg.chance_reach[term] * cg.utility[term, 0], (r0, r1)), shape=(n0, n1))
+    A = payoff_matrix(cg, s0, n0, s1, n1)
     E = _constraints(cg, 0, s0, n0)
     F = _constraints(cg, 1, s1, n1)
     x, v0 = _solve_side(A, E, F)            # player 0 maximises x^T A y
     y, v1 = _solve_side(-A.T.tocsr(), F, E)  # player 1 maximises -(x^T A y)
+    behaviour = [np.zeros(cg.infoset_offset[-1]), np.zeros(cg.infoset_offset[-1])]
+    behaviour_from_plan(cg, x, 0, s0, behaviour[0])
+    behaviour_from_plan(cg, y, 1, s1, behaviour[1])
     rows = []
     for i, key in enumerate(cg.infoset_keys):
         p = int(cg.infoset_player[i])
-        plan, smap = (x, s0) if p == 0 else (y, s1)
         lo, hi = int(cg.infoset_offset[i]), int(cg.infoset_offset[i + 1])
-        par = int(cg.infoset_parent_seq[i])
-        denom = plan[0] if par < 0 else plan[smap[par]]
-        vals = np.maximum(plan[smap[lo:hi]], 0.0)
-        tot = vals.sum()
-        if denom <= 1e-12 or tot <= 0:
-            probs = np.full(hi - lo, 1.0 / (hi - lo))
-        else:
-            probs = vals / tot
-        rows.append((key, cg.infoset_actions[lo:hi], probs))
+        rows.append((key, cg.infoset_actions[lo:hi], behaviour[p][lo:hi]))
     pol = TabularPolicy.from_rows(rows, metadata={"game": cg.game_name, "algo": "lp",
                                                   "game_value": v0})
     return LPResult(game_value=v0, policy=pol, value_player1_lp=v1)
+
+
+def payoff_matrix(cg: CompiledGame, s0: np.ndarray, n0: int, s1: np.ndarray, n1: int
+                  ) -> sp.csr_matrix:
+    """Player 0's sequence-form payoff matrix (chance reach folded in); ``s0``/``s1`` map
+    each player's slots to its sequences (:func:`_player_sequences`)."""
+    term = np.nonzero(cg.kind == KIND_TERMINAL)[0]
+    seq = cg.node_seq[term]
+    r0 = np.where(seq[:, 0] < 0, 0, s0[np.maximum(seq[:, 0], 0)])
+    r1 = np.where(seq[:, 1] < 0, 0, s1[np.maximum(seq[:, 1], 0)])
+    return sp.csr_matrix((cg.chance_reach[term] * cg.utility[term, 0], (r0, r1)), shape=(n0, n1))
+
+
+def behaviour_from_plan(cg: CompiledGame, plan: np.ndarray, p: int, seq_of_slot: np.ndarray,
+                        out: np.ndarray, fallback: np.ndarray | None = None) -> None:
+    """Write the behaviour strategy of realization plan ``plan`` into ``out`` (player ``p``'s
+    slots; unreached information sets: ``fallback`` or uniform)."""
+    for i in range(cg.num_infosets):
+        if cg.infoset_player[i] != p:
+            continue
+        lo, hi = int(cg.infoset_offset[i]), int(cg.infoset_offset[i + 1])
+        par = int(cg.infoset_parent_seq[i])
+        denom = plan[0] if par < 0 else plan[seq_of_slot[par]]
+        vals = np.maximum(plan[seq_of_slot[lo:hi]], 0.0)
+        tot = vals.sum()
+        if denom <= 1e-12 or tot <= 0:
+            out[lo:hi] = fallback[lo:hi] if fallback is not None else 1.0 / (hi - lo)
+        else:
+            out[lo:hi] = vals / tot
 
 
 def _solve_side(A: sp.csr_matrix, E: sp.csr_matrix, F: sp.csr_matrix

@@ -33,7 +33,7 @@ from scipy.optimize import linprog
 
 from pokerlab.errors import ConfigError
 from pokerlab.games.compiled import KIND_TERMINAL, CompiledGame, compile_game
-from pokerlab.solvers.lp import _player_sequences, solve_lp
+from pokerlab.solvers.lp import _player_sequences, payoff_matrix, solve_lp
 
 DEFAULT_MAX_STRATEGIES = 4096
 """Largest number of pure strategies per player :func:`normal_form` builds."""
@@ -70,16 +70,11 @@ class NormalForm:
 
 def _seq_payoff(cg: CompiledGame) -> tuple[sp.csr_matrix, tuple[np.ndarray, np.ndarray],
                                            tuple[np.ndarray, np.ndarray]]:
-    term = np.nonzero(cg.kind == KIND_TERMINAL)[0]
     s0, sl0 = _player_sequences(cg, 0)
     s1, sl1 = _player_sequences(cg, 1)
     n0 = int(s0.max(initial=0)) + 1
     n1 = int(s1.max(initial=0)) + 1
-    seq = cg.node_seq[term]
-    r0 = np.where(seq[:, 0] < 0, 0, s0[np.maximum(seq[:, 0], 0)])
-    r1 = np.where(seq[:, 1] < 0, 0, s1[np.maximum(seq[:, 1], 0)])
-    A = sp.csr_matrix((cg.chance_reach[term] * cg.utility[term, 0], (r0, r1)), shape=(n0, n1))
-    return A, (s0, s1), (sl0, sl1)
+    return payoff_matrix(cg, s0, n0, s1, n1), (s0, s1), (sl0, sl1)
 
 
 def _player_infosets(cg: CompiledGame, p: int) -> list[int]:
