@@ -172,3 +172,98 @@ def test_a_kill_before_the_interval_keeps_the_first_checkpoint(tmp_path: Path) -
     assert res.exit_code == 0, res.output
     assert json.loads(res.stdout)["iterations"] == saved + 1000
     assert not (run / LOCK_NAME).exists()
+
+
+# ------------------------------------------------------------------------------ --force
+
+
+def _pushfold_run(run: Path, iterations: int, *extra: str) -> dict[str, object]:
+    res = runner.invoke(app, ["blueprint", "train", "--preset", "pushfold", "--iterations",
+                              str(iterations), "--out", str(run), "--json", *extra])
+    assert res.exit_code == 0, res.output
+    return json.loads(res.stdout)  # type: ignore[no-any-return]
+
+
+def test_force_replaces_the_old_run(tmp_path: Path) -> None:
+    from pokerlab.blueprint.trainer import BlueprintTrainer
+
+    run = tmp_path / "bp"
+    _pushfold_run(run, 3000, "--seed", "1")
+    (run / "notes.txt").write_text("of the old run")
+    (run / "tables").mkdir()
+    (run / "tables" / "x.bin").write_bytes(b"old")
+    assert _pushfold_run(run, 1000, "--force")["iterations"] == 1000  # not 3000 + 1000
+    assert sorted(p.name for p in run.iterdir()) == ["checkpoint.npz", "config.json",
+                                                     "policy.npz", "train.json"]
+    tr = BlueprintTrainer.resume(run)
+    assert tr.iterations == 1000 and tr.config.seed == 0
+
+
+def test_force_and_resume_together_are_refused(tmp_path: Path) -> None:
+    run = tmp_path / "bp"
+    _pushfold_run(run, 1000)
+    before = {p.name: p.read_bytes() for p in run.iterdir()}
+    line = _one_line(runner.invoke(app, ["blueprint", "train", "--preset", "pushfold",
+                                         "--iterations", "10", "--out", str(run), "--force",
+                                         "--resume"]))
+    assert "--resume" in line and "--force" in line
+    assert {p.name: p.read_bytes() for p in run.iterdir()} == before
+
+
+def test_a_force_call_that_fails_before_writing_keeps_the_old_run(tmp_path: Path) -> None:
+    run = tmp_path / "bp"
+    _pushfold_run(run, 1000)
+    before = {p.name: p.read_bytes() for p in run.iterdir()}
+    line = _one_line(runner.invoke(app, ["blueprint", "train", "--preset", "no-such",
+                                         "--iterations", "10", "--out", str(run), "--force"]))
+    assert "no-such" in line
+    assert {p.name: p.read_bytes() for p in run.iterdir()} == before
+
+
+def test_force_waits_for_the_lock_and_removes_nothing_of_a_live_run(tmp_path: Path) -> None:
+    run = tmp_path / "bp"
+    run.mkdir()
+    (run / "checkpoint.npz").write_bytes(b"live")
+    proc = _holder(run)
+    try:
+        line = _one_line(runner.invoke(app, ["blueprint", "train", "--preset", "pushfold",
+                                             "--iterations", "10", "--out", str(run),
+                                             "--force"]))
+        assert f"in use by pid {proc.pid}" in line
+    finally:
+        proc.kill()
+        proc.wait()
+    assert (run / "checkpoint.npz").read_bytes() == b"live"
+
+
+def test_a_killed_force_call_is_settled_by_the_next_call(tmp_path: Path) -> None:
+    """A ``--force`` call killed after moving the old run aside: the next call puts it back
+    when nothing replaced it (here: --resume continues it), and deletes it otherwise."""
+    from pokerlab.commands._validate import REPLACED_NAME
+
+    run = tmp_path / "bp"
+    _pushfold_run(run, 1000)
+    (run / REPLACED_NAME).mkdir()
+    for p in list(run.iterdir()):
+        if p.name != REPLACED_NAME:
+            p.rename(run / REPLACED_NAME / p.name)
+    assert _pushfold_run(run, 500, "--resume")["iterations"] == 1500
+    assert not (run / REPLACED_NAME).exists()
+    (run / REPLACED_NAME).mkdir()
+    (run / REPLACED_NAME / "stale.npz").write_bytes(b"old")
+    assert _pushfold_run(run, 500, "--resume")["iterations"] == 2000
+    assert not (run / REPLACED_NAME).exists()
+
+
+def test_deepcfr_checkpoint_folder_force(tmp_path: Path) -> None:
+    ck = tmp_path / "dcfr"
+    args = ["deepcfr", "train", "kuhn", "--iterations", "1", "--traversals", "20",
+            "--sgd-steps", "2", "--policy-sgd-steps", "2", "--batch-size", "8", "--dim", "8",
+            "--no-eval", "--checkpoint", str(ck), "--json"]
+    assert runner.invoke(app, args).exit_code == 0
+    (ck / "old.txt").write_text("x")
+    line = _one_line(runner.invoke(app, args))
+    assert "already holds a run" in line and "--force" in line
+    res = runner.invoke(app, [*args, "--force"])
+    assert res.exit_code == 0, res.output
+    assert not (ck / "old.txt").exists() and (ck / "state.json").exists()

@@ -448,13 +448,19 @@ def validate_call(command: str, flags: dict[str, str], kwargs: dict[str, Any]) -
 
 # ------------------------------------------------------------------------- run guards
 
-#: command -> (flag of its run folder, flag that continues a run or None, default folder)
+#: command -> (flag of its run folder, flag that continues a run or None when the command
+#: continues the run in its folder by design, default folder)
 RUN_FOLDERS: dict[str, tuple[str, str | None, Callable[[dict[str, Any]], Path | None]]] = {
     "blueprint train": ("--out", "--resume",
                         lambda kw: Path(f"blueprint_{kw.get('preset') or 'small'}")),
     "deepcfr train": ("--checkpoint", "--resume", lambda kw: None),
     "ttt train": ("--out", None, lambda kw: None),  # its run folder is resumed by design
 }
+#: the flag (of every command in :data:`RUN_FOLDERS`) that replaces the run in its folder
+FORCE_FLAG = "--force"
+#: where the replaced run's files wait, inside the run folder, until the new run has
+#: written something (then they are deleted; a call that fails first puts them back)
+REPLACED_NAME = ".pokerlab-replaced"
 #: command -> flag of the database it writes (default: the user's hand database)
 DATABASES: dict[str, str] = {"hands import": "--db"}
 
@@ -464,15 +470,65 @@ def _holds_run(folder: Path) -> list[str]:
 
     if not folder.is_dir():
         return []
-    return sorted(p.name for p in folder.iterdir() if p.name != LOCK_NAME)
+    return sorted(p.name for p in folder.iterdir() if p.name not in (LOCK_NAME, REPLACED_NAME))
+
+
+def _remove(path: Path) -> None:
+    import shutil
+
+    if path.is_dir() and not path.is_symlink():
+        shutil.rmtree(path)
+    else:
+        path.unlink(missing_ok=True)
+
+
+def _settle_replaced(folder: Path) -> None:
+    """A replaced run left behind by a killed ``--force`` call (the lock is ours): deleted
+    when the new run wrote something, else put back (nothing replaced it)."""
+    trash = folder / REPLACED_NAME
+    if not trash.is_dir():
+        return
+    if _holds_run(folder):
+        _remove(trash)
+        return
+    for p in trash.iterdir():
+        p.rename(folder / p.name)
+    trash.rmdir()
+
+
+@contextlib.contextmanager
+def _replacing(folder: Path, names: list[str]) -> Iterator[None]:
+    """Move the run's files ``names`` aside for the call; when the call ends they are
+    deleted if it wrote anything (or succeeded), else put back: a ``--force`` call that
+    fails before writing (a bad option the command itself checks) loses nothing."""
+    trash = folder / REPLACED_NAME
+    trash.mkdir()
+    for n in names:
+        (folder / n).rename(trash / n)
+    ok = False
+    try:
+        yield
+        ok = True
+    except BaseException as exc:
+        code = getattr(exc, "exit_code", None)
+        ok = type(exc).__name__ == "Exit" and code in (0, None)
+        raise
+    finally:
+        if ok or _holds_run(folder):
+            _remove(trash)
+        else:
+            _settle_replaced(folder)
 
 
 @contextlib.contextmanager
 def guard_call(command: str, flags: dict[str, str], kwargs: dict[str, Any]) -> Iterator[None]:
     """Around one call of ``command``: a run folder that already holds a run is refused
-    unless the command continues it (``--resume``); a run folder or database is locked
-    (:mod:`pokerlab.runlock`) for the whole call, so a second process on it is refused
-    with the holder named.  A run folder this call made and left empty is removed."""
+    unless the command continues it (``--resume``) or replaces it (``--force``: once the
+    lock is ours, the old run's files are moved aside and deleted when the new run has
+    written, so nothing of the old run mixes into the new one); a run folder or database
+    is locked (:mod:`pokerlab.runlock`) for the whole call, so a second process on it is
+    refused with the holder named.  A run folder this call made and left empty is
+    removed."""
     from pokerlab.runlock import RunLock
 
     by_flag = {f: n for n, f in flags.items()}
@@ -481,24 +537,33 @@ def guard_call(command: str, flags: dict[str, str], kwargs: dict[str, Any]) -> I
             flag, resume_flag, default = RUN_FOLDERS[command]
             value = kwargs.get(by_flag.get(flag, ""))
             folder = Path(value) if value is not None else default(kwargs)
+            resume = bool(kwargs.get(by_flag.get(resume_flag or "", ""), False))
+            force = bool(kwargs.get(by_flag.get(FORCE_FLAG, ""), False))
+            if resume and force:
+                raise ConfigError(f"{resume_flag} continues the run in {flag} and "
+                                  f"{FORCE_FLAG} replaces it: give one of them")
             if folder is not None:
-                resume = bool(kwargs.get(by_flag.get(resume_flag or "", ""), False))
                 lock = RunLock(folder, what=f"{flag} run folder", folder=True,
                                command=f"pokerlab {command}")
-                held = _holds_run(folder)
-                if held and lock.path.exists():
+                if folder.is_dir() and (lock.path.exists() or force
+                                        or (folder / REPLACED_NAME).exists()):
                     stack.enter_context(lock)  # refused here when another run holds it
-                if resume_flag is not None and not resume and held:
+                    _settle_replaced(folder)
+                held = _holds_run(folder)
+                if resume_flag is not None and not resume and not force and held:
                     shown = ", ".join(held[:4]) + (", ..." if len(held) > 4 else "")
                     raise ConfigError(f"{flag} {str(folder)!r} already holds a run ({shown}); "
-                                      f"continue it with {resume_flag}, or give a new "
-                                      "folder (nothing was changed)")
+                                      f"continue it with {resume_flag}, replace it with "
+                                      f"{FORCE_FLAG}, or give a new folder (nothing was "
+                                      "changed)")
                 made = not folder.exists()
                 if made:
                     folder.mkdir()
                     stack.callback(_remove_if_empty, folder)
                 if not lock.held:
                     stack.enter_context(lock)
+                if force and held:
+                    stack.enter_context(_replacing(folder, held))
         if command in DATABASES:
             value = kwargs.get(by_flag.get(DATABASES[command], ""))
             if value is None:
@@ -531,6 +596,8 @@ __all__ = [
     "MAX_STACK_BB",
     "OVERRIDES",
     "DATABASES",
+    "FORCE_FLAG",
+    "REPLACED_NAME",
     "RUN_FOLDERS",
     "guard_call",
     "check_folder_path",

@@ -56,6 +56,8 @@ def train(
     out: Path | None = typer.Option(None, "--out",
                                     help="Run folder (checkpoint, config, policy)."),
     resume: bool = typer.Option(False, "--resume", help="Continue the checkpoint in --out."),
+    force: bool = typer.Option(False, "--force", help="Replace the run in --out (its files "
+                               "are removed once the new run writes)."),
     storage: str = typer.Option("memory", "--storage", help="memory | disk."),
     update: str = typer.Option("mccfr", "--update",
                                help="thesis preset: mccfr | thesis (its own update, docs/thesis.md)."),
@@ -194,6 +196,18 @@ def train(
         typer.echo(f"{k}: {v}")
 
 
+def _policy_file(path: Path) -> Path:
+    """A blueprint policy file, or the ``policy.npz`` of a run folder given instead."""
+    if not path.is_dir():
+        return path
+    if (path / "policy.npz").is_file():
+        return path / "policy.npz"
+    what = "holds a run but no policy.npz yet" if (path / "checkpoint.npz").is_file() \
+        else "is a folder with no policy.npz"
+    raise ConfigError(f"PATH {str(path)!r} {what} (give a blueprint policy file or a "
+                      "finished run folder of blueprint train)")
+
+
 def _load(path: Path) -> tuple[Any, Any, dict[str, Any]]:
     """(IndexedPolicy, ActionTree, train.json or {}) of a blueprint policy file."""
     from pokerlab.abstraction.action_tree import compile_tree
@@ -244,11 +258,13 @@ def _resolve_node(tree: Any, node: str) -> int:
 
 
 @app.command("info")
-def info(path: Path = typer.Argument(..., help="policy.npz of a blueprint run."),
+def info(path: Path = typer.Argument(..., help="policy.npz of a blueprint run (or its "
+                                     "run folder)."),
          as_json: bool = json_option()) -> None:
     """Config, iterations, information sets, memory and evaluation history of a policy."""
     from pokerlab.abstraction.action_tree import DECISION
 
+    path = _policy_file(path)
     pol, tree, summary = _load(path)
     pre = [int(n) for n in range(tree.num_nodes)
            if tree.kind[n] == DECISION and tree.street[n] == 0][:12]
@@ -275,7 +291,8 @@ def info(path: Path = typer.Argument(..., help="policy.npz of a blueprint run.")
 
 
 @app.command("strategy")
-def strategy(path: Path = typer.Argument(..., help="policy.npz of a blueprint run."),
+def strategy(path: Path = typer.Argument(..., help="policy.npz of a blueprint run (or "
+                                         "its run folder)."),
              node: str = typer.Option("root", "--node",
                                       help="Preflop node: id, 'root' or path:A-B (action ids)."),
              png: Path | None = png_option("Write the 13x13 grids (one per action) here."),
@@ -290,7 +307,7 @@ def strategy(path: Path = typer.Argument(..., help="policy.npz of a blueprint ru
 
     if png is not None:
         check_image_path(png)
-    pol, tree, _ = _load(path)
+    pol, tree, _ = _load(_policy_file(path))
     n = _resolve_node(tree, node)
     if tree.kind[n] != DECISION or tree.street[n] != 0:
         raise ConfigError(f"--node {node!r} (node {n}) is not a preflop decision node")

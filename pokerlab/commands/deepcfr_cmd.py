@@ -52,6 +52,8 @@ def train(
                                            help="Join this Ray cluster."),
     checkpoint: Path | None = typer.Option(None, "--checkpoint", help="Checkpoint folder."),
     resume: bool = typer.Option(False, "--resume", help="Continue from --checkpoint."),
+    force: bool = typer.Option(False, "--force", help="Replace the run in --checkpoint (its "
+                               "files are removed once the new run writes)."),
     eval_every: int = typer.Option(0, "--eval-every",
                                    help="Exact exploitability every N iterations (0: never)."),
     no_eval: bool = typer.Option(False, "--no-eval", help="Skip the final evaluation."),

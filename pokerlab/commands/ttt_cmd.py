@@ -51,6 +51,8 @@ def _wdl(d: dict[str, int]) -> str:
 @app.command()
 def train(
     out: Path = typer.Option(Path("ttt-run"), "--out", help="Run folder (resumed if it exists)."),
+    force: bool = typer.Option(False, "--force", help="Start a new run in --out, replacing "
+                               "the one there instead of resuming it."),
     preset: str = typer.Option(
         "default", "--preset", help="default (pokerlab's settings) or tutorial (the tutorial "
         "script's); options given explicitly override the preset."),
