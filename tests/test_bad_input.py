@@ -252,3 +252,105 @@ def test_a_kill_leaves_a_lock_that_the_next_run_takes_over(tmp_path: Path) -> No
     assert not (run / LOCK_NAME).exists()
     assert json.loads(r.stdout)["iterations"] == 200
     assert os.path.exists(run / "checkpoint.npz")
+
+
+# ------------------------------------------------------------------ more of the issue
+
+
+def test_play_honours_pokerlab_data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("POKERLAB_DATA", str(tmp_path / "data"))
+    res = runner.invoke(app, ["play", "--game", "kuhn", "--tty", "--seed", "1"], input="q\n")
+    assert res.exit_code == 0, res.output
+    sessions = list((tmp_path / "data" / "play").iterdir())
+    assert len(sessions) == 1 and sessions[0].name.endswith("-tty")
+    assert str(sessions[0]) in res.stdout
+    from pokerlab.play.service import _default_root
+
+    assert _default_root() == tmp_path / "data" / "play"  # the web server's default too
+
+
+@pytest.fixture(scope="module")
+def pushfold_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    run = tmp_path_factory.mktemp("pf") / "run"
+    r = runner.invoke(app, ["blueprint", "train", "--preset", "pushfold", "--iterations",
+                            "2000", "--out", str(run), "--json"])
+    assert r.exit_code == 0, r.output
+    return run
+
+
+@pytest.mark.parametrize("opponent", ["call", "tag", "pushfold"])
+def test_a_pushfold_blueprint_is_an_agent(pushfold_run: Path, opponent: str) -> None:
+    """The push/fold preset's tree has no limp; the agent compiles the same tree, and a
+    real limp of its opponent (``call``, ``tag``) re-synchronises it instead of failing."""
+    spec = f"policy:{pushfold_run / 'policy.npz'}"
+    r = runner.invoke(app, ["match", spec, opponent, "--hands", "300", "--stack", "10",
+                            "--workers", "1", "--json"])
+    assert r.exit_code == 0, r.output
+    d = json.loads(r.stdout)
+    assert d["hands"] == 300 and d["stack_bb"] == 10.0
+
+
+def test_a_pushfold_blueprint_agent_only_folds_or_shoves(pushfold_run: Path) -> None:
+    from pokerlab.agents.registry import make_agent
+    from pokerlab.holdem.engine import HoldemConfig
+
+    agent = make_agent(f"policy:{pushfold_run / 'policy.npz'}", game="hunl",
+                       config=HoldemConfig.from_bb(10.0))
+    assert agent.tree.num_nodes == 5 and agent.policy.num_nodes == 5
+    assert agent.tree.actions(0) == [0, 2]  # fold, all-in: no limp
+
+
+def test_a_run_folder_given_to_blueprint_info(pushfold_run: Path, tmp_path: Path) -> None:
+    r = runner.invoke(app, ["blueprint", "info", str(pushfold_run), "--json"])
+    assert r.exit_code == 0, r.output
+    d = json.loads(r.stdout)
+    assert d["path"] == str(pushfold_run / "policy.npz") and d["preset"] == "pushfold"
+    assert d["nodes"] == 5 and d["iterations"] == 2000
+    line = bad(["blueprint", "info", str(tmp_path)], str(tmp_path), "no policy.npz")
+    assert "Is a directory" not in line
+    (tmp_path / "checkpoint.npz").write_bytes(b"x")
+    bad(["blueprint", "info", str(tmp_path)], "no policy.npz yet")
+    bad(["blueprint", "strategy", str(tmp_path)], "no policy.npz yet")
+
+
+BOOM = '''
+from pokerlab.errors import AgentError
+from pokerlab.holdem.engine import Action, ActionKind
+
+
+class Boom:
+    """Calls, then gives up (an error in the middle of the run, with the bar drawn)."""
+
+    name = "boom"
+
+    def __init__(self):
+        self.n = 0
+
+    def _tick(self):
+        self.n += 1
+        if self.n > 30:
+            raise AgentError("boom: the bot gave up")
+
+    def act(self, view):
+        self._tick()
+        return Action(kind=ActionKind.CHECK_CALL)
+
+    def action_probabilities(self, view):
+        self._tick()
+        return [(Action(kind=ActionKind.CHECK_CALL), 1.0)]
+
+
+def make():
+    return Boom()
+'''
+
+
+@pytest.mark.parametrize("cmd", [["match", "python:plboom:make", "call"],
+                                 ["lbr", "python:plboom:make"]])
+def test_an_error_under_the_progress_bar_is_exactly_one_line(
+        cmd: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "plboom.py").write_text(BOOM)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    res = runner.invoke(app, [*cmd, "--hands", "400", "--workers", "1"])
+    assert res.exit_code == 2, res.output
+    assert res.stderr == "error: boom: the bot gave up\n"

@@ -119,7 +119,10 @@ class HUNLPolicyAgent:
         if self.indexed:
             from pokerlab.abstraction.action_tree import compile_tree
 
-            self.tree = compile_tree(self.map.bets, game.config)
+            meta = getattr(policy, "metadata", None)
+            meta_cfg = meta.get("config") if isinstance(meta, dict) else None
+            no_limp = bool(isinstance(meta_cfg, dict) and meta_cfg.get("no_limp"))  # push/fold
+            self.tree = compile_tree(self.map.bets, game.config, no_limp=no_limp)
             if (self.tree.num_nodes != policy.num_nodes
                     or not (self.tree.num_children == policy.num_children).all()):
                 raise AgentError(f"agent {name!r}: the policy does not fit the betting tree of "
@@ -272,15 +275,13 @@ class HUNLPolicyAgent:
             return -1
         if aid in legal:
             return aid
-        if aid == FOLD:
-            return CALL
         raises = [a for a in legal if a >= RAISE0]
         if aid >= RAISE0:
             if not raises:
                 return -1
             smaller = [a for a in raises if a < aid]
             return max(smaller) if smaller else min(raises)
-        return CALL
+        return CALL if CALL in legal else -1  # no call here (a push/fold tree's limp)
 
     def _track_engine(self, view: PlayerView) -> tuple[HoldemState, HoldemState, list[int],
                                                         bool]:

@@ -181,10 +181,12 @@ def progress(label: str, *, enabled: bool = True, total: float | None = None,
     try:
         yield ProgressUpdate(bar, task)
     except BaseException:
-        bar.live.transient = True  # an error leaves its one line, not a half-drawn bar
+        # an error leaves its one line, not a half-drawn bar: the bar is erased, and
+        # ``Progress.stop`` (which adds an empty line on a non-terminal) is not called
+        bar.live.transient = True
+        bar.live.stop()
         raise
-    finally:
-        bar.stop()
+    bar.stop()
 
 
 # --------------------------------------------------------------------------- checks

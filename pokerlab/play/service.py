@@ -293,9 +293,10 @@ class SessionManager:
 
 
 def _default_root() -> Path:
-    import platformdirs
+    """``play/`` in the user data folder (``$POKERLAB_DATA``, as every command has it)."""
+    from pokerlab.io import data_dir
 
-    return Path(platformdirs.user_data_dir("pokerlab")) / "play"
+    return data_dir() / "play"
 
 
 def validate(raw: str, limit: int) -> dict[str, Any]:
