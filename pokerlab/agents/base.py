@@ -29,11 +29,18 @@ from pokerlab.holdem.events import (
     HoleDealt,
     RaisedTo,
     Shown,
-    event_from_tuple,
     event_to_action,
     events_of,
+    visible,
 )
-from pokerlab.holdem.view import PlayerView, action_probabilities, checked_act, hidden, make_view
+from pokerlab.holdem.view import (
+    PlayerView,
+    action_probabilities,
+    checked_act,
+    feed_events,
+    hidden,
+    make_view,
+)
 
 if TYPE_CHECKING:
     from pokerlab.games.protocol import State
@@ -53,11 +60,12 @@ __all__ = [
     "SmallGameAgent",
     "action_probabilities",
     "checked_act",
-    "event_from_tuple",
     "event_to_action",
     "events_of",
+    "feed_events",
     "hidden",
     "make_view",
+    "visible",
 ]
 
 
@@ -71,6 +79,18 @@ class Agent(Protocol):
     action for ``view.player``.  Agents that can say how they randomise also define
     ``action_probabilities(view) -> list[tuple[Action, float]]`` (see
     :func:`action_probabilities`).
+
+    **Events as the hand goes.**  An agent may define ``observe_event(event)``: the loops
+    that drive the engine (the Python match path ``evaluation.matches.play_hunl_hand``,
+    the play tables, hence the terminal and the server) hand it every event of its hand
+    that its seat may see, once each and in order, from its own ``HoleDealt`` on, before
+    it is asked to act (:func:`feed_events`; ``reset`` starts a new hand).  The default is
+    nothing: an agent without the method is skipped (it is not a protocol member, so
+    ``isinstance(x, Agent)`` does not ask for it).  An agent that tracks the
+    hand incrementally (the policy agent) must still answer a view it was not fed (an
+    outside caller's), from the view alone.  The name is not ``observe``: that is the
+    end-of-hand ``observe(state, player)`` of learning agents (``agents.adapt``), which
+    is unchanged.
     """
 
     name: str
@@ -78,6 +98,7 @@ class Agent(Protocol):
     def reset(self, seed: int) -> None: ...
 
     def act(self, view: PlayerView) -> Action: ...
+
 
 
 @runtime_checkable

@@ -32,6 +32,7 @@ from pokerlab.holdem.engine import (
     LegalActions,
     Phase,
 )
+from pokerlab.holdem.events import CheckedOrCalled
 
 
 def pokerkit_state(config: HoldemConfig, *, tournament: bool = True) -> Any:
@@ -169,7 +170,8 @@ def _compare_hand(config: HoldemConfig, seed: int, weights: Sequence[int],
         _bump(feats, "showdown")
         if ours.showdown_outcome() == 0:
             _bump(feats, "split")
-    if any(ev[0] == "cc" and ev[2] < 0 for ev in ours.history):  # pragma: no cover
+    if any(isinstance(ev, CheckedOrCalled) and ev.amount < 0
+           for ev in ours.history):  # pragma: no cover
         bad.append("negative call")
     if tuple(pk.stacks) != fin:
         bad.append(f"final stacks: ours {fin} pokerkit {tuple(pk.stacks)} "

@@ -26,8 +26,13 @@ Stable API (other modules build on it)
     hand, antes included), ``pot`` (all chips in the middle, current bets included),
     ``to_call``, ``min_raise_to`` / ``max_raise_to`` (street-total "raise to" amounts, as
     in PHH ``cbr``), ``num_raises`` (bets/raises this street), ``street`` (0..3).
-    ``clone()`` copies; ``history`` lists every event; ``street_actions`` the betting per
-    street.
+    ``clone()`` copies; ``history`` lists every event as a frozen record of
+    :mod:`pokerlab.holdem.events` (betting events and board deals with the pot and the
+    street's bets right after them); ``street_actions`` the betting per street.
+
+    Legality: ``verify(action)`` raises :class:`IllegalActionError` saying why ``action``
+    is not legal for the player to act (the one check: ``fold``/``check_or_call``/
+    ``raise_to`` run it, and so do the agent and play loops); ``is_legal(action)``.
 
 Seats
 -----
@@ -63,7 +68,7 @@ from __future__ import annotations
 import json
 import operator
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from pokerlab.cards.cards import card_str
 from pokerlab.errors import CardError, ConfigError
@@ -84,6 +89,15 @@ from pokerlab.holdem.actions import (  # noqa: F401 - the engine's public names
     IllegalActionError,
     LegalActions,
     Phase,
+)
+from pokerlab.holdem.events import (
+    BoardDealt,
+    CheckedOrCalled,
+    Event,
+    Folded,
+    HoleDealt,
+    RaisedTo,
+    Shown,
 )
 
 if TYPE_CHECKING:
@@ -117,9 +131,8 @@ class HoldemState:
         self.folded = -1
         self.hole: list[list[int]] = [[], []]
         self.board: list[int] = []
-        self.history: list[tuple[Any, ...]] = []
-        """Events: ("hole", p, cards), ("board", cards), ("fold", p), ("cc", p, amount),
-        ("cbr", p, raise_to), ("show", p, cards)."""
+        self.history: list[Event] = []
+        """The hand's event records (:mod:`pokerlab.holdem.events`), in order."""
         self.street_actions: list[list[Action]] = [[], [], [], []]
         self.showdown_order: list[int] = []
 
@@ -193,34 +206,34 @@ class HoldemState:
     def can_raise(self) -> bool:
         return self.phase == Phase.BETTING and self._can_raise(self.actor)
 
+    def _raise_range(self, p: int) -> tuple[int, int]:
+        """(min, max) raise-to of player ``p`` when a raise is legal for it."""
+        hi = self.stacks[p] + self.bets[p]
+        return min(hi, max(self.bets) + max(self.last_raise, self.config.big_blind)), hi
+
     @property
     def min_raise_to(self) -> int:
         """Smallest legal raise-to (street total); 0 when no raise is legal."""
-        if not self.can_raise:
-            return 0
-        p = self.actor
-        full = max(self.bets) + max(self.last_raise, self.config.big_blind)
-        return min(self.stacks[p] + self.bets[p], full)
+        return self._raise_range(self.actor)[0] if self.can_raise else 0
 
     @property
     def max_raise_to(self) -> int:
         """Largest legal raise-to (all-in); 0 when no raise is legal."""
-        if not self.can_raise:
-            return 0
-        return self.stacks[self.actor] + self.bets[self.actor]
+        return self._raise_range(self.actor)[1] if self.can_raise else 0
 
     def legal(self) -> LegalActions:
         if self.phase != Phase.BETTING:
             raise IllegalActionError(f"no player to act in phase {self.phase.name}")
         p = self.actor
         cr = self._can_raise(p)
+        lo, hi = self._raise_range(p) if cr else (0, 0)
         return LegalActions(
             player=p,
             can_fold=self.bets[p] < max(self.bets),
             call_amount=min(self.stacks[p], max(self.bets) - self.bets[p]),
             can_raise=cr,
-            min_raise_to=self.min_raise_to if cr else 0,
-            max_raise_to=self.max_raise_to if cr else 0,
+            min_raise_to=lo,
+            max_raise_to=hi,
         )
 
     def cards_due(self) -> int:
@@ -262,7 +275,7 @@ class HoldemState:
         p = 0 if not self.hole[0] else 1
         lst = self._check_cards(cards, 2, f"hole cards of player {p}")
         self.hole[p] = lst
-        self.history.append(("hole", p, tuple(lst)))
+        self.history.append(HoleDealt(p, tuple(lst)))
         if p == 1:
             self._begin_round()
 
@@ -273,7 +286,7 @@ class HoldemState:
         n = self.cards_due()
         lst = self._check_cards(cards, n, STREET_NAMES[len(self._board_streets_dealt()) + 1])
         self.board.extend(lst)
-        self.history.append(("board", tuple(lst)))
+        self.history.append(BoardDealt(self.street + 1, tuple(lst), self.collected, (0, 0)))
         if self.showdown_order:
             # All-in run-out: no betting, deal on until the river, then the showdown.
             self.street += 1
@@ -329,7 +342,7 @@ class HoldemState:
             o = self.opener if self.opener >= 0 else 0
             self.showdown_order = [o, 1 - o]
             for p in self.showdown_order:
-                self.history.append(("show", p, tuple(self.hole[p])))
+                self.history.append(Shown(p, tuple(self.hole[p])))
             if self.street == RIVER:
                 self._finish_showdown()
                 return
@@ -344,12 +357,51 @@ class HoldemState:
             raise IllegalActionError(f"cannot {what}: no player to act (phase {self.phase.name})")
         return self.actor
 
+    def verify(self, action: Action) -> None:
+        """Raise :class:`IllegalActionError` saying why ``action`` is not legal for the
+        player to act (nothing when it is legal).  The one legality check of the engine:
+        :meth:`fold`, :meth:`check_or_call` and :meth:`raise_to` run it first, and so do
+        the agent and play loops (:func:`pokerlab.holdem.view.checked_act`)."""
+        kind = action.kind
+        if kind == ActionKind.CHECK_CALL:
+            self._check_actor("check or call")
+        elif kind == ActionKind.FOLD:
+            p = self._check_actor("fold")
+            if self.bets[p] >= max(self.bets):
+                raise IllegalActionError(f"player {p} cannot fold: not facing a bet")
+        elif kind == ActionKind.RAISE:
+            p = self._check_actor("raise")
+            amount = action.amount
+            if isinstance(amount, bool):
+                raise IllegalActionError(f"raise amount must be an integer, got {amount!r}")
+            try:
+                amount = operator.index(amount)  # ints and numpy integers
+            except TypeError:
+                raise IllegalActionError(
+                    f"raise amount must be an integer, got {amount!r}") from None
+            if not self._can_raise(p):
+                raise IllegalActionError(f"player {p} cannot bet or raise here")
+            lo, hi = self._raise_range(p)
+            if not lo <= amount <= hi:
+                raise IllegalActionError(
+                    f"raise to {amount} is outside the legal range {lo}..{hi} for player {p}")
+        else:
+            raise IllegalActionError(f"unknown action {action!r}")
+
+    def is_legal(self, action: Action) -> bool:
+        """Whether :meth:`verify` accepts ``action``."""
+        try:
+            self.verify(action)
+        except IllegalActionError:
+            return False
+        return True
+
     def fold(self) -> None:
-        p = self._check_actor("fold")
-        if self.bets[p] >= max(self.bets):
-            raise IllegalActionError(f"player {p} cannot fold: not facing a bet")
-        self.street_actions[self.street].append(Action(kind=ActionKind.FOLD))
-        self.history.append(("fold", p))
+        action = Action(kind=ActionKind.FOLD)
+        self.verify(action)
+        p = self.actor
+        self.street_actions[self.street].append(action)
+        self.history.append(Folded(p, self.pot, (self.bets[0], self.bets[1])))
         self.folded = p
         self.actor = -1
         self.pending = [False, False]
@@ -358,30 +410,21 @@ class HoldemState:
         self.phase = Phase.TERMINAL
 
     def check_or_call(self) -> None:
-        p = self._check_actor("check or call")
+        action = Action(kind=ActionKind.CHECK_CALL)
+        self.verify(action)
+        p = self.actor
         amount = min(self.stacks[p], max(self.bets) - self.bets[p])
         self.bets[p] += amount
         self.stacks[p] -= amount
-        self.street_actions[self.street].append(Action(kind=ActionKind.CHECK_CALL))
-        self.history.append(("cc", p, amount))
+        self.street_actions[self.street].append(action)
+        self.history.append(CheckedOrCalled(p, amount, self.pot, (self.bets[0], self.bets[1])))
         self._next_actor(p)
 
     def raise_to(self, amount: int) -> None:
         """Bet or raise so that this street's bet becomes ``amount`` chips."""
-        p = self._check_actor("raise")
-        if isinstance(amount, bool):
-            raise IllegalActionError(f"raise amount must be an integer, got {amount!r}")
-        try:
-            amount = operator.index(amount)  # ints and numpy integers
-        except TypeError:
-            raise IllegalActionError(
-                f"raise amount must be an integer, got {amount!r}") from None
-        if not self._can_raise(p):
-            raise IllegalActionError(f"player {p} cannot bet or raise here")
-        lo, hi = self.min_raise_to, self.max_raise_to
-        if not lo <= amount <= hi:
-            raise IllegalActionError(
-                f"raise to {amount} is outside the legal range {lo}..{hi} for player {p}")
+        self.verify(Action(kind=ActionKind.RAISE, amount=amount))
+        amount = operator.index(amount)
+        p = self.actor
         top = max(self.bets)
         inc = amount - top
         self.stacks[p] -= amount - self.bets[p]
@@ -390,7 +433,7 @@ class HoldemState:
         self.num_raises += 1
         self.opener = p
         self.street_actions[self.street].append(Action(kind=ActionKind.RAISE, amount=amount))
-        self.history.append(("cbr", p, amount))
+        self.history.append(RaisedTo(p, amount, self.pot, (self.bets[0], self.bets[1])))
         o = 1 - p
         self.pending = [False, False]
         self.pending[o] = self.stacks[o] > 0

@@ -1,20 +1,27 @@
-"""Typed events of a hold'em hand (the engine's ``history`` tuples as values).
+"""Typed events of a hold'em hand: the records the engine appends to ``HoldemState.history``.
 
-An agent sees a hand's public betting as these (``PlayerView.events``); the opponent's
-``HoleDealt``/``Shown`` events are left out of a view.  Re-exported by
+The engine (:mod:`pokerlab.holdem.engine`) appends one frozen record per thing that
+happens, as PokerKit appends its operations: :class:`HoleDealt`, :class:`BoardDealt`,
+:class:`Folded`, :class:`CheckedOrCalled`, :class:`RaisedTo`, :class:`Shown`.  Betting
+events and board deals also carry the money right after them: ``pot`` (every chip in the
+middle, this street's bets included) and ``bets`` (each player's bets on the street;
+``(0, 0)`` after a board deal).  For the action that closes a betting round these are the
+figures before the bets are collected (an uncalled part of a bet is returned only then).
+``pot`` and ``bets`` follow from the earlier events and the config, so they take no part in
+comparing or hashing events.
+
+Every reader of a hand reads these records; nothing parses tuples.  An agent sees a
+hand's public betting as these (``PlayerView.events``, :func:`events_of`); the opponent's
+``HoleDealt``/``Shown`` events are left out of a view (:func:`visible`).  Re-exported by
 :mod:`pokerlab.agents.base`.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass, field
+from typing import Any
 
-from pokerlab.errors import AgentError
 from pokerlab.holdem.actions import Action, ActionKind
-
-if TYPE_CHECKING:
-    from collections.abc import Sequence
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,11 +38,15 @@ class BoardDealt:
 
     street: int
     cards: tuple[int, ...]
+    pot: int = field(default=0, compare=False)
+    bets: tuple[int, int] = field(default=(0, 0), compare=False)
 
 
 @dataclass(frozen=True, slots=True)
 class Folded:
     player: int
+    pot: int = field(default=0, compare=False)
+    bets: tuple[int, int] = field(default=(0, 0), compare=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,6 +55,8 @@ class CheckedOrCalled:
 
     player: int
     amount: int
+    pot: int = field(default=0, compare=False)
+    bets: tuple[int, int] = field(default=(0, 0), compare=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,6 +65,8 @@ class RaisedTo:
 
     player: int
     raise_to: int
+    pot: int = field(default=0, compare=False)
+    bets: tuple[int, int] = field(default=(0, 0), compare=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,42 +78,25 @@ class Shown:
 
 
 Event = HoleDealt | BoardDealt | Folded | CheckedOrCalled | RaisedTo | Shown
-"""A typed event of a hand (replaces the engine's loose ``history`` tuples)."""
+"""A typed event of a hand (what the engine's ``history`` holds)."""
 
 ActionEvent = Folded | CheckedOrCalled | RaisedTo
 
+EVENT_TYPES = (HoleDealt, BoardDealt, Folded, CheckedOrCalled, RaisedTo, Shown)
+ACTION_TYPES = (Folded, CheckedOrCalled, RaisedTo)
 
-def event_from_tuple(item: tuple[Any, ...], street: int = 0) -> Event:
-    """One engine ``history`` tuple as a typed event (``street`` is for board deals)."""
-    tag = item[0]
-    if tag == "hole":
-        return HoleDealt(int(item[1]), tuple(int(c) for c in item[2]))
-    if tag == "board":
-        return BoardDealt(street, tuple(int(c) for c in item[1]))
-    if tag == "fold":
-        return Folded(int(item[1]))
-    if tag == "cc":
-        return CheckedOrCalled(int(item[1]), int(item[2]))
-    if tag == "cbr":
-        return RaisedTo(int(item[1]), int(item[2]))
-    if tag == "show":
-        return Shown(int(item[1]), tuple(int(c) for c in item[2]))
-    raise AgentError(f"unknown hand event {item!r}")
+
+def visible(ev: Event, player: int) -> bool:
+    """Whether ``player`` may see ``ev`` (not the opponent's hole or shown cards)."""
+    return not (isinstance(ev, (HoleDealt, Shown)) and ev.player != player)
 
 
 def events_of(state: Any, player: int | None = None) -> tuple[Event, ...]:
-    """The typed events of ``state``; with ``player`` set, the opponent's cards are left out."""
-    out: list[Event] = []
-    street = 0
-    history: Sequence[tuple[Any, ...]] = state.history
-    for item in history:
-        if item[0] == "board":
-            street += 1
-        ev = event_from_tuple(item, street)
-        if player is not None and isinstance(ev, (HoleDealt, Shown)) and ev.player != player:
-            continue
-        out.append(ev)
-    return tuple(out)
+    """The events of ``state`` (its ``history``); with ``player`` set, the opponent's cards
+    are left out."""
+    if player is None:
+        return tuple(state.history)
+    return tuple(ev for ev in state.history if visible(ev, player))
 
 
 def event_to_action(ev: ActionEvent) -> Action:

@@ -31,6 +31,7 @@ from pokerlab.holdem.engine import (
     IllegalActionError,
     Phase,
 )
+from pokerlab.holdem.events import BoardDealt, CheckedOrCalled, Folded, HoleDealt, RaisedTo, Shown
 from pokerlab.io import atomic_write_text
 
 
@@ -42,20 +43,19 @@ def phh_actions(state: HoldemState) -> list[str]:
     """The PHH ``actions`` list of a hand (complete or in progress)."""
     out: list[str] = []
     for ev in state.history:
-        kind = ev[0]
-        if kind == "hole":
-            out.append(f"d dh p{ev[1] + 1} {_cards(ev[2])}")
-        elif kind == "board":
-            out.append(f"d db {_cards(ev[1])}")
-        elif kind == "fold":
-            out.append(f"p{ev[1] + 1} f")
-        elif kind == "cc":
-            out.append(f"p{ev[1] + 1} cc")
-        elif kind == "cbr":
-            out.append(f"p{ev[1] + 1} cbr {ev[2]}")
-        elif kind == "show":
-            if UNKNOWN not in ev[2]:
-                out.append(f"p{ev[1] + 1} sm {_cards(ev[2])}")
+        if isinstance(ev, HoleDealt):
+            out.append(f"d dh p{ev.player + 1} {_cards(ev.cards)}")
+        elif isinstance(ev, BoardDealt):
+            out.append(f"d db {_cards(ev.cards)}")
+        elif isinstance(ev, Folded):
+            out.append(f"p{ev.player + 1} f")
+        elif isinstance(ev, CheckedOrCalled):
+            out.append(f"p{ev.player + 1} cc")
+        elif isinstance(ev, RaisedTo):
+            out.append(f"p{ev.player + 1} cbr {ev.raise_to}")
+        elif isinstance(ev, Shown):
+            if UNKNOWN not in ev.cards:
+                out.append(f"p{ev.player + 1} sm {_cards(ev.cards)}")
         else:  # pragma: no cover - engine writes only these
             raise HandHistoryError(f"unknown history event {ev!r}")
     return out

@@ -9,8 +9,8 @@ from pokerlab.holdem.engine import (
     STREET_NAMES,
     UNKNOWN,
     HoldemState,
-    Phase,
 )
+from pokerlab.holdem.events import BoardDealt, CheckedOrCalled, Folded, HoleDealt, RaisedTo, Shown
 
 SEAT_NAMES = ("p1 (big blind)", "p2 (button, small blind)")
 
@@ -23,9 +23,12 @@ def describe_hand(state: HoldemState) -> list[str]:
     """Lines describing the hand so far: setup, each street's actions, the result."""
     c = state.config
     lines = [str(c)]
-    replay = HoldemState(config=c)
     street_line: list[str] = []
     header = "preflop"
+    board: list[int] = []
+    bets = (c.big_blind, c.small_blind)  # this street's bets before the event
+    put = [c.ante + c.big_blind, c.ante + c.small_blind]  # chips in, per player
+    shown = False
 
     def flush() -> None:
         if street_line:
@@ -33,40 +36,36 @@ def describe_hand(state: HoldemState) -> list[str]:
             street_line.clear()
 
     for ev in state.history:
-        kind = ev[0]
-        if kind == "hole":
-            p = ev[1]
-            lines.append(f"{SEAT_NAMES[p]}: {_cards(ev[2])}, stack {c.stacks[p]}")
-            replay.deal_hole(None if UNKNOWN in ev[2] else list(ev[2]))
-            continue
-        if kind == "board":
+        if isinstance(ev, HoleDealt):
+            lines.append(f"{SEAT_NAMES[ev.player]}: {_cards(ev.cards)}, stack "
+                         f"{c.stacks[ev.player]}")
+        elif isinstance(ev, BoardDealt):
             flush()
-            replay.deal_board(None if UNKNOWN in ev[1] else list(ev[1]))
-            header = f"{STREET_NAMES[replay.street]} [{_cards(replay.board)}]"
-            if replay.phase != Phase.BETTING and replay.showdown_order:
+            board.extend(ev.cards)
+            bets = ev.bets
+            header = f"{STREET_NAMES[ev.street]} [{_cards(board)}]"
+            if shown:
                 lines.append(f"{header}: (all-in, no betting)")
-            continue
-        if kind == "show":
-            continue
-        p = ev[1]
-        who = f"p{p + 1}"
-        if kind == "fold":
-            street_line.append(f"{who} folds")
-            replay.fold()
-        elif kind == "cc":
-            amt = replay.legal().call_amount
-            if amt == 0:
-                street_line.append(f"{who} checks")
+        elif isinstance(ev, Shown):
+            shown = True
+        elif isinstance(ev, Folded):
+            street_line.append(f"p{ev.player + 1} folds")
+        elif isinstance(ev, CheckedOrCalled):
+            p = ev.player
+            put[p] += ev.amount
+            if ev.amount == 0:
+                street_line.append(f"p{p + 1} checks")
             else:
-                allin = amt == replay.stacks[p]
-                street_line.append(f"{who} calls {amt}" + (" (all-in)" if allin else ""))
-            replay.check_or_call()
-        else:
-            to = ev[2]
-            verb = "bets" if max(replay.bets) == 0 else "raises to"
-            allin = to == replay.stacks[p] + replay.bets[p]
-            street_line.append(f"{who} {verb} {to}" + (" (all-in)" if allin else ""))
-            replay.raise_to(int(to))
+                allin = put[p] == c.stacks[p]
+                street_line.append(f"p{p + 1} calls {ev.amount}" + (" (all-in)" if allin else ""))
+            bets = ev.bets
+        elif isinstance(ev, RaisedTo):
+            p = ev.player
+            verb = "bets" if max(bets) == 0 else "raises to"
+            put[p] += ev.raise_to - bets[p]
+            allin = put[p] == c.stacks[p]
+            street_line.append(f"p{p + 1} {verb} {ev.raise_to}" + (" (all-in)" if allin else ""))
+            bets = ev.bets
     flush()
     if state.is_terminal:
         known = UNKNOWN not in (*state.hole[0], *state.hole[1], *state.board)

@@ -31,6 +31,7 @@ from pokerlab.holdem.events import (
     RaisedTo,
     event_to_action,
     events_of,
+    visible,
 )
 
 
@@ -174,13 +175,31 @@ def checked_act(agent: Any, state: Any) -> Action:
     action = agent.act(view)
     if not isinstance(action, Action):
         raise AgentError(f"agent {agent.name!r} returned {action!r}, not an Action")
-    if not state.legal().is_legal(action):
+    if not state.is_legal(action):
         lg = state.legal()
         rng = f"{lg.min_raise_to}..{lg.max_raise_to}" if lg.can_raise else "none"
         raise AgentError(
             f"agent {agent.name!r} chose the illegal action {action} as player {player} "
             f"(can fold: {lg.can_fold}, call {lg.call_amount}, raise-to range {rng})")
     return action
+
+
+def feed_events(seats: Sequence[Any], state: Any, since: int) -> int:
+    """Hand each agent of ``seats`` (seat order) the events of ``state`` from position
+    ``since`` on that its seat may see, once each, through its ``observe_event(event)``
+    (agents without it are skipped; see :class:`pokerlab.agents.base.Agent`).  Returns the
+    new position (``len(state.history)``): the next call's ``since``."""
+    history = state.history
+    n = len(history)
+    if since >= n:
+        return n
+    fns = [getattr(a, "observe_event", None) for a in seats]
+    for i in range(since, n):
+        ev = history[i]
+        for p, fn in enumerate(fns):
+            if fn is not None and visible(ev, p):
+                fn(ev)
+    return n
 
 
 def hidden(cards: Sequence[int]) -> bool:

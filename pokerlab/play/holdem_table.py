@@ -104,7 +104,7 @@ class HoldemSession(Session, path="holdem"):
                          cards=[card_str(x) for x in cards[2 * human:2 * human + 2]])
         h.events.append(ev)
         out: list[PlayEvent] = [ev]
-        out += self._holdem_progress(h, len(state.history))
+        out += self._holdem_progress(h, 0)
         return out
 
     def _holdem_progress(self, h: HandRecord, since: int) -> list[PlayEvent]:
@@ -124,54 +124,47 @@ class HoldemSession(Session, path="holdem"):
         return out
 
     def _holdem_events(self, h: HandRecord, since: int) -> list[PlayEvent]:
+        """The engine's events from position ``since`` on, each once: handed to the agent
+        (those its seat may see, :func:`~pokerlab.holdem.view.feed_events`) and turned into
+        the session's play events (the pot and bets come with the engine's records)."""
+        from pokerlab.holdem import events as hev
+        from pokerlab.holdem.view import feed_events
+
         st = h.state
+        if self.agent is not None:
+            seats: list[Any] = [None, None]
+            seats[1 - h.human_player] = self.agent
+            feed_events(seats, st, since)
         out: list[PlayEvent] = []
-        for i in range(since, len(st.history)):
-            item = st.history[i]
-            tag = item[0]
-            if tag == "hole":
-                continue
-            pot, bets = self._replay_money(st, i + 1)
-            if tag == "board":
-                nb = sum(len(ev[1]) for ev in st.history[:i + 1] if ev[0] == "board")
-                street = {3: "flop", 4: "turn", 5: "river"}.get(nb, "board")
-                ev: PlayEvent = BoardDealt(street=street, cards=[card_str(c) for c in item[1]])
-            elif tag == "fold":
-                ev = ActionTaken(who=self._who(h, item[1]), kind="fold", amount=0, pot=pot)
-            elif tag == "cc":
-                ev = ActionTaken(who=self._who(h, item[1]), kind="call" if item[2] else "check",
-                                 amount=int(item[2]), pot=pot)
-            elif tag == "cbr":
-                facing = max(self._replay_money(st, i)[1]) > 0
-                ev = ActionTaken(who=self._who(h, item[1]), kind="raise" if facing else "bet",
-                                 amount=int(item[2]), pot=pot)
-            elif tag == "show":
-                if item[1] != h.human_player:
+        for item in st.history[since:]:
+            if isinstance(item, hev.BoardDealt):
+                street = STREETS[item.street] if 1 <= item.street <= 3 else "board"
+                ev: PlayEvent = BoardDealt(street=street, cards=[card_str(c) for c in item.cards])
+            elif isinstance(item, hev.Folded):
+                ev = ActionTaken(who=self._who(h, item.player), kind="fold", amount=0,
+                                 pot=item.pot)
+            elif isinstance(item, hev.CheckedOrCalled):
+                ev = ActionTaken(who=self._who(h, item.player),
+                                 kind="call" if item.amount else "check",
+                                 amount=item.amount, pot=item.pot)
+            elif isinstance(item, hev.RaisedTo):
+                # the raiser never had more in than the opponent: it faced a bet exactly
+                # when the opponent's bet (unchanged by the raise) is not zero
+                facing = item.bets[1 - item.player] > 0
+                ev = ActionTaken(who=self._who(h, item.player),
+                                 kind="raise" if facing else "bet", amount=item.raise_to,
+                                 pot=item.pot)
+            elif isinstance(item, hev.Shown):
+                if item.player != h.human_player:
                     h.revealed = True
-                ev = CardsShown(who=self._who(h, item[1]), cards=[card_str(c) for c in item[2]])
-            else:  # pragma: no cover - the engine writes only these
+                ev = CardsShown(who=self._who(h, item.player),
+                                cards=[card_str(c) for c in item.cards])
+            else:  # hole cards: in HandStarted
                 continue
             h.events.append(ev)
             out.append(ev)
             self._frame(h)
         return out
-
-    @staticmethod
-    def _replay_money(st: Any, upto: int) -> tuple[int, list[int]]:
-        """(pot, this street's bets) after the first ``upto`` history events."""
-        c = st.config
-        bets = [c.big_blind, c.small_blind]
-        pot = 2 * c.ante + c.big_blind + c.small_blind
-        for item in st.history[:upto]:
-            if item[0] == "board":
-                bets = [0, 0]
-            elif item[0] == "cc":
-                bets[item[1]] += int(item[2])
-                pot += int(item[2])
-            elif item[0] == "cbr":
-                pot += int(item[2]) - bets[item[1]]
-                bets[item[1]] = int(item[2])
-        return pot, bets
 
     def _settle(self, h: HandRecord) -> bool:
         st = h.state
@@ -252,7 +245,7 @@ class HoldemSession(Session, path="holdem"):
         from pokerlab.holdem.engine import Action
 
         st = h.state
-        if not isinstance(move, Action) or not st.legal().is_legal(move):
+        if not isinstance(move, Action) or not st.is_legal(move):
             raise PlayError(f"agent {self.agent_name!r} chose an illegal action {move!r}")
         mark = len(st.history)
         st.apply(move)
@@ -422,19 +415,16 @@ class HoldemSession(Session, path="holdem"):
 
 def _masked(state: Any, hide: int) -> Any:
     """A copy of a finished hand with player ``hide``'s hole cards unknown."""
+    from pokerlab.holdem import events as hev
     from pokerlab.holdem.engine import HoldemState
+    from pokerlab.holdem.events import event_to_action
 
     st = HoldemState(config=state.config)
     for item in state.history:
-        tag = item[0]
-        if tag == "hole":
-            st.deal_hole(None if item[1] == hide else list(item[2]))
-        elif tag == "board":
-            st.deal_board(list(item[1]))
-        elif tag == "fold":
-            st.fold()
-        elif tag == "cc":
-            st.check_or_call()
-        elif tag == "cbr":
-            st.raise_to(int(item[2]))
+        if isinstance(item, hev.HoleDealt):
+            st.deal_hole(None if item.player == hide else list(item.cards))
+        elif isinstance(item, hev.BoardDealt):
+            st.deal_board(list(item.cards))
+        elif isinstance(item, hev.ACTION_TYPES):
+            st.apply(event_to_action(item))
     return st
