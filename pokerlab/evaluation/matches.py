@@ -233,7 +233,7 @@ class MatchResult:
 def play_hunl_hand(agent_a: Any, agent_b: Any, config: HoldemConfig, a_seat: int,
                    cards: Sequence[int], seed_a: int, seed_b: int) -> HoldemState:
     """One hand: A in seat ``a_seat``, the given 9 cards (hole p0, hole p1, board)."""
-    from pokerlab.holdem.view import checked_act
+    from pokerlab.holdem.view import checked_act, feed_events
 
     agent_a.reset(seed_a)
     agent_b.reset(seed_b)
@@ -242,13 +242,16 @@ def play_hunl_hand(agent_a: Any, agent_b: Any, config: HoldemConfig, a_seat: int
     st.deal_hole(cards[0:2])
     st.deal_hole(cards[2:4])
     pos = 4
+    fed = 0  # events handed to the agents so far (each once, as the hand goes)
     while st.phase != Phase.TERMINAL:
         if st.phase == Phase.DEAL_BOARD:
             n = st.cards_due()
             st.deal_board(cards[pos:pos + n])
             pos += n
         else:
+            fed = feed_events(seats, st, fed)
             st.apply(checked_act(seats[st.actor], st))
+    feed_events(seats, st, fed)
     return st
 
 
