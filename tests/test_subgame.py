@@ -115,12 +115,16 @@ def test_showdown_and_fold_sweeps_match_brute_force() -> None:
         ranges[p, rng.choice(live, 120, replace=False)] = rng.random(120) + 0.05
     d = build_deal(board, ranges)
     opp = rng.random(d.num_hands[1])
-    out = np.zeros(d.num_hands[0])
-    K.showdown_values(opp, d.hand_cards[0], d.hand_cards[1], d.same[0], d.sd_order[0][0], d.sd_strength[0][0],
-                      d.sd_count[0][0], d.sd_order[1][0], d.sd_strength[1][0], d.sd_count[1][0],
-                      150.0, 50.0, -50.0, out)
-    ref = _brute_showdown(opp, d.hand_cards[0].tolist(), d.hand_cards[1].tolist(), board, 150.0, 50.0, -50.0)
-    np.testing.assert_allclose(out, ref, rtol=1e-12, atol=1e-9)
+    # with a tie payoff (three outcomes) and relative to a tie (two sweeps only), compiled
+    # and the plain-Python twin
+    for win, tie, lose in ((150.0, 50.0, -50.0), (100.0, 0.0, -100.0)):
+        ref = _brute_showdown(opp, d.hand_cards[0].tolist(), d.hand_cards[1].tolist(), board, win, tie, lose)
+        for fn in (K.showdown_values, K.showdown_values.py_func):
+            out = np.full(d.num_hands[0], 7.0)
+            fn(opp, d.same[0], d.sd_order[0][0], d.sd_cards[0][0], d.sd_strength[0][0], d.sd_count[0][0],
+               d.sd_order[1][0], d.sd_cards[1][0], d.sd_strength[1][0], d.sd_count[1][0],
+               win, tie, lose, out, np.empty(104))
+            np.testing.assert_allclose(out, ref, rtol=1e-12, atol=1e-9)
     fold = np.zeros(d.num_hands[0])
     K.fold_values(opp, d.hand_cards[0], d.hand_cards[1], d.same[0], 2.0, fold)
     ref_fold = [2.0 * sum(opp[o] for o, oc in enumerate(d.hand_cards[1].tolist()) if not set(hc) & set(oc))

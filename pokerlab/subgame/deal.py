@@ -67,6 +67,7 @@ class Deal:
     sd_order: tuple[np.ndarray, np.ndarray]  # per player: (river slots, n) hands by strength
     sd_strength: tuple[np.ndarray, np.ndarray]
     sd_count: tuple[np.ndarray, np.ndarray]
+    sd_cards: tuple[np.ndarray, np.ndarray]  # per player: (river slots, 2 n) the cards of sd_order's hands
     board: tuple[int, ...]
     isomorphism: bool
 
@@ -166,13 +167,14 @@ def build_deal(board: tuple[int, ...], ranges: np.ndarray, *, isomorphism: bool 
     num_slots = tuple(len(boards_by_street[s]) for s in range(3))
     # showdown orders per river board
     river_boards = boards_by_street[2]
-    sd_order, sd_strength, sd_count = [], [], []
+    sd_order, sd_strength, sd_count, sd_cards = [], [], [], []
     strengths = [strengths_on_board(bd) for bd in river_boards]
     for p in (0, 1):
         n = combos[p].shape[0]
         order = np.zeros((len(river_boards), n), dtype=np.int32)
         strg = np.zeros((len(river_boards), n), dtype=np.int32)
         cnt = np.zeros(len(river_boards), dtype=np.int64)
+        crd = np.zeros((len(river_boards), 2 * n), dtype=np.uint8)
         for j, s_all in enumerate(strengths):
             sv = s_all[combos[p]]
             live = np.flatnonzero(sv > 0)
@@ -180,9 +182,11 @@ def build_deal(board: tuple[int, ...], ranges: np.ndarray, *, isomorphism: bool 
             order[j, : o.shape[0]] = o
             strg[j, : o.shape[0]] = sv[o]
             cnt[j] = o.shape[0]
+            crd[j, : 2 * o.shape[0]] = hand_cards[p][o].reshape(-1)
         sd_order.append(order)
         sd_strength.append(strg)
         sd_count.append(cnt)
+        sd_cards.append(crd)
     return Deal(combos=(combos[0], combos[1]), hand_cards=(hand_cards[0], hand_cards[1]),
                 weights=(weights[0], weights[1]), same=(same[0], same[1]),
                 card_start=(card_start[0], card_start[1]), card_hands=(card_hands[0], card_hands[1]),
@@ -190,7 +194,7 @@ def build_deal(board: tuple[int, ...], ranges: np.ndarray, *, isomorphism: bool 
                 iso_swap=(swp_l[0], swp_l[1]), num_slots=(num_slots[0], num_slots[1], num_slots[2]),
                 slot_cards=(slot_cards[0], slot_cards[1], slot_cards[2]),
                 sd_order=(sd_order[0], sd_order[1]), sd_strength=(sd_strength[0], sd_strength[1]),
-                sd_count=(sd_count[0], sd_count[1]), board=tuple(board), isomorphism=isomorphism)
+                sd_count=(sd_count[0], sd_count[1]), sd_cards=(sd_cards[0], sd_cards[1]), board=tuple(board), isomorphism=isomorphism)
 
 
 def count_slots(board: tuple[int, ...], ranges: np.ndarray, *,

@@ -133,7 +133,7 @@ def estimate_size(spot: Spot, *, isomorphism: bool = True, tree: BettingTree | N
     n_hands = (int(np.count_nonzero(spot.ranges[0])), int(np.count_nonzero(spot.ranges[1])))
     slots = count_slots(spot.board, spot.ranges, isomorphism=isomorphism)
     _, _, total, entries, nodes = _layout(tree, n_hands, slots)
-    showdown = slots[2] * (n_hands[0] + n_hands[1]) * 8
+    showdown = slots[2] * (n_hands[0] + n_hands[1]) * 10  # order, strength (int32), cards (2 x uint8)
     mem = 2 * 4 * total + 8 * entries + showdown + 64 * tree.num_nodes
     decisions = int(np.count_nonzero(tree.kind == DECISION))
     return TreeSize(betting_nodes=tree.num_nodes, decision_nodes=decisions, nodes=nodes, boards=slots,
@@ -238,7 +238,7 @@ class SpotSolver:
         return (tr.kind, tr.player, tr.street, tr.child_start, tr.num_children, tr.children, tr.contrib,
                 self.node_base, self.entry_base, self.regrets, self.ssum, self.lock_data, self.lock_ptr,
                 d.hand_cards, d.same, d.card_start, d.card_hands, d.swap,
-                d.next_slot, d.iso_rep, d.iso_swap, d.sd_order, d.sd_strength, d.sd_count)
+                d.next_slot, d.iso_rep, d.iso_swap, d.sd_order, d.sd_strength, d.sd_count, d.sd_cards)
 
     def _params(self, t: int) -> tuple[Any, ...]:
         pos_d, neg_d, strat_d, plus = self.config.discounts(t)
@@ -265,7 +265,12 @@ class SpotSolver:
         else:
             K.walk(mode, K.TOP_FULL, node, p, slot, opp, own, out, self.scratch,  # type: ignore[call-arg]
                    self.frames, *ctx, *prm, *extra)
-        return out.astype(np.float64)
+        # the kernels' payoffs are relative to a tie (every terminal less half the starting
+        # pot: the same for every action, so regrets and best responses do not change); the
+        # constant comes back here: half the pot times the compatible opponent reach
+        comp = np.zeros(self.deal.num_hands[p])
+        K.fold_values(opp, self.deal.hand_cards[p], self.deal.hand_cards[o], self.deal.same[p], 1.0, comp)
+        return out.astype(np.float64) + 0.5 * float(self.spot.pot) * comp
 
     def _run_tasks(self, mode: int, p: int, ctx: tuple[Any, ...], prm: tuple[Any, ...],
                    extra: tuple[Any, ...]) -> None:
@@ -426,7 +431,7 @@ class SpotSolver:
         w = np.zeros(d.num_hands[p])
         K.equity_values(street, slot, np.ascontiguousarray(opp_reach, dtype=np.float64), p, d.hand_cards,
                         d.same, d.card_start, d.card_hands, d.swap, d.next_slot, d.iso_rep, d.iso_swap,
-                        d.sd_order, d.sd_strength, d.sd_count, eq, w)
+                        d.sd_order, d.sd_strength, d.sd_count, d.sd_cards, eq, w)
         return eq, w
 
     # ------------------------------------------------------------------- tree cursor

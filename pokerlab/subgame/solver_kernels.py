@@ -62,59 +62,72 @@ def fold_values(opp_reach, hand_cards, opp_cards, same, payoff, out):  # type: i
 
 
 @njit(cache=True)
-def showdown_values(opp_reach, hand_cards, opp_cards, same, my_order, my_str, my_n, opp_order, opp_str,
-                    opp_n, win, tie, lose, out):  # type: ignore[no-untyped-def]
+def showdown_values(opp_reach, same, my_order, my_cards, my_str, my_n, opp_order, opp_cards, opp_str,  # type: ignore[no-untyped-def]
+                    opp_n, win, tie, lose, out, buf):
     """Showdown on one river board: ``out[h] = win * W(h) + tie * T(h) + lose * L(h)`` where
     W/T/L are the opponent's reach over compatible weaker/equal/stronger hands.  Hands not
-    in ``my_order[:my_n]`` (blocked by the board) get 0."""
+    in ``my_order[:my_n]`` (blocked by the board) get 0.  ``my_cards``/``opp_cards`` hold
+    the two cards of each hand in strength order (``2 q``, ``2 q + 1``); ``buf`` is scratch
+    of 104.
+
+    Two sweeps, as the O(n) evaluation of Johanson et al. (2011): up the strengths for W,
+    down for L, per-card sums for card removal.  With ``tie == 0`` (the solver passes
+    payoffs relative to a tie when there is no rake) nothing more is needed; otherwise
+    the forward sweep runs on to the end for the totals and T = compatible - W - L."""
     for h in range(out.shape[0]):
         out[h] = 0.0
-    card = np.zeros(52)
-    total = 0.0
-    for q in range(opp_n):
-        o = opp_order[q]
-        w = opp_reach[o]
-        total += w
-        card[opp_cards[o, 0]] += w
-        card[opp_cards[o, 1]] += w
-    below = np.zeros(52)
+    for k in range(104):
+        buf[k] = 0.0
     acc = 0.0
     j = 0
+    dw = win - tie
     for q in range(my_n):
-        h = my_order[q]
         s = my_str[q]
         while j < opp_n and opp_str[j] < s:
-            o = opp_order[j]
-            w = opp_reach[o]
-            acc += w
-            below[opp_cards[o, 0]] += w
-            below[opp_cards[o, 1]] += w
+            w = opp_reach[opp_order[j]]
+            if w != 0.0:
+                acc += w
+                buf[opp_cards[2 * j]] += w
+                buf[opp_cards[2 * j + 1]] += w
             j += 1
-        c1 = hand_cards[h, 0]
-        c2 = hand_cards[h, 1]
-        wv = acc - below[c1] - below[c2]
-        comp = total - card[c1] - card[c2]
-        sm = same[h]
-        if sm >= 0:
-            comp += opp_reach[sm]
-        # W (win - tie) + comp tie now; the stronger hands' L (lose - tie) below
-        out[h] = wv * (win - tie) + comp * tie
+        out[my_order[q]] = (acc - buf[my_cards[2 * q]] - buf[my_cards[2 * q + 1]]) * dw
+    total = 0.0
+    if tie != 0.0:
+        while j < opp_n:
+            w = opp_reach[opp_order[j]]
+            if w != 0.0:
+                acc += w
+                buf[opp_cards[2 * j]] += w
+                buf[opp_cards[2 * j + 1]] += w
+            j += 1
+        total = acc
+        for k in range(52):
+            buf[52 + k] = buf[k]
     for k in range(52):
-        below[k] = 0.0
+        buf[k] = 0.0
     acc = 0.0
     j = opp_n - 1
+    dl = lose - tie
     for q in range(my_n - 1, -1, -1):
-        h = my_order[q]
         s = my_str[q]
         while j >= 0 and opp_str[j] > s:
-            o = opp_order[j]
-            w = opp_reach[o]
-            acc += w
-            below[opp_cards[o, 0]] += w
-            below[opp_cards[o, 1]] += w
+            w = opp_reach[opp_order[j]]
+            if w != 0.0:
+                acc += w
+                buf[opp_cards[2 * j]] += w
+                buf[opp_cards[2 * j + 1]] += w
             j -= 1
-        lw = acc - below[hand_cards[h, 0]] - below[hand_cards[h, 1]]
-        out[h] += lw * (lose - tie)
+        h = my_order[q]
+        c1 = my_cards[2 * q]
+        c2 = my_cards[2 * q + 1]
+        v = (acc - buf[c1] - buf[c2]) * dl
+        if tie != 0.0:
+            comp = total - buf[52 + c1] - buf[52 + c2]
+            sm = same[h]
+            if sm >= 0:
+                comp += opp_reach[sm]
+            v += comp * tie
+        out[h] += v
 
 
 @njit(cache=True)
@@ -179,7 +192,7 @@ def walk(mode, top, node, p, slot, opp_reach, own_reach, out, scratch, frames,  
          kind, player, street, child_start, num_children, children, contrib,
          node_base, entry_base, regrets, ssum, lock, lock_ptr,
          hand_cards, same, card_start, card_hands, swap,
-         next_slot, iso_rep, iso_swap, sd_order, sd_str, sd_count,
+         next_slot, iso_rep, iso_swap, sd_order, sd_str, sd_count, sd_cards,
          pot, rake, rake_cap, pos_d, neg_d, strat_d, plus,
          chance_index, chance_opp, chance_own, task_of, task_cfv, root_street):
     """Counterfactual values ``out`` (player ``p``'s hands) of the subtree at ``node`` on
@@ -192,6 +205,8 @@ def walk(mode, top, node, p, slot, opp_reach, own_reach, out, scratch, frames,  
     o = 1 - p
     n_p = hand_cards[p].shape[0]
     n_o = hand_cards[o].shape[0]
+    half = 0.5 * pot
+    buf = np.empty(104)
     # the root's vectors
     for i in range(n_o):
         scratch[i] = opp_reach[i]
@@ -233,13 +248,17 @@ def walk(mode, top, node, p, slot, opp_reach, own_reach, out, scratch, frames,  
             if rake_cap > 0.0 and r > rake_cap:
                 r = rake_cap
             if kd == FOLD:
-                pay = -cp if player[nd] == p else final - r - cp
+                pay = (-cp if player[nd] == p else final - r - cp) - half
                 fold_values(opp_v, hand_cards[p], hand_cards[o], same[p], pay, out_v)
             else:
-                showdown_values(opp_v, hand_cards[p], hand_cards[o], same[p],
-                                sd_order[p][sl], sd_str[p][sl], sd_count[p][sl],
-                                sd_order[o][sl], sd_str[o][sl], sd_count[o][sl],
-                                final - r - cp, 0.5 * (final - r) - cp, -cp, out_v)
+                # payoffs relative to a tie (half the starting pot less): the same constant
+                # for every terminal, added back by the caller (SpotSolver._run)
+                tie = 0.5 * (final - r) - cp - half
+                if abs(tie) < 1e-9:
+                    tie = 0.0
+                showdown_values(opp_v, same[p], sd_order[p][sl], sd_cards[p][sl], sd_str[p][sl],
+                                sd_count[p][sl], sd_order[o][sl], sd_cards[o][sl], sd_str[o][sl],
+                                sd_count[o][sl], final - r - cp - half, tie, -cp - half, out_v, buf)
             d -= 1
             continue
         if kd == CHANCE:
@@ -406,7 +425,7 @@ def run_tasks(lo, hi, mode, p, task_node, task_card, task_slot, task_chance, scr
               kind, player, street, child_start, num_children, children, contrib,
               node_base, entry_base, regrets, ssum, lock, lock_ptr,
               hand_cards, same, card_start, card_hands, swap,
-              next_slot, iso_rep, iso_swap, sd_order, sd_str, sd_count,
+              next_slot, iso_rep, iso_swap, sd_order, sd_str, sd_count, sd_cards,
               pot, rake, rake_cap, pos_d, neg_d, strat_d, plus,
               chance_index, chance_opp, chance_own, task_of, task_cfv, root_street):
     """The independent subtrees below the starting street's chance nodes, in parallel."""
@@ -428,7 +447,7 @@ def run_tasks(lo, hi, mode, p, task_node, task_card, task_slot, task_chance, scr
              kind, player, street, child_start, num_children, children, contrib,
              node_base, entry_base, regrets, ssum, lock, lock_ptr,
              hand_cards, same, card_start, card_hands, swap,
-             next_slot, iso_rep, iso_swap, sd_order, sd_str, sd_count,
+             next_slot, iso_rep, iso_swap, sd_order, sd_str, sd_count, sd_cards,
              pot, rake, rake_cap, pos_d, neg_d, strat_d, plus,
              chance_index, chance_opp, chance_own, task_of, task_cfv, root_street)
         for h in range(out.shape[0]):
@@ -436,21 +455,20 @@ def run_tasks(lo, hi, mode, p, task_node, task_card, task_slot, task_chance, scr
 
 
 @njit(cache=True)
-def _equity_river(slot, opp_reach, p, hand_cards, same, sd_order, sd_str, sd_count, out_eq, out_w):  # type: ignore[no-untyped-def]
+def _equity_river(slot, opp_reach, p, hand_cards, same, sd_order, sd_str, sd_count, sd_cards, out_eq, out_w):  # type: ignore[no-untyped-def]
     o = 1 - p
-    showdown_values(opp_reach, hand_cards[p], hand_cards[o], same[p],
-                    sd_order[p][slot], sd_str[p][slot], sd_count[p][slot],
-                    sd_order[o][slot], sd_str[o][slot], sd_count[o][slot],
-                    1.0, 0.5, 0.0, out_eq)
-    showdown_values(opp_reach, hand_cards[p], hand_cards[o], same[p],
-                    sd_order[p][slot], sd_str[p][slot], sd_count[p][slot],
-                    sd_order[o][slot], sd_str[o][slot], sd_count[o][slot],
-                    1.0, 1.0, 1.0, out_w)
+    buf = np.empty(104)
+    showdown_values(opp_reach, same[p], sd_order[p][slot], sd_cards[p][slot], sd_str[p][slot],
+                    sd_count[p][slot], sd_order[o][slot], sd_cards[o][slot], sd_str[o][slot],
+                    sd_count[o][slot], 1.0, 0.5, 0.0, out_eq, buf)
+    showdown_values(opp_reach, same[p], sd_order[p][slot], sd_cards[p][slot], sd_str[p][slot],
+                    sd_count[p][slot], sd_order[o][slot], sd_cards[o][slot], sd_str[o][slot],
+                    sd_count[o][slot], 1.0, 1.0, 1.0, out_w, buf)
 
 
 @njit(cache=True)
 def _equity_deal(s, slot, opp_reach, p, hand_cards, same, card_start, card_hands, swap,  # type: ignore[no-untyped-def]
-                 next_slot, iso_rep, iso_swap, sd_order, sd_str, sd_count, out_eq, out_w):
+                 next_slot, iso_rep, iso_swap, sd_order, sd_str, sd_count, sd_cards, out_eq, out_w):
     """One card dealt from street ``s`` (0 or 1) and every runout after it."""
     o = 1 - p
     n_p = out_eq.shape[0]
@@ -470,10 +488,10 @@ def _equity_deal(s, slot, opp_reach, p, hand_cards, same, card_start, card_hands
             sub[i] = opp_reach[i]
         _zero_card(sub, card_start[o], card_hands[o], c)
         if s == 1:
-            _equity_river(nxt[slot, c], sub, p, hand_cards, same, sd_order, sd_str, sd_count, te, tw)
+            _equity_river(nxt[slot, c], sub, p, hand_cards, same, sd_order, sd_str, sd_count, sd_cards, te, tw)
         else:
             _equity_deal_turn(nxt[slot, c], sub, p, hand_cards, same, card_start, card_hands, swap,
-                              next_slot, iso_rep, iso_swap, sd_order, sd_str, sd_count, te, tw)
+                              next_slot, iso_rep, iso_swap, sd_order, sd_str, sd_count, sd_cards, te, tw)
         _zero_card(te, card_start[p], card_hands[p], c)
         _zero_card(tw, card_start[p], card_hands[p], c)
         for h in range(n_p):
@@ -493,7 +511,7 @@ def _equity_deal(s, slot, opp_reach, p, hand_cards, same, card_start, card_hands
 
 @njit(cache=True)
 def _equity_deal_turn(slot, opp_reach, p, hand_cards, same, card_start, card_hands, swap,  # type: ignore[no-untyped-def]
-                      next_slot, iso_rep, iso_swap, sd_order, sd_str, sd_count, out_eq, out_w):
+                      next_slot, iso_rep, iso_swap, sd_order, sd_str, sd_count, sd_cards, out_eq, out_w):
     """The river dealt from turn board ``slot`` (the inner level of a flop runout)."""
     o = 1 - p
     n_p = out_eq.shape[0]
@@ -512,7 +530,7 @@ def _equity_deal_turn(slot, opp_reach, p, hand_cards, same, card_start, card_han
         for i in range(sub.shape[0]):
             sub[i] = opp_reach[i]
         _zero_card(sub, card_start[o], card_hands[o], c)
-        _equity_river(nxt[slot, c], sub, p, hand_cards, same, sd_order, sd_str, sd_count, te, tw)
+        _equity_river(nxt[slot, c], sub, p, hand_cards, same, sd_order, sd_str, sd_count, sd_cards, te, tw)
         _zero_card(te, card_start[p], card_hands[p], c)
         _zero_card(tw, card_start[p], card_hands[p], c)
         for h in range(n_p):
@@ -531,12 +549,12 @@ def _equity_deal_turn(slot, opp_reach, p, hand_cards, same, card_start, card_han
 
 @njit(cache=True)
 def equity_values(s, slot, opp_reach, p, hand_cards, same, card_start, card_hands, swap,  # type: ignore[no-untyped-def]
-                  next_slot, iso_rep, iso_swap, sd_order, sd_str, sd_count, out_eq, out_w):
+                  next_slot, iso_rep, iso_swap, sd_order, sd_str, sd_count, sd_cards, out_eq, out_w):
     """Equity of each of ``p``'s hands against ``opp_reach`` over every runout from street
     ``s`` board ``slot``: ``out_eq[h]`` sums (win + tie / 2) weights, ``out_w[h]`` the
     compatible weights (equity = out_eq / out_w), both averaged over runouts."""
     if s == 2:
-        _equity_river(slot, opp_reach, p, hand_cards, same, sd_order, sd_str, sd_count, out_eq, out_w)
+        _equity_river(slot, opp_reach, p, hand_cards, same, sd_order, sd_str, sd_count, sd_cards, out_eq, out_w)
     else:
         _equity_deal(s, slot, opp_reach, p, hand_cards, same, card_start, card_hands, swap,
-                     next_slot, iso_rep, iso_swap, sd_order, sd_str, sd_count, out_eq, out_w)
+                     next_slot, iso_rep, iso_swap, sd_order, sd_str, sd_count, sd_cards, out_eq, out_w)
