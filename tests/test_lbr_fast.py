@@ -28,6 +28,7 @@ from pokerlab.evaluation.lbr_kernels import (
     hand_strength_all_py,
 )
 from pokerlab.holdem.engine import HoldemConfig, HoldemState
+from pokerlab.holdem.events import BoardDealt
 
 C64 = np.ascontiguousarray(COMBOS, dtype=np.int64)
 
@@ -144,7 +145,7 @@ def test_vectorised_lbr_equals_reference_hand_by_hand_blueprint(actions: str) ->
     for (v1, h1, r1), (v2, h2, r2) in zip(fast, slow, strict=True):
         assert h1 == h2 and v1 == v2
         np.testing.assert_array_equal(r1, r2)
-    assert any(len([e for e in h if e[0] == "board"]) >= 1 for _, h, _ in fast)
+    assert any(len([e for e in h if isinstance(e, BoardDealt)]) >= 1 for _, h, _ in fast)
     per = per_deal_holdem(agent, cfg, LBRConfig(actions=actions, hands=8, seed=5), range(8))
     np.testing.assert_array_equal(per.ravel(), [v for v, _, _ in fast])
 

@@ -5,16 +5,21 @@ The policy file's metadata names its game (``metadata["game"]``, a ``load_game``
 such as ``hunl(stacks=20000,bets=default,buckets=test)``); the agent loads that
 :class:`~pokerlab.games.hunl.HUNLGame` and uses its :class:`ActionMap` for every mapping:
 
-* **In** -- at each decision the agent replays the hand from its view on the *real*
-  engine state (the match's stacks, every real chip amount) and follows it on the
-  policy's betting tree.  Each real betting action is translated at the real state
-  (:meth:`ActionMap.translate`: fold/call to themselves, an on-tree raise to its size, an
-  off-tree raise randomised between the two nearest sizes by pseudo-harmonic mapping, or
-  the nearest one; a raise that is not all-in and leaves more than :data:`ALLIN_BEHIND`
-  of the effective stack behind is never read as the abstract all-in) and the abstract id
-  is followed on the tree (a size the node does not offer becomes its largest smaller
-  raise, else its smallest).  Randomised translations are drawn from the agent's seed and
-  the event's position, so replaying the same view gives the same node.
+* **In** -- the agent follows the hand on a *real* engine state of its own (the match's
+  stacks, every real chip amount) and on the policy's betting tree, one event at a time
+  (:class:`_Track`): fed by ``observe_event`` as the hand goes (the match and play loops,
+  :func:`~pokerlab.holdem.view.feed_events`), or, for a caller that feeds nothing, caught
+  up from the view's new events (a view that does not continue the tracked hand is
+  replayed from its start). Either way it is the same walk, so the answer at a view is the
+  one a replay of the whole view gives (tests/test_policy_agent_track.py). Each real
+  betting action is translated at the real state (:meth:`ActionMap.translate`: fold/call
+  to themselves, an on-tree raise to its size, an off-tree raise randomised between the
+  two nearest sizes by pseudo-harmonic mapping, or the nearest one; a raise that is not
+  all-in and leaves more than :data:`ALLIN_BEHIND` of the effective stack behind is never
+  read as the abstract all-in) and the abstract id is followed on the tree (a size the
+  node does not offer becomes its largest smaller raise, else its smallest). Randomised
+  translations are drawn from the agent's seed and the event's position in the view, so
+  replaying the same view gives the same node.
 * **Lookup** -- an :class:`~pokerlab.policy.indexed.IndexedPolicy` is read at (tree
   node, card bucket): the node comes from the compiled
   :class:`~pokerlab.abstraction.action_tree.ActionTree` (see **In**),
@@ -57,7 +62,9 @@ from pokerlab.agents.base import (
     AgentError,
     BoardDealt,
     CheckedOrCalled,
+    Event,
     Folded,
+    HoleDealt,
     PlayerView,
     RaisedTo,
     event_to_action,
@@ -100,6 +107,41 @@ def sample_index(weights: list[float], u: float) -> int:
     return len(weights) - 1
 
 
+class _Track:
+    """The agent's position in one hand as seen by ``player``: its real engine state, the
+    tree node (indexed policies: ``node``, ``lost``) or the abstract engine state
+    (tabular: ``ab``, ``ids``, ``ok``), after the first ``len(events)`` events."""
+
+    __slots__ = ("player", "hole", "config", "events", "real", "node", "lost", "ab", "ids",
+                 "ok")
+
+    def __init__(self, player: int, hole: tuple[int, ...], config: HoldemConfig,
+                 abstract: HoldemConfig | None) -> None:
+        self.player = player
+        self.hole = hole
+        self.config = config
+        self.events: list[Event] = []
+        self.real = HoldemState(config=config)
+        for p in (0, 1):
+            self.real.deal_hole(list(hole) if p == player else None)
+        self.node = 0
+        self.lost = False
+        self.ab: HoldemState | None = None
+        if abstract is not None:
+            self.ab = HoldemState(config=abstract)
+            for p in (0, 1):
+                self.ab.deal_hole(list(hole) if p == player else None)
+        self.ids: list[int] = []
+        self.ok = True
+
+    def continued_by(self, view: PlayerView) -> bool:
+        """``view`` is this hand at or after the events tracked so far."""
+        n = len(self.events)
+        return (view.player == self.player and view.hole == self.hole
+                and view.config == self.config and len(view.events) >= n
+                and view.events[:n] == tuple(self.events))
+
+
 class HUNLPolicyAgent:
     """A saved abstract-game policy playing real HUNL (see the module docstring)."""
 
@@ -139,12 +181,40 @@ class HUNLPolicyAgent:
         self.rng = SplitMix64(seed)
         self.allin_behind = allin_behind
         self.resyncs = 0
-        """Re-synchronisations of the tree node so far (a diagnostic counter)."""
+        """Re-synchronisations of the tree node so far (a diagnostic counter: each one of
+        a hand counted once)."""
+        self.replays = 0
+        """Views answered by replaying them from the start (a diagnostic counter: views
+        that were neither fed nor a continuation of the tracked hand)."""
         self._near: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+        self._fed: list[Event] = []
+        self._fed_track: _Track | None = None
+        self._fed_ok = True
+        self._view_track: _Track | None = None
 
     def reset(self, seed: int) -> None:
         self.seed = seed
         self.rng = SplitMix64(seed)
+        self.forget()
+
+    def forget(self) -> None:
+        """Drop the tracked hand (the next view is replayed from its start)."""
+        self._fed = []
+        self._fed_track = None
+        self._fed_ok = True
+        self._view_track = None
+
+    def observe_event(self, event: Event) -> None:
+        """One event of the hand this agent plays, as it happens (see
+        :class:`~pokerlab.agents.base.Agent`): the tracked position moves on by it."""
+        fed = self._fed
+        if isinstance(event, HoleDealt) and fed and (
+                not isinstance(fed[0], HoleDealt) or fed[0].player != event.player):
+            self._fed_ok = False  # fed both seats' events: answer from views instead
+        fed.append(event)
+        t = self._fed_track
+        if t is not None and self._fed_ok:
+            self._advance(t, fed)
 
     # ------------------------------------------------------------------ match kernel
     def kernel_side(self) -> Any:
@@ -171,20 +241,113 @@ class HUNLPolicyAgent:
         return int(cards.bucket(street, hole, board[:BOARD_PREFIX[street]]))
 
     # ------------------------------------------------------------------ tracking
+    def _tracked(self, view: PlayerView) -> _Track:
+        """The tracked hand at ``view`` (do not modify it): the fed one when the agent was
+        fed exactly the view's events, else the last view's hand caught up with the new
+        events, else a replay of ``view`` from its start.  For an indexed policy the node
+        is re-synchronised when the tree cannot follow the real actor (``Off the tree``)."""
+        fed = self._fed
+        t: _Track | None
+        if (self._fed_ok and len(fed) == len(view.events) and fed
+                and isinstance(fed[0], HoleDealt) and fed[0].player == view.player
+                and fed[0].cards == view.hole):
+            t = self._fed_track
+            if t is None or t.config != view.config:
+                t = self._fed_track = self._new_track(view)
+            self._advance(t, fed)
+        else:
+            t = self._view_track
+            if t is None or not t.continued_by(view):
+                t = self._view_track = self._new_track(view)
+                self.replays += 1
+            self._advance(t, view.events)
+        if self.indexed:
+            real = t.real
+            if real.phase == Phase.BETTING and real.actor == t.player and (
+                    t.lost or t.node < 0 or not self._decides(t.node, real)):
+                t.node = self.nearest_node(real)
+                t.lost = False
+                self.resyncs += 1
+        return t
+
+    def _new_track(self, view: PlayerView) -> _Track:
+        return _Track(view.player, view.hole, view.config,
+                      None if self.indexed else self.game.config)
+
+    def _advance(self, t: _Track, events: Any) -> None:
+        """Follow ``events[len(t.events):]`` (a view's events or the fed ones) one by one."""
+        for idx in range(len(t.events), len(events)):
+            ev = events[idx]
+            t.events.append(ev)
+            if isinstance(ev, BoardDealt):
+                t.real.deal_board(list(ev.cards))
+                if not self.indexed and t.ok:
+                    ab = t.ab
+                    assert ab is not None
+                    if ab.phase == Phase.DEAL_BOARD:
+                        ab.deal_board(list(ev.cards))
+                    else:
+                        t.ok = False
+            elif isinstance(ev, (Folded, CheckedOrCalled, RaisedTo)):
+                if self.indexed:
+                    self._step_tree(t, ev, idx)
+                else:
+                    self._step_engine(t, ev, idx)
+
+    def _step_tree(self, t: _Track, ev: Folded | CheckedOrCalled | RaisedTo, idx: int) -> None:
+        """One real betting action on the tree: translated at the real state and followed;
+        re-synchronised first when the node is not the real actor's decision."""
+        real = t.real
+        act = event_to_action(ev)
+        if real.phase == Phase.BETTING:
+            if t.lost or t.node < 0 or not self._decides(t.node, real):
+                t.node = self.nearest_node(real)
+                t.lost = False
+                self.resyncs += 1
+            if t.node >= 0:
+                aid = self._fit_node(t.node, self._translate(real, act, idx), act)
+                if aid < 0:
+                    t.lost = True
+                else:
+                    t.node = self.tree.child(t.node, aid)
+        real.apply(act)
+
+    def _step_engine(self, t: _Track, ev: Folded | CheckedOrCalled | RaisedTo,
+                     idx: int) -> None:
+        """One real betting action replayed beside the real state on the abstract engine
+        state (tabular policies)."""
+        real, ab = t.real, t.ab
+        assert ab is not None
+        act = event_to_action(ev)
+        aid = CALL
+        if t.ok:
+            aid = self._translate(real, act, idx)
+        real.apply(act)
+        if t.ok:
+            if ab.phase != Phase.BETTING or ab.actor != ev.player:
+                t.ok = False
+            else:
+                aid = self._fit(ab, aid)
+                ab.apply(self.map.to_real(ab, aid))
+                t.ids.append(aid)
+
     def track(self, view: PlayerView) -> tuple[HoldemState, HoldemState, list[int], bool]:
         """(real state, abstract state, abstract ids applied, on track) at ``view``.
 
         Indexed policies: the abstract ids are the tree path of :meth:`locate`'s node (after
         a re-synchronisation not the translated history itself) and ``on track`` says that
         node is this player's decision on the current street.  Tabular policies: the
-        engine replay of the module docstring."""
+        engine replay of the module docstring.  The states are copies."""
         if self.indexed:
             real, node = self.locate(view)
             ids = self.tree.path(node) if node >= 0 else []
             ab = self._abstract_state(ids)
             ok = node >= 0 and self._decides(node, real)
             return real, ab, ids, ok
-        return self._track_engine(view)
+        t = self._tracked(view)
+        assert t.ab is not None
+        ok = t.ok and t.ab.phase == Phase.BETTING and t.ab.actor == view.player
+        return t.real.clone(), t.ab.clone(), list(t.ids), ok
 
     def _abstract_state(self, ids: list[int]) -> HoldemState:
         ab = HoldemState(config=self.game.config)
@@ -211,35 +374,9 @@ class HUNLPolicyAgent:
         actor's decision on the real street, or a real raise has no abstract raise left
         at the node) the node is re-synchronised to :meth:`nearest_node` of the real state
         at the next real decision.  ``-1`` when no node fits (never for a real decision
-        of a tree with decisions on every street)."""
-        me = view.player
-        real = HoldemState(config=view.config)
-        for p in (0, 1):
-            real.deal_hole(list(view.hole) if p == me else None)
-        node = 0
-        lost = False
-        for idx, ev in enumerate(view.events):
-            if isinstance(ev, BoardDealt):
-                real.deal_board(list(ev.cards))
-            elif isinstance(ev, (Folded, CheckedOrCalled, RaisedTo)):
-                act = event_to_action(ev)
-                if real.phase == Phase.BETTING:
-                    if lost or node < 0 or not self._decides(node, real):
-                        node = self.nearest_node(real)
-                        lost = False
-                        self.resyncs += 1
-                    if node >= 0:
-                        aid = self._fit_node(node, self._translate(real, act, idx), act)
-                        if aid < 0:
-                            lost = True
-                        else:
-                            node = self.tree.child(node, aid)
-                real.apply(act)
-        if real.phase == Phase.BETTING and real.actor == me and (
-                lost or node < 0 or not self._decides(node, real)):
-            node = self.nearest_node(real)
-            self.resyncs += 1
-        return real, node
+        of a tree with decisions on every street).  The real state is a copy."""
+        t = self._tracked(view)
+        return t.real.clone(), t.node
 
     def nearest_node(self, real: HoldemState) -> int:
         """The tree decision node closest to a real betting state: same street and actor,
@@ -283,41 +420,6 @@ class HUNLPolicyAgent:
             return max(smaller) if smaller else min(raises)
         return CALL if CALL in legal else -1  # no call here (a push/fold tree's limp)
 
-    def _track_engine(self, view: PlayerView) -> tuple[HoldemState, HoldemState, list[int],
-                                                        bool]:
-        me = view.player
-        real = HoldemState(config=view.config)
-        ab = HoldemState(config=self.game.config)
-        for p in (0, 1):
-            real.deal_hole(list(view.hole) if p == me else None)
-            ab.deal_hole(list(view.hole) if p == me else None)
-        ids: list[int] = []
-        ok = True
-        for idx, ev in enumerate(view.events):
-            if isinstance(ev, BoardDealt):
-                real.deal_board(list(ev.cards))
-                if ok:
-                    if ab.phase == Phase.DEAL_BOARD:
-                        ab.deal_board(list(ev.cards))
-                    else:
-                        ok = False
-            elif isinstance(ev, (Folded, CheckedOrCalled, RaisedTo)):
-                act = event_to_action(ev)
-                aid = CALL
-                if ok:
-                    aid = self._translate(real, act, idx)
-                real.apply(act)
-                if ok:
-                    if ab.phase != Phase.BETTING or ab.actor != ev.player:
-                        ok = False
-                    else:
-                        aid = self._fit(ab, aid)
-                        ab.apply(self.map.to_real(ab, aid))
-                        ids.append(aid)
-        if ok and not (ab.phase == Phase.BETTING and ab.actor == me):
-            ok = False
-        return real, ab, ids, ok
-
     def _translate(self, real: HoldemState, act: Action, idx: int) -> int:
         probs = self.map.translate(real, act, allin_behind=self.allin_behind)
         if len(probs) == 1:
@@ -346,8 +448,10 @@ class HUNLPolicyAgent:
     def abstract_weights(self, view: PlayerView) -> tuple[HoldemState, list[int],
                                                          list[float]] | None:
         """(real state, abstract ids legal here, their weights) or None when off-tree."""
+        t = self._tracked(view)
+        real = t.real
         if self.indexed:
-            real, node = self.locate(view)
+            node = t.node
             if node < 0 or not self._decides(node, real):
                 return None
             acts = [int(a) for a in self.tree.actions(node)]
@@ -359,8 +463,9 @@ class HUNLPolicyAgent:
             else:
                 w = [float(x) for x in self.policy.probs[s:s + k]]
         else:
-            real, ab, _, ok = self._track_engine(view)
-            if not ok:
+            ab = t.ab
+            assert ab is not None
+            if not (t.ok and ab.phase == Phase.BETTING and ab.actor == view.player):
                 return None
             st = self.game.state_from_engine(ab)
             d = self.policy.action_probabilities(st)
