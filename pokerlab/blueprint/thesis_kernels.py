@@ -32,6 +32,8 @@ other kernels are cached as usual.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from numba import njit
 
@@ -65,6 +67,66 @@ def _sample(sigma, k, u):  # type: ignore[no-untyped-def]
         if u < acc:
             return a
     return k - 1
+
+
+@njit(cache=True, inline="always")
+def _fold_rule(reg, p, off, k, fold_rule):  # type: ignore[no-untyped-def]
+    """The fold rule on row ``reg[p, off:off + k]`` whose first action is fold (see the
+    module docstring; ``fold_rule`` > 0, ``k`` > 1)."""
+    r0 = np.float64(reg[p, off])
+    if r0 < 0.0:
+        share = r0 / (k - 1) if fold_rule == 1 else -r0 / (k - 1)
+        reg[p, off] = np.float32(0.0)
+        for a in range(1, k):
+            reg[p, off + a] = np.float32(np.float64(reg[p, off + a]) + share)
+
+
+@njit(cache=True, inline="always")
+def _deck_without(hole):  # type: ignore[no-untyped-def]
+    """The 48 cards not in ``hole`` (four cards), in order."""
+    used = np.zeros(52, dtype=np.bool_)
+    for i in range(4):
+        used[hole[i]] = True
+    deck = np.empty(48, dtype=np.int64)
+    m = 0
+    for c in range(52):
+        if not used[c]:
+            deck[m] = c
+            m += 1
+    return deck
+
+
+@njit(cache=True, inline="always")
+def _deal_outcome(hole, deck, cards0, cards1, tables, rng):  # type: ignore[no-untyped-def]
+    """A fresh board (five partial Fisher-Yates draws on ``deck``) for the hole cards
+    ``hole``: +1 when player 0's hand is better, -1 when player 1's, 0 for a split."""
+    for j in range(5):
+        r = j + int(_uniform(rng) * (48 - j))
+        if r > 47:
+            r = 47
+        t = deck[j]
+        deck[j] = deck[r]
+        deck[r] = t
+    cards0[0] = hole[0]
+    cards0[1] = hole[1]
+    cards1[0] = hole[2]
+    cards1[1] = hole[3]
+    for j in range(5):
+        cards0[2 + j] = deck[j]
+        cards1[2 + j] = deck[j]
+    s0 = strength_nb(tables, cards0, 7)
+    s1 = strength_nb(tables, cards1, 7)
+    return 1.0 if s0 > s1 else (-1.0 if s0 < s1 else 0.0)
+
+
+@njit(cache=True, inline="always")
+def _count_game(stats, term, kind, allin_node):  # type: ignore[no-untyped-def]
+    """``stats`` += one game, ending all-in, ending in a fold (see the batch kernels)."""
+    stats[0] += 1
+    if allin_node[term]:
+        stats[1] += 1
+    if kind[term] == FOLD_TERMINAL:
+        stats[2] += 1
 
 
 @njit(cache=False)  # recursive: numba segfaults loading a cached recursive kernel
@@ -105,12 +167,7 @@ def _traverse(node, trav, kind, actor, child_start, num_children, child_node, ch
         for a in range(k):
             reg[p, off + a] = np.float32(np.float64(reg[p, off + a]) + (vals[a] - v))
         if fold_rule > 0 and k > 1 and child_action[cs] == 0:
-            r0 = np.float64(reg[p, off])
-            if r0 < 0.0:
-                share = r0 / (k - 1) if fold_rule == 1 else -r0 / (k - 1)
-                reg[p, off] = np.float32(0.0)
-                for a in range(1, k):
-                    reg[p, off + a] = np.float32(np.float64(reg[p, off + a]) + share)
+            _fold_rule(reg, p, off, k, fold_rule)
         return v
     for a in range(k):
         ssum[p, off + a] = np.float32(np.float64(ssum[p, off + a]) + sigma[a])
@@ -118,27 +175,6 @@ def _traverse(node, trav, kind, actor, child_start, num_children, child_node, ch
     return _traverse(child_node[cs + a], trav, kind, actor, child_start, num_children,
                      child_node, child_action, row_of, dec_of, fold_win0, sd_amount, outcome,
                      inv_bb, reg, ssum, kept, visits, touched, rng, fold_rule)
-
-
-@njit(cache=True)
-def _play(kind, actor, child_start, num_children, child_node, row_of, dec_of, reg, kept,
-          rng):  # type: ignore[no-untyped-def]
-    """One self-play game from both loaded subtrees' current strategies: its terminal."""
-    node = 0
-    sigma = np.empty(16, dtype=np.float64)
-    while kind[node] == 0:
-        p = actor[node]
-        d = dec_of[node]
-        cs = child_start[node]
-        kp = kept[p, d]
-        if kp >= 0:
-            node = child_node[cs + kp]
-            continue
-        k = num_children[node]
-        _strategy(reg, p, row_of[node], k, sigma)
-        a = _sample(sigma, k, _uniform(rng))
-        node = child_node[cs + a]
-    return node
 
 
 @njit(cache=False)  # calls the recursive _traverse (see there)
@@ -151,48 +187,21 @@ def train_batch_kernel(games, hole, kind, actor, child_start, num_children, chil
 
     ``stats`` (int64[3]) gets += self-play games played, of them ending with a player
     all-in, and of them ending in a fold."""
-    used = np.zeros(52, dtype=np.bool_)
-    for i in range(4):
-        used[hole[i]] = True
-    deck = np.empty(48, dtype=np.int64)
-    m = 0
-    for c in range(52):
-        if not used[c]:
-            deck[m] = c
-            m += 1
+    deck = _deck_without(hole)
     cards0 = np.empty(7, dtype=np.int64)
     cards1 = np.empty(7, dtype=np.int64)
     rng = np.zeros(1, dtype=np.uint64)
     rng[0] = seed
+    sigma = np.empty(MAX_K, dtype=np.float64)
     for _g in range(games):
-        for j in range(5):
-            r = j + int(_uniform(rng) * (48 - j))
-            if r > 47:
-                r = 47
-            t = deck[j]
-            deck[j] = deck[r]
-            deck[r] = t
-        cards0[0] = hole[0]
-        cards0[1] = hole[1]
-        cards1[0] = hole[2]
-        cards1[1] = hole[3]
-        for j in range(5):
-            cards0[2 + j] = deck[j]
-            cards1[2 + j] = deck[j]
-        s0 = strength_nb(tables, cards0, 7)
-        s1 = strength_nb(tables, cards1, 7)
-        outcome = 1.0 if s0 > s1 else (-1.0 if s0 < s1 else 0.0)
+        outcome = _deal_outcome(hole, deck, cards0, cards1, tables, rng)
         for trav in range(2):
             _traverse(0, trav, kind, actor, child_start, num_children, child_node,
                       child_action, row_of, dec_of, fold_win0, sd_amount, outcome, inv_bb,
                       reg, ssum, kept, visits, touched, rng, fold_rule)
-        term = _play(kind, actor, child_start, num_children, child_node, row_of, dec_of,
-                     reg, kept, rng)
-        stats[0] += 1
-        if allin_node[term]:
-            stats[1] += 1
-        if kind[term] == FOLD_TERMINAL:
-            stats[2] += 1
+        term = _play_from(0, kind, actor, child_start, num_children, child_node, row_of,
+                          dec_of, reg, kept, rng, sigma)
+        _count_game(stats, term, kind, allin_node)
 
 
 @njit(cache=True)
@@ -253,6 +262,35 @@ def _sample_py(sigma: list[float], u: float) -> int:
     return len(sigma) - 1
 
 
+def _fold_rule_py(reg: np.ndarray, p: int, off: int, k: int, fold_rule: int) -> None:
+    """Plain-Python twin of :func:`_fold_rule`."""
+    r0 = float(reg[p, off])
+    if r0 < 0.0:
+        share = r0 / (k - 1) if int(fold_rule) == 1 else -r0 / (k - 1)
+        reg[p, off] = np.float32(0.0)
+        for a in range(1, k):
+            reg[p, off + a] = np.float32(float(reg[p, off + a]) + share)
+
+
+def _deal_outcome_py(hole: np.ndarray, deck: list[int], rng: list[int]) -> float:
+    """Plain-Python twin of :func:`_deal_outcome` (``deck``: the cards not in ``hole``)."""
+    from pokerlab.cards.evaluator import strength
+
+    for j in range(5):
+        r = min(j + int(uniform_py(rng) * (48 - j)), 47)
+        deck[j], deck[r] = deck[r], deck[j]
+    board = deck[:5]
+    s0 = strength([int(hole[0]), int(hole[1]), *board])
+    s1 = strength([int(hole[2]), int(hole[3]), *board])
+    return 1.0 if s0 > s1 else (-1.0 if s0 < s1 else 0.0)
+
+
+def _count_game_py(stats: np.ndarray, t: Any, term: int) -> None:
+    stats[0] += 1
+    stats[1] += int(bool(t.allin_node[term]))
+    stats[2] += int(int(t.kind[term]) == FOLD_TERMINAL)
+
+
 class _Tree:
     def __init__(self, arrays: dict[str, np.ndarray]) -> None:
         self._arrays = arrays
@@ -297,12 +335,7 @@ def _traverse_py(t: _Tree, node: int, trav: int, outcome: float, inv_bb: float,
         for a in range(k):
             reg[p, off + a] = np.float32(float(reg[p, off + a]) + (vals[a] - v))
         if int(fold_rule) > 0 and k > 1 and int(t.child_action[cs]) == 0:
-            r0 = float(reg[p, off])
-            if r0 < 0.0:
-                share = r0 / (k - 1) if int(fold_rule) == 1 else -r0 / (k - 1)
-                reg[p, off] = np.float32(0.0)
-                for a in range(1, k):
-                    reg[p, off + a] = np.float32(float(reg[p, off + a]) + share)
+            _fold_rule_py(reg, p, off, k, fold_rule)
         return v
     for a in range(k):
         ssum[p, off + a] = np.float32(float(ssum[p, off + a]) + sigma[a])
@@ -316,35 +349,16 @@ def train_batch_py(games: int, hole: np.ndarray, tree: dict[str, np.ndarray], in
                    touched: np.ndarray, seed: int, fold_rule: int,
                    stats: np.ndarray) -> None:
     """Plain-Python twin of :func:`train_batch_kernel` (``tree`` holds the named arrays)."""
-    from pokerlab.cards.evaluator import strength
-
     t = _Tree(tree)
     used = set(int(c) for c in hole)
     deck = [c for c in range(52) if c not in used]
     rng = [int(seed) & MASK64]
     for _g in range(games):
-        for j in range(5):
-            r = min(j + int(uniform_py(rng) * (48 - j)), 47)
-            deck[j], deck[r] = deck[r], deck[j]
-        board = deck[:5]
-        s0 = strength([int(hole[0]), int(hole[1]), *board])
-        s1 = strength([int(hole[2]), int(hole[3]), *board])
-        outcome = 1.0 if s0 > s1 else (-1.0 if s0 < s1 else 0.0)
+        outcome = _deal_outcome_py(hole, deck, rng)
         for trav in range(2):
             _traverse_py(t, 0, trav, outcome, inv_bb, reg, ssum, kept, visits, touched, rng,
                          fold_rule)
-        node = 0
-        while int(t.kind[node]) == 0:
-            p, d, cs = int(t.actor[node]), int(t.dec_of[node]), int(t.child_start[node])
-            if int(kept[p, d]) >= 0:
-                node = int(t.child_node[cs + int(kept[p, d])])
-                continue
-            sigma = _strategy_py(reg, p, int(t.row_of[node]), int(t.num_children[node]))
-            a = _sample_py(sigma, uniform_py(rng))
-            node = int(t.child_node[cs + a])
-        stats[0] += 1
-        stats[1] += int(bool(t.allin_node[node]))
-        stats[2] += int(int(t.kind[node]) == FOLD_TERMINAL)
+        _count_game_py(stats, t, _play_from_py(t, 0, reg, kept, rng))
 
 
 def prune_py(p: int, seat_nodes: np.ndarray, tree: dict[str, np.ndarray], reg: np.ndarray,
@@ -431,12 +445,7 @@ def apply_thesis_update(reg, ssum, p, off, k, sigma, u, fold_first,
     for a in range(k):
         reg[p, off + a] = np.float32(np.float64(reg[p, off + a]) + (u[a] - v))
     if fold_rule > 0 and k > 1 and fold_first:
-        r0 = np.float64(reg[p, off])
-        if r0 < 0.0:
-            share = r0 / (k - 1) if fold_rule == 1 else -r0 / (k - 1)
-            reg[p, off] = np.float32(0.0)
-            for a in range(1, k):
-                reg[p, off + a] = np.float32(np.float64(reg[p, off + a]) + share)
+        _fold_rule(reg, p, off, k, fold_rule)
     for a in range(k):
         ssum[p, off + a] = np.float32(np.float64(ssum[p, off + a]) + sigma[a])
     return v
@@ -449,15 +458,7 @@ def selfplay_batch_kernel(games, hole, kind, actor, child_start, num_children, c
                           stats):  # type: ignore[no-untyped-def]
     """The thesis's own update (see above): ``games`` self-play games for the hole cards
     ``hole``; same arguments, board draws and ``stats`` as :func:`train_batch_kernel`."""
-    used = np.zeros(52, dtype=np.bool_)
-    for i in range(4):
-        used[hole[i]] = True
-    deck = np.empty(48, dtype=np.int64)
-    m = 0
-    for c in range(52):
-        if not used[c]:
-            deck[m] = c
-            m += 1
+    deck = _deck_without(hole)
     cards0 = np.empty(7, dtype=np.int64)
     cards1 = np.empty(7, dtype=np.int64)
     rng = np.zeros(1, dtype=np.uint64)
@@ -468,23 +469,7 @@ def selfplay_batch_kernel(games, hole, kind, actor, child_start, num_children, c
     u = np.empty((MAX_PATH, MAX_K), dtype=np.float64)
     tmp = np.empty(MAX_K, dtype=np.float64)
     for _g in range(games):
-        for j in range(5):
-            r = j + int(_uniform(rng) * (48 - j))
-            if r > 47:
-                r = 47
-            t = deck[j]
-            deck[j] = deck[r]
-            deck[r] = t
-        cards0[0] = hole[0]
-        cards0[1] = hole[1]
-        cards1[0] = hole[2]
-        cards1[1] = hole[3]
-        for j in range(5):
-            cards0[2 + j] = deck[j]
-            cards1[2 + j] = deck[j]
-        s0 = strength_nb(tables, cards0, 7)
-        s1 = strength_nb(tables, cards1, 7)
-        outcome = 1.0 if s0 > s1 else (-1.0 if s0 < s1 else 0.0)
+        outcome = _deal_outcome(hole, deck, cards0, cards1, tables, rng)
         # 1. the game
         node = 0
         m = 0
@@ -530,11 +515,7 @@ def selfplay_batch_kernel(games, hole, kind, actor, child_start, num_children, c
             visits[p, d] += 1
             apply_thesis_update(reg, ssum, p, row_of[node], num_children[node], sig[i], u[i],
                                 child_action[child_start[node]] == 0, fold_rule)
-        stats[0] += 1
-        if allin_node[term]:
-            stats[1] += 1
-        if kind[term] == FOLD_TERMINAL:
-            stats[2] += 1
+        _count_game(stats, term, kind, allin_node)
 
 
 # ----------------------------------------------------------------------------- play statistics
@@ -640,12 +621,7 @@ def apply_thesis_update_py(reg: np.ndarray, ssum: np.ndarray, p: int, off: int, 
     for a in range(k):
         reg[p, off + a] = np.float32(float(reg[p, off + a]) + (u[a] - v))
     if int(fold_rule) > 0 and k > 1 and fold_first:
-        r0 = float(reg[p, off])
-        if r0 < 0.0:
-            share = r0 / (k - 1) if int(fold_rule) == 1 else -r0 / (k - 1)
-            reg[p, off] = np.float32(0.0)
-            for a in range(1, k):
-                reg[p, off + a] = np.float32(float(reg[p, off + a]) + share)
+        _fold_rule_py(reg, p, off, k, fold_rule)
     for a in range(k):
         ssum[p, off + a] = np.float32(float(ssum[p, off + a]) + sigma[a])
     return v
@@ -656,20 +632,12 @@ def selfplay_batch_py(games: int, hole: np.ndarray, tree: dict[str, np.ndarray],
                       visits: np.ndarray, touched: np.ndarray, seed: int, fold_rule: int,
                       stats: np.ndarray) -> None:
     """Plain-Python twin of :func:`selfplay_batch_kernel`."""
-    from pokerlab.cards.evaluator import strength
-
     t = _Tree(tree)
     used = set(int(c) for c in hole)
     deck = [c for c in range(52) if c not in used]
     rng = [int(seed) & MASK64]
     for _g in range(games):
-        for j in range(5):
-            r = min(j + int(uniform_py(rng) * (48 - j)), 47)
-            deck[j], deck[r] = deck[r], deck[j]
-        board = deck[:5]
-        s0 = strength([int(hole[0]), int(hole[1]), *board])
-        s1 = strength([int(hole[2]), int(hole[3]), *board])
-        outcome = 1.0 if s0 > s1 else (-1.0 if s0 < s1 else 0.0)
+        outcome = _deal_outcome_py(hole, deck, rng)
         path: list[tuple[int, int, list[float]]] = []
         node = 0
         while int(t.kind[node]) == 0:
@@ -701,9 +669,7 @@ def selfplay_batch_py(games: int, hole: np.ndarray, tree: dict[str, np.ndarray],
             visits[p, d] += 1
             apply_thesis_update_py(reg, ssum, p, int(t.row_of[node]), int(t.num_children[node]),
                                    sigma, row, int(t.child_action[cs]) == 0, fold_rule)
-        stats[0] += 1
-        stats[1] += int(bool(t.allin_node[term]))
-        stats[2] += int(int(t.kind[term]) == FOLD_TERMINAL)
+        _count_game_py(stats, t, term)
 
 
 def play_stats_py(games: int, seed: int, tree: dict[str, np.ndarray], class_of: np.ndarray,
