@@ -70,15 +70,38 @@ def hist_bin(x, nbins):  # type: ignore[no-untyped-def]
     return nbins - 1 if b >= nbins else (0 if b < 0 else b)
 
 
+@njit(cache=True, inline="always")
+def _equity_scratch(nc):  # type: ignore[no-untyped-def]
+    """Scratch of :func:`equity_on_board` for ``nc`` combos: strengths, count, order, eq."""
+    return (np.empty(nc, dtype=np.int32), np.zeros(NUM_STRENGTHS + 2, dtype=np.int64),
+            np.zeros(nc, dtype=np.int64), np.empty(nc, dtype=np.float64))
+
+
+@njit(cache=True, inline="always")
+def _store_moments(IT, combos, hand, scratch, s1, s2, cnt, w, ehs, ehs2, weight,
+                   where):  # type: ignore[no-untyped-def]
+    """Mean and mean squared equity of every combo seen (``cnt`` > 0) at its hand index
+    (``hand[2:]`` holds the board), ``w`` added to the index's weight; ``where[i]`` is
+    combo ``i``'s index (-1: not seen)."""
+    for i in range(combos.shape[0]):
+        if cnt[i] == 0:
+            where[i] = -1
+            continue
+        hand[0] = combos[i, 0]
+        hand[1] = combos[i, 1]
+        idx = index_into(IT, hand, scratch)
+        where[i] = idx
+        ehs[idx] = s1[i] / cnt[i]
+        ehs2[idx] = s2[i] / cnt[i]
+        weight[idx] += w
+
+
 @njit(cache=True, parallel=True)
 def river_pass(ET, IT, boards, board_w, combos, ehs, weight):  # type: ignore[no-untyped-def]
     nb = boards.shape[0]
     nc = combos.shape[0]
     for b in prange(nb):
-        strengths = np.empty(nc, dtype=np.int32)
-        count = np.zeros(NUM_STRENGTHS + 2, dtype=np.int64)
-        order = np.zeros(nc, dtype=np.int64)
-        eq = np.empty(nc, dtype=np.float64)
+        strengths, count, order, eq = _equity_scratch(nc)
         hand = np.empty(7, dtype=np.int64)
         scratch = np.empty(SCRATCH, dtype=np.int64)
         board5 = boards[b]
@@ -102,10 +125,7 @@ def turn_pass(ET, IT, boards, board_w, combos, nbins, ehs, ehs2, hist, weight): 
     nc = combos.shape[0]
     want_hist = hist.shape[0] > 0
     for b in prange(nb):
-        strengths = np.empty(nc, dtype=np.int32)
-        count = np.zeros(NUM_STRENGTHS + 2, dtype=np.int64)
-        order = np.zeros(nc, dtype=np.int64)
-        eq = np.empty(nc, dtype=np.float64)
+        strengths, count, order, eq = _equity_scratch(nc)
         s1 = np.zeros(nc, dtype=np.float64)
         s2 = np.zeros(nc, dtype=np.float64)
         cnt = np.zeros(nc, dtype=np.int64)
@@ -133,18 +153,15 @@ def turn_pass(ET, IT, boards, board_w, combos, nbins, ehs, ehs2, hist, weight): 
                     h[i, hist_bin(e, nbins)] += 1
         for k in range(4):
             hand[2 + k] = boards[b, k]
-        for i in range(nc):
-            if cnt[i] == 0:
-                continue
-            hand[0] = combos[i, 0]
-            hand[1] = combos[i, 1]
-            idx = index_into(IT, hand, scratch)
-            ehs[idx] = s1[i] / cnt[i]
-            ehs2[idx] = s2[i] / cnt[i]
-            weight[idx] += board_w[b]
-            if want_hist:
-                for q in range(nbins):
-                    hist[idx, q] = h[i, q]
+        where = np.empty(nc, dtype=np.int64)
+        _store_moments(IT, combos, hand, scratch, s1, s2, cnt, board_w[b], ehs, ehs2, weight,
+                       where)
+        if want_hist:
+            for i in range(nc):
+                idx = where[i]
+                if idx >= 0:
+                    for q in range(nbins):
+                        hist[idx, q] = h[i, q]
 
 
 @njit(cache=True, parallel=True)
@@ -154,10 +171,7 @@ def flop_pass(ET, IT, boards, board_w, combos, nbins, ehs, ehs2, hist, weight): 
     nc = combos.shape[0]
     want_hist = hist.shape[0] > 0
     for b in prange(nb):
-        strengths = np.empty(nc, dtype=np.int32)
-        count = np.zeros(NUM_STRENGTHS + 2, dtype=np.int64)
-        order = np.zeros(nc, dtype=np.int64)
-        eq = np.empty(nc, dtype=np.float64)
+        strengths, count, order, eq = _equity_scratch(nc)
         s1 = np.zeros(nc, dtype=np.float64)
         s2 = np.zeros(nc, dtype=np.float64)
         cnt = np.zeros(nc, dtype=np.int64)
@@ -192,16 +206,14 @@ def flop_pass(ET, IT, boards, board_w, combos, nbins, ehs, ehs2, hist, weight): 
                     tcnt[r, i] += 1
         for k in range(3):
             hand[2 + k] = boards[b, k]
-        for i in range(nc):
-            if cnt[i] == 0:
-                continue
-            hand[0] = combos[i, 0]
-            hand[1] = combos[i, 1]
-            idx = index_into(IT, hand, scratch)
-            ehs[idx] = s1[i] / cnt[i]
-            ehs2[idx] = s2[i] / cnt[i]
-            weight[idx] += board_w[b]
-            if want_hist:
+        where = np.empty(nc, dtype=np.int64)
+        _store_moments(IT, combos, hand, scratch, s1, s2, cnt, board_w[b], ehs, ehs2, weight,
+                       where)
+        if want_hist:
+            for i in range(nc):
+                idx = where[i]
+                if idx < 0:
+                    continue
                 for q in range(nbins):
                     hist[idx, q] = 0
                 for t in range(52):
