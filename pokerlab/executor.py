@@ -222,6 +222,8 @@ def ray_init(address: str | None = "local", num_cpus: int | None = None, *,
         kwargs["runtime_env"] = runtime_env(ship=True)
     where = "start a local Ray" if text == "local" else f"join the Ray cluster at {text!r}"
     try:
+        if host is not None and not text.lower().startswith("ray://"):
+            check_token(text, option=option, timeout_s=connect_timeout_s)
         if text == "local":
             ray.init(address=text, **kwargs)
         else:
@@ -244,12 +246,124 @@ def ray_init(address: str | None = "local", num_cpus: int | None = None, *,
     except Exception as exc:  # noqa: BLE001 - Ray raises many kinds; one line for all
         with contextlib.suppress(Exception):
             ray.shutdown()
+        if text != "local" and is_auth_error(exc):
+            raise ExecutorError(auth_message(text, option=option,
+                                             source=token_source())) from None
         hint = ""
         if text != "local" and "Failed to connect" in str(exc):
             hint = (" (a cluster with token authentication needs its token in "
                     "RAY_AUTH_TOKEN or ~/.ray/auth_token on this machine)")
         raise ExecutorError(f"{option}: cannot {where}: {_one_line(exc)}{hint}") from None
     return True
+
+
+#: what to do about a cluster that refuses this machine's token (or its lack of one)
+TOKEN_HELP = ("copy the head's token here: ray get-auth-token on the head, then "
+              "RAY_AUTH_TOKEN=... or the file ~/.ray/auth_token (docs/ray.md)")
+
+
+def token_source() -> str | None:
+    """Where this machine's Ray authentication token comes from, as Ray looks for it
+    (``RAY_AUTH_TOKEN``, ``RAY_AUTH_TOKEN_PATH``, ``~/.ray/auth_token``), or None."""
+    if os.environ.get("RAY_AUTH_TOKEN", "").strip():
+        return "RAY_AUTH_TOKEN"
+    path = os.environ.get("RAY_AUTH_TOKEN_PATH")
+    if path:
+        return f"RAY_AUTH_TOKEN_PATH ({path})" if Path(path).is_file() else None
+    default = Path.home() / ".ray" / "auth_token"
+    return str(default) if default.is_file() else None
+
+
+def is_auth_error(exc: BaseException | str) -> bool:
+    """True for Ray's refusal of a missing or wrong token (``InvalidAuthToken``,
+    ``AuthenticationError``, "Unauthenticated"), by the exception's type or its text."""
+    if not isinstance(exc, str) and any(c.__name__ == "AuthenticationError"
+                                        for c in type(exc).__mro__):
+        return True
+    text = str(exc)
+    return any(k in text for k in ("InvalidAuthToken", "Unauthenticated",
+                                   "Token authentication is enabled",
+                                   "authentication token"))
+
+
+def auth_message(address: str, *, option: str = "--ray-address",
+                 source: str | None = None) -> str:
+    """The one line for a cluster at ``address`` that refused the token from ``source``
+    (None: this machine has none)."""
+    if source is None:
+        return (f"{option} {address!r}: the Ray cluster there uses token authentication "
+                f"and this machine has no token; {TOKEN_HELP}")
+    return (f"{option} {address!r}: the Ray cluster there refused the authentication "
+            f"token from {source} (not the cluster's token); {TOKEN_HELP}")
+
+
+@contextlib.contextmanager
+def _quiet_stderr() -> Iterator[None]:
+    """Ray's C++ client logs every refused attempt on file descriptor 2: silenced here."""
+    try:
+        saved = os.dup(2)
+    except OSError:  # pragma: no cover - no stderr at all
+        yield
+        return
+    try:
+        with open(os.devnull, "w") as null:
+            os.dup2(null.fileno(), 2)
+        yield
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
+
+
+def _gcs_answer(address: str, timeout_s: float) -> BaseException | None:
+    """Connect a GCS client to ``address`` (quietly, in a helper thread, given up after
+    ``timeout_s``): None when the cluster accepts this process, else the exception."""
+    from ray._raylet import GcsClient
+
+    box: dict[str, BaseException | None] = {}
+
+    def target() -> None:
+        try:
+            client = GcsClient(address=address)
+            client.internal_kv_get(b"pokerlab-probe", None, timeout=timeout_s)
+            box["exc"] = None
+        except BaseException as exc:  # noqa: BLE001 - handed to the caller
+            box["exc"] = exc
+
+    with _quiet_stderr():
+        th = threading.Thread(target=target, name="pokerlab-ray-probe", daemon=True)
+        th.start()
+        th.join(timeout_s)
+    if "exc" not in box:
+        raise TimeoutError(address)
+    return box["exc"]
+
+
+def check_token(address: str, *, option: str = "--ray-address",
+                timeout_s: float = CONNECT_TIMEOUT_S) -> None:
+    """Before joining the GCS at ``address``: when the cluster uses token authentication,
+    send this machine's token (:func:`_token_auth_if_available`) and, when it has none or
+    the cluster refuses it, raise one :class:`ExecutorError` naming the address and what
+    to do -- instead of Ray's minute of ``InvalidAuthToken`` lines.  No answer within
+    ``timeout_s`` is a :class:`TimeoutError`; other answers are left to ``ray.init``."""
+    _import_ray()
+    mode = os.environ.get("RAY_AUTH_MODE")
+    if (mode or "").lower() == "token" and token_source() is None:
+        # Ray aborts the process (a failed check in C++) when it has to send a token it
+        # does not have
+        raise ExecutorError(f"{option} {address!r}: RAY_AUTH_MODE=token is set but this "
+                            f"machine has no authentication token; {TOKEN_HELP}")
+    try:
+        exc = _gcs_answer(address, timeout_s)
+    except ImportError:  # pragma: no cover - a Ray without its GCS client
+        return
+    if exc is None or not is_auth_error(exc):
+        return
+    if mode is None and token_source() is not None and _token_auth_if_available():
+        exc = _gcs_answer(address, timeout_s)
+        if exc is None or not is_auth_error(exc):
+            return
+    source = token_source() if (mode or "token").lower() == "token" else None
+    raise ExecutorError(auth_message(address, option=option, source=source))
 
 
 def _token_auth_if_available() -> bool:
@@ -267,10 +381,15 @@ def _token_auth_if_available() -> bool:
         )
     except ImportError:  # an older Ray without token authentication
         return False
+    log = logging.getLogger(maybe_enable_token_auth_if_token_available.__module__)
+    level = log.level
+    log.setLevel(logging.ERROR)  # its "token authentication is enabled" notice
     try:
         return maybe_enable_token_auth_if_token_available(warn_if_disabled=False) is not False
     except Exception:  # noqa: BLE001 - no token to send
         return False
+    finally:
+        log.setLevel(level)
 
 
 class _QuietThreadWarning(logging.Filter):

@@ -156,6 +156,7 @@ def test_ray_init_passes_num_cpus_only_to_a_local_start(monkeypatch: pytest.Monk
     calls: list[dict[str, Any]] = []
     monkeypatch.setattr(ray, "is_initialized", lambda: False)
     monkeypatch.setattr(ray, "init", lambda **kw: calls.append(kw))
+    monkeypatch.setattr("pokerlab.executor.check_token", lambda *a, **k: None)  # no GCS
     assert ray_init("local", 3) is True
     assert calls[-1]["address"] == "local" and calls[-1]["num_cpus"] == 3
     assert "env_vars" in calls[-1]["runtime_env"]
