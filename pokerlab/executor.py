@@ -243,6 +243,8 @@ def ray_init(address: str | None = "local", num_cpus: int | None = None, *,
     except TimeoutError:
         raise ExecutorError(f"{option}: cannot {where}: no answer within "
                             f"{connect_timeout_s:g} s (is it a Ray head's GCS port?)") from None
+    except ExecutorError:  # check_token's own line
+        raise
     except Exception as exc:  # noqa: BLE001 - Ray raises many kinds; one line for all
         with contextlib.suppress(Exception):
             ray.shutdown()

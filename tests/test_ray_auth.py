@@ -110,6 +110,28 @@ def test_token_mode_without_a_token_is_refused_before_ray_aborts(
         executor.check_token("10.0.0.1:6379")
 
 
+def test_ray_init_passes_the_token_line_through(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The line of :func:`check_token` is what the user sees (not re-worded by ray_init's
+    own translation, whose texts also match "authentication token")."""
+    import socket
+
+    ray = pytest.importorskip("ray")
+    line = auth_message("127.0.0.1:1", source=None).replace("127.0.0.1:1", "X")
+
+    def refuse(address: str, **kw: object) -> None:
+        raise ExecutorError(line)
+
+    monkeypatch.setattr(ray, "is_initialized", lambda: False)
+    monkeypatch.setattr(ray, "init", lambda **kw: pytest.fail("ray.init was called"))
+    monkeypatch.setattr(executor, "check_token", refuse)
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        s.listen(1)
+        with pytest.raises(ExecutorError) as err:
+            executor.ray_init(f"127.0.0.1:{s.getsockname()[1]}")
+    assert str(err.value) == line
+
+
 # ------------------------------------------------------------------- a real token head
 
 HEAD = """
