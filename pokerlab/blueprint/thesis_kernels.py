@@ -82,8 +82,9 @@ def _fold_rule(reg, p, off, k, fold_rule):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True, inline="always")
-def _deck_without(hole):  # type: ignore[no-untyped-def]
-    """The 48 cards not in ``hole`` (four cards), in order."""
+def _batch_start(hole, seed):  # type: ignore[no-untyped-def]
+    """A batch's deck (the 48 cards not in ``hole``, in order), two 7-card buffers and its
+    SplitMix64 state seeded with ``seed``."""
     used = np.zeros(52, dtype=np.bool_)
     for i in range(4):
         used[hole[i]] = True
@@ -93,20 +94,28 @@ def _deck_without(hole):  # type: ignore[no-untyped-def]
         if not used[c]:
             deck[m] = c
             m += 1
-    return deck
+    rng = np.zeros(1, dtype=np.uint64)
+    rng[0] = seed
+    return deck, np.empty(7, dtype=np.int64), np.empty(7, dtype=np.int64), rng
+
+
+@njit(cache=True, inline="always")
+def _draw(deck, n, size, rng):  # type: ignore[no-untyped-def]
+    """``n`` partial Fisher-Yates draws into ``deck[:n]`` from its ``size`` cards."""
+    for j in range(n):
+        r = j + int(_uniform(rng) * (size - j))
+        if r > size - 1:
+            r = size - 1
+        t = deck[j]
+        deck[j] = deck[r]
+        deck[r] = t
 
 
 @njit(cache=True, inline="always")
 def _deal_outcome(hole, deck, cards0, cards1, tables, rng):  # type: ignore[no-untyped-def]
     """A fresh board (five partial Fisher-Yates draws on ``deck``) for the hole cards
     ``hole``: +1 when player 0's hand is better, -1 when player 1's, 0 for a split."""
-    for j in range(5):
-        r = j + int(_uniform(rng) * (48 - j))
-        if r > 47:
-            r = 47
-        t = deck[j]
-        deck[j] = deck[r]
-        deck[r] = t
+    _draw(deck, 5, 48, rng)
     cards0[0] = hole[0]
     cards0[1] = hole[1]
     cards1[0] = hole[2]
@@ -187,20 +196,18 @@ def train_batch_kernel(games, hole, kind, actor, child_start, num_children, chil
 
     ``stats`` (int64[3]) gets += self-play games played, of them ending with a player
     all-in, and of them ending in a fold."""
-    deck = _deck_without(hole)
-    cards0 = np.empty(7, dtype=np.int64)
-    cards1 = np.empty(7, dtype=np.int64)
-    rng = np.zeros(1, dtype=np.uint64)
-    rng[0] = seed
+    deck, cards0, cards1, rng = _batch_start(hole, seed)
     sigma = np.empty(MAX_K, dtype=np.float64)
+    no_path = np.empty(0, dtype=np.int64)
+    no_sig = np.empty((0, MAX_K), dtype=np.float64)
     for _g in range(games):
         outcome = _deal_outcome(hole, deck, cards0, cards1, tables, rng)
         for trav in range(2):
             _traverse(0, trav, kind, actor, child_start, num_children, child_node,
                       child_action, row_of, dec_of, fold_win0, sd_amount, outcome, inv_bb,
                       reg, ssum, kept, visits, touched, rng, fold_rule)
-        term = _play_from(0, kind, actor, child_start, num_children, child_node, row_of,
-                          dec_of, reg, kept, rng, sigma)
+        term, _ = _play_from(0, kind, actor, child_start, num_children, child_node, row_of,
+                             dec_of, reg, kept, rng, sigma, no_path, no_path, no_sig)
         _count_game(stats, term, kind, allin_node)
 
 
@@ -272,13 +279,18 @@ def _fold_rule_py(reg: np.ndarray, p: int, off: int, k: int, fold_rule: int) -> 
             reg[p, off + a] = np.float32(float(reg[p, off + a]) + share)
 
 
+def _draw_py(deck: list[int], n: int, size: int, rng: list[int]) -> None:
+    """Plain-Python twin of :func:`_draw`."""
+    for j in range(n):
+        r = min(j + int(uniform_py(rng) * (size - j)), size - 1)
+        deck[j], deck[r] = deck[r], deck[j]
+
+
 def _deal_outcome_py(hole: np.ndarray, deck: list[int], rng: list[int]) -> float:
     """Plain-Python twin of :func:`_deal_outcome` (``deck``: the cards not in ``hole``)."""
     from pokerlab.cards.evaluator import strength
 
-    for j in range(5):
-        r = min(j + int(uniform_py(rng) * (48 - j)), 47)
-        deck[j], deck[r] = deck[r], deck[j]
+    _draw_py(deck, 5, 48, rng)
     board = deck[:5]
     s0 = strength([int(hole[0]), int(hole[1]), *board])
     s1 = strength([int(hole[2]), int(hole[3]), *board])
@@ -300,6 +312,13 @@ class _Tree:
             return self.__dict__["_arrays"][name]  # type: ignore[no-any-return]
         except KeyError:
             raise AttributeError(name) from None
+
+
+def _batch_start_py(hole: np.ndarray, tree: dict[str, np.ndarray],
+                    seed: int) -> tuple[_Tree, list[int], list[int]]:
+    """Plain-Python twin of :func:`_batch_start`: the tree, the deck and the stream."""
+    used = set(int(c) for c in hole)
+    return _Tree(tree), [c for c in range(52) if c not in used], [int(seed) & MASK64]
 
 
 def _traverse_py(t: _Tree, node: int, trav: int, outcome: float, inv_bb: float,
@@ -349,10 +368,7 @@ def train_batch_py(games: int, hole: np.ndarray, tree: dict[str, np.ndarray], in
                    touched: np.ndarray, seed: int, fold_rule: int,
                    stats: np.ndarray) -> None:
     """Plain-Python twin of :func:`train_batch_kernel` (``tree`` holds the named arrays)."""
-    t = _Tree(tree)
-    used = set(int(c) for c in hole)
-    deck = [c for c in range(52) if c not in used]
-    rng = [int(seed) & MASK64]
+    t, deck, rng = _batch_start_py(hole, tree, seed)
     for _g in range(games):
         outcome = _deal_outcome_py(hole, deck, rng)
         for trav in range(2):
@@ -415,9 +431,13 @@ def _value0(node, kind, fold_win0, sd_amount, outcome, inv_bb):  # type: ignore[
 
 @njit(cache=True)
 def _play_from(node, kind, actor, child_start, num_children, child_node, row_of, dec_of, reg,
-               kept, rng, sigma):  # type: ignore[no-untyped-def]
-    """A game played on from ``node`` by both loaded subtrees' current strategies: its
-    terminal (``sigma``: a scratch buffer)."""
+               kept, rng, sigma, path_node, path_a, sig):  # type: ignore[no-untyped-def]
+    """A game played on from ``node`` by both loaded subtrees' current strategies:
+    (its terminal, decisions recorded).  ``sigma`` is a scratch buffer; when ``path_node``
+    is not empty the sampled decisions are recorded (``path_node[m]``, ``path_a[m]``, the
+    strategy in ``sig[m]``), else nothing is and the count is 0."""
+    m = 0
+    record = path_node.shape[0] > 0
     while kind[node] == 0:
         p = actor[node]
         d = dec_of[node]
@@ -429,8 +449,14 @@ def _play_from(node, kind, actor, child_start, num_children, child_node, row_of,
         k = num_children[node]
         _strategy(reg, p, row_of[node], k, sigma)
         a = _sample(sigma, k, _uniform(rng))
+        if record:
+            for b in range(k):
+                sig[m, b] = sigma[b]
+            path_node[m] = node
+            path_a[m] = a
+            m += 1
         node = child_node[cs + a]
-    return node
+    return node, m
 
 
 @njit(cache=True)
@@ -458,39 +484,19 @@ def selfplay_batch_kernel(games, hole, kind, actor, child_start, num_children, c
                           stats):  # type: ignore[no-untyped-def]
     """The thesis's own update (see above): ``games`` self-play games for the hole cards
     ``hole``; same arguments, board draws and ``stats`` as :func:`train_batch_kernel`."""
-    deck = _deck_without(hole)
-    cards0 = np.empty(7, dtype=np.int64)
-    cards1 = np.empty(7, dtype=np.int64)
-    rng = np.zeros(1, dtype=np.uint64)
-    rng[0] = seed
+    deck, cards0, cards1, rng = _batch_start(hole, seed)
     path_node = np.empty(MAX_PATH, dtype=np.int64)
     path_a = np.empty(MAX_PATH, dtype=np.int64)
     sig = np.empty((MAX_PATH, MAX_K), dtype=np.float64)
     u = np.empty((MAX_PATH, MAX_K), dtype=np.float64)
     tmp = np.empty(MAX_K, dtype=np.float64)
+    no_path = np.empty(0, dtype=np.int64)
+    no_sig = np.empty((0, MAX_K), dtype=np.float64)
     for _g in range(games):
         outcome = _deal_outcome(hole, deck, cards0, cards1, tables, rng)
         # 1. the game
-        node = 0
-        m = 0
-        while kind[node] == 0:
-            p = actor[node]
-            d = dec_of[node]
-            cs = child_start[node]
-            kp = kept[p, d]
-            if kp >= 0:
-                node = child_node[cs + kp]
-                continue
-            k = num_children[node]
-            _strategy(reg, p, row_of[node], k, tmp)
-            for a in range(k):
-                sig[m, a] = tmp[a]
-            a = _sample(tmp, k, _uniform(rng))
-            path_node[m] = node
-            path_a[m] = a
-            m += 1
-            node = child_node[cs + a]
-        term = node
+        term, m = _play_from(0, kind, actor, child_start, num_children, child_node, row_of,
+                             dec_of, reg, kept, rng, tmp, path_node, path_a, sig)
         v0 = _value0(term, kind, fold_win0, sd_amount, outcome, inv_bb)
         # 2. every action's value: one game's outcome
         for i in range(m):
@@ -501,9 +507,9 @@ def selfplay_batch_kernel(games, hole, kind, actor, child_start, num_children, c
                 if a == path_a[i]:
                     x = v0
                 else:
-                    t2 = _play_from(child_node[cs + a], kind, actor, child_start,
-                                    num_children, child_node, row_of, dec_of, reg, kept, rng,
-                                    tmp)
+                    t2, _ = _play_from(child_node[cs + a], kind, actor, child_start,
+                                       num_children, child_node, row_of, dec_of, reg, kept,
+                                       rng, tmp, no_path, no_path, no_sig)
                     x = _value0(t2, kind, fold_win0, sd_amount, outcome, inv_bb)
                 u[i, a] = x if p == 0 else -x
         # 3. both instances update at once
@@ -541,13 +547,7 @@ def play_stats_kernel(games, seed, kind, actor, child_start, num_children, child
     cls = np.empty(2, dtype=np.int64)
     entered = np.zeros(2, dtype=np.int64)
     for _g in range(games):
-        for j in range(4):
-            r = j + int(_uniform(rng) * (52 - j))
-            if r > 51:
-                r = 51
-            t = deck[j]
-            deck[j] = deck[r]
-            deck[r] = t
+        _draw(deck, 4, 52, rng)
         cls[0] = class_of[deck[0], deck[1]]
         cls[1] = class_of[deck[2], deck[3]]
         entered[0] = 0
@@ -600,14 +600,20 @@ def _value0_py(t: _Tree, node: int, outcome: float, inv_bb: float) -> float:
 
 
 def _play_from_py(t: _Tree, node: int, reg: np.ndarray, kept: np.ndarray,
-                  rng: list[int]) -> int:
+                  rng: list[int], path: list[tuple[int, int, list[float]]] | None = None
+                  ) -> int:
+    """Plain-Python twin of :func:`_play_from`: the terminal; the decisions (node,
+    action, strategy) are appended to ``path`` when given."""
     while int(t.kind[node]) == 0:
         p, d, cs = int(t.actor[node]), int(t.dec_of[node]), int(t.child_start[node])
         if int(kept[p, d]) >= 0:
             node = int(t.child_node[cs + int(kept[p, d])])
             continue
         sigma = _strategy_py(reg, p, int(t.row_of[node]), int(t.num_children[node]))
-        node = int(t.child_node[cs + _sample_py(sigma, uniform_py(rng))])
+        a = _sample_py(sigma, uniform_py(rng))
+        if path is not None:
+            path.append((node, a, sigma))
+        node = int(t.child_node[cs + a])
     return node
 
 
@@ -632,24 +638,11 @@ def selfplay_batch_py(games: int, hole: np.ndarray, tree: dict[str, np.ndarray],
                       visits: np.ndarray, touched: np.ndarray, seed: int, fold_rule: int,
                       stats: np.ndarray) -> None:
     """Plain-Python twin of :func:`selfplay_batch_kernel`."""
-    t = _Tree(tree)
-    used = set(int(c) for c in hole)
-    deck = [c for c in range(52) if c not in used]
-    rng = [int(seed) & MASK64]
+    t, deck, rng = _batch_start_py(hole, tree, seed)
     for _g in range(games):
         outcome = _deal_outcome_py(hole, deck, rng)
         path: list[tuple[int, int, list[float]]] = []
-        node = 0
-        while int(t.kind[node]) == 0:
-            p, d, cs = int(t.actor[node]), int(t.dec_of[node]), int(t.child_start[node])
-            if int(kept[p, d]) >= 0:
-                node = int(t.child_node[cs + int(kept[p, d])])
-                continue
-            sigma = _strategy_py(reg, p, int(t.row_of[node]), int(t.num_children[node]))
-            a = _sample_py(sigma, uniform_py(rng))
-            path.append((node, a, sigma))
-            node = int(t.child_node[cs + a])
-        term = node
+        term = _play_from_py(t, 0, reg, kept, rng, path)
         v0 = _value0_py(t, term, outcome, inv_bb)
         us: list[list[float]] = []
         for node, played, _sigma in path:
@@ -680,9 +673,7 @@ def play_stats_py(games: int, seed: int, tree: dict[str, np.ndarray], class_of: 
     rng = [int(seed) & MASK64]
     deck = list(range(52))
     for _g in range(games):
-        for j in range(4):
-            r = min(j + int(uniform_py(rng) * (52 - j)), 51)
-            deck[j], deck[r] = deck[r], deck[j]
+        _draw_py(deck, 4, 52, rng)
         cls = (int(class_of[deck[0], deck[1]]), int(class_of[deck[2], deck[3]]))
         entered = [False, False]
         node = 0
@@ -712,11 +703,7 @@ def play_stats_py(games: int, seed: int, tree: dict[str, np.ndarray], class_of: 
         out[0] += 1.0
         out[1] += float(entered[0]) + float(entered[1])
         out[2] += float(bool(t.allin_node[node]))
-        last = int(t.street[node])
-        if int(t.kind[node]) == FOLD_TERMINAL:
-            out[4] += 1.0
-        else:
-            out[3] += 1.0
-            last = 3
-        for s in range(last + 1):
+        fold = int(t.kind[node]) == FOLD_TERMINAL
+        out[4 if fold else 3] += 1.0  # a fold, else a showdown (which reaches the river)
+        for s in range(int(t.street[node]) + 1 if fold else 4):
             out[11 + s] += 1.0
