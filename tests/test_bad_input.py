@@ -2,6 +2,78 @@
 
 Each bad input is one line ``error: ...`` on stderr, exit status 2, no traceback, nothing
 written; a damaged file's line names the file.
+
+Checklist: each case of the issue and its test (``here``: this module; ``slow``: run with
+``-m slow``).
+
+Tracebacks
+  - ``equity AsKs QdQc --mc 99999999999999999999999``: here, test_huge_count_is_one_line
+  - ``match tag call --stack inf``: here, test_bad_stacks
+  - a small-game policy with one flipped byte (``match``, ``policy show``, ``exploit br``):
+    here, test_damaged_files_are_one_line_naming_the_file[*-kuhn_policy],
+    test_every_flipped_byte_of_a_policy_is_refused_or_harmless
+  - ``--ray-address garbage``: here, test_ray_addresses
+  - ``opponent model`` of random bytes: here,
+    test_damaged_files_are_one_line_naming_the_file[random-observations]
+  - a Ray cluster already running, then ``--ray-address local`` / ``blueprint train
+    --ray-workers 2`` ("num_cpus must not be provided"): test_executor.py,
+    test_ray_init_passes_num_cpus_only_to_a_local_start; slow: test_ray_cluster.py,
+    test_a_blueprint_round_across_two_nodes and test_a_deep_cfr_iteration_across_two_nodes
+    (their ``--ray-address local`` runs start while the two-node cluster runs)
+A hang
+  - ``--ray-address 127.0.0.1:1``: here, test_ray_addresses; a port that is no Ray head:
+    test_executor.py, test_a_port_that_is_no_ray_head_is_given_up_in_bounded_time
+Bad input accepted
+  - ``match --game "hunl(stack=abc)"``: here, test_match_does_not_ignore_game_parameters
+  - ``--workers 0`` / ``-3``: here, test_workers_below_one
+  - ``play --game kuhn --agent bogus``: here, test_play_checks_its_agent_for_small_games
+  - ``play`` ignores ``$POKERLAB_DATA``: here, test_play_honours_pokerlab_data
+  - ``solve --out k.json``: here, test_solve_out_must_be_an_npz
+  - ``holdem selfplay --out`` / ``hands report --out`` create missing folders: here,
+    test_output_paths_checked_before_any_work
+Work lost
+  - ``blueprint train --out DIR`` over a run without ``--resume``: test_runlock.py,
+    test_blueprint_train_over_an_existing_run_is_refused; ``--force`` replaces it:
+    test_force_replaces_the_old_run, test_force_and_resume_together_are_refused,
+    test_a_force_call_that_fails_before_writing_keeps_the_old_run,
+    test_force_waits_for_the_lock_and_removes_nothing_of_a_live_run,
+    test_a_killed_force_call_is_settled_by_the_next_call,
+    test_deepcfr_checkpoint_folder_force
+  - two trainers on one ``--out``: test_runlock.py,
+    test_two_trainers_on_one_folder_the_second_refuses; a database writer:
+    test_a_database_writer_is_locked; a killed holder's lock: test_a_killed_holder_is_taken_over,
+    here, test_a_kill_leaves_a_lock_that_the_next_run_takes_over
+  - a kill before the first checkpoint: slow: test_runlock.py,
+    test_a_kill_before_the_interval_keeps_the_first_checkpoint (SIGKILL of a real
+    ``blueprint train`` after its first checkpoint, then ``--resume``)
+  - ``deepcfr train --checkpoint /proc/x``: here, test_output_paths_checked_before_any_work
+  - a push/fold-preset blueprint as an agent ("5 vs 16 nodes"): here,
+    test_a_pushfold_blueprint_is_an_agent, test_a_pushfold_blueprint_agent_only_folds_or_shoves
+Half-said
+  - typer's usage block and box: here, test_parser_errors_are_one_line_without_a_box;
+    test_fuzz_cli.py, test_unknown_option_and_missing_argument_are_one_line
+  - a policy of another game: here, test_a_policy_of_another_game
+  - a folder given as a policy: here, test_a_folder_given_as_a_policy; a folder given to
+    ``blueprint info``: test_a_run_folder_given_to_blueprint_info
+  - ``pushfold solve --stack 1e300`` (HiGHS): here, test_huge_pushfold_stack_is_no_solver_error
+  - internal field names (``vpip_heads_up``) instead of options: here,
+    test_messages_name_options_not_fields
+  - a truncated PHH for ``opponent model`` names no file: here,
+    test_damaged_files_are_one_line_naming_the_file[truncated-phh]
+  - an empty PHH ("missing or bad field 'variant': None"): here, test_an_empty_phh
+  - a Leduc opponent model's tag after the first 4,096 bytes: here,
+    test_a_leduc_model_is_found_by_its_tag
+  - an empty line before ``error:`` under a progress bar (``match``, ``lbr``): here,
+    test_an_error_under_the_progress_bar_is_exactly_one_line
+Ray on a real cluster
+  - pokerlab shipped to worker nodes: test_executor.py,
+    test_runtime_env_ships_the_package_to_a_cluster
+  - token authentication (13 lines of InvalidAuthToken): test_ray_auth.py (the
+    translation; slow: a token head joined with no, a wrong and the right token)
+  - the two-node recipe, totals equal to the local run: slow: test_ray_cluster.py
+Build
+  - every option of every command, fed its kind's bad values: test_fuzz_cli.py
+  - damaged files of every kind: here, test_damaged_files_are_one_line_naming_the_file
 """
 
 from __future__ import annotations
@@ -354,3 +426,21 @@ def test_an_error_under_the_progress_bar_is_exactly_one_line(
     res = runner.invoke(app, [*cmd, "--hands", "400", "--workers", "1"])
     assert res.exit_code == 2, res.output
     assert res.stderr == "error: boom: the bot gave up\n"
+
+
+def test_messages_name_options_not_fields(tmp_path: Path) -> None:
+    db = str(tmp_path / "h.duckdb")
+    for args, flag in ((["--vpip-loose", "150"], "--vpip-loose"),
+                       (["--af-aggressive", "0"], "--af-aggressive"),
+                       (["--afq-aggressive", "101"], "--afq-aggressive")):
+        for cmd in (["stats"], ["report", "--out", str(tmp_path / "r")]):
+            line = bad(["hands", *cmd, *args, "--db", db], flag)
+            assert "_" not in line.split(":", 2)[1], line  # no vpip_heads_up, af_aggressive
+
+
+def test_an_empty_phh(tmp_path: Path) -> None:
+    f = tmp_path / "empty.phhs"
+    f.write_text("")
+    line = bad(["opponent", "model", str(f), "--game", "hunl", "--player", "x", "--out",
+                str(tmp_path / "m.json")], str(f), root=tmp_path)
+    assert "variant" not in line and "None" not in line

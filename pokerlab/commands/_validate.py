@@ -73,7 +73,7 @@ KINDS: dict[str, str] = {
     "--full-at": "positive", "--allin-threshold": "positive", "--win-margin": "positive",
     "--prior-strength": "positive", "--grace": "positive",
     "--ante": "nonneg", "--weight-decay": "nonneg", "--rake-cap": "nonneg",
-    "--af-aggressive": "nonneg",
+    "--af-aggressive": "positive",
     "--p": "prob", "--epsilon-start": "prob", "--epsilon-end": "prob",
     "--val-fraction": "prob", "--dropout": "prob", "--merge": "prob",
     "--force-allin": "prob", "--max-conf": "prob", "--rake": "prob", "--gamma": "prob",
