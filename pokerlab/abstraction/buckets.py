@@ -137,8 +137,7 @@ def canonical_boards(n: int) -> tuple[np.ndarray, np.ndarray]:
     the number of raw boards in its class (sums to C(52, n))."""
     ix = indexer_for((n,))
     raw = np.array(list(combinations(range(52), n)), dtype=np.int64)
-    idx = np.empty(raw.shape[0], dtype=np.int64)
-    BK.index_all(ix.tables, raw, idx)
+    idx = ix.index_many(raw)
     w = np.bincount(idx, minlength=ix.size).astype(np.float64)
     reps = ix.unindex_many(np.arange(ix.size, dtype=np.int64))
     return reps, w

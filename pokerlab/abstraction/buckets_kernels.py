@@ -78,11 +78,37 @@ def _equity_scratch(nc):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True, inline="always")
-def _store_moments(IT, combos, hand, scratch, s1, s2, cnt, w, ehs, ehs2, weight,
-                   where):  # type: ignore[no-untyped-def]
+def _board_start(boards, b, n):  # type: ignore[no-untyped-def]
+    """Buffers of the canonical board ``boards[b, :n]``: a 5-card board with those cards
+    first, a hand with them at ``[2:]``, indexer scratch and the mask of the used cards."""
+    board5 = np.empty(5, dtype=np.int64)
+    hand = np.empty(2 + n, dtype=np.int64)
+    used = 0
+    for k in range(n):
+        board5[k] = boards[b, k]
+        hand[2 + k] = boards[b, k]
+        used |= 1 << boards[b, k]
+    return board5, hand, np.empty(SCRATCH, dtype=np.int64), used
+
+
+@njit(cache=True, inline="always")
+def _add_moments(eq, s1, s2, cnt):  # type: ignore[no-untyped-def]
+    """Sum, sum of squares and count of every unblocked combo's equity (``eq`` >= 0)."""
+    for i in range(eq.shape[0]):
+        e = eq[i]
+        if e >= 0:
+            s1[i] += e
+            s2[i] += e * e
+            cnt[i] += 1
+
+
+@njit(cache=True, inline="always")
+def _store_moments(IT, combos, hand, scratch, s1, s2, cnt, w, ehs, ehs2,
+                   weight):  # type: ignore[no-untyped-def]
     """Mean and mean squared equity of every combo seen (``cnt`` > 0) at its hand index
-    (``hand[2:]`` holds the board), ``w`` added to the index's weight; ``where[i]`` is
-    combo ``i``'s index (-1: not seen)."""
+    (``hand[2:]`` holds the board), ``w`` added to the index's weight.  Returns each
+    combo's index (-1: not seen)."""
+    where = np.empty(combos.shape[0], dtype=np.int64)
     for i in range(combos.shape[0]):
         if cnt[i] == 0:
             where[i] = -1
@@ -94,6 +120,7 @@ def _store_moments(IT, combos, hand, scratch, s1, s2, cnt, w, ehs, ehs2, weight,
         ehs[idx] = s1[i] / cnt[i]
         ehs2[idx] = s2[i] / cnt[i]
         weight[idx] += w
+    return where
 
 
 @njit(cache=True, parallel=True)
@@ -102,12 +129,8 @@ def river_pass(ET, IT, boards, board_w, combos, ehs, weight):  # type: ignore[no
     nc = combos.shape[0]
     for b in prange(nb):
         strengths, count, order, eq = _equity_scratch(nc)
-        hand = np.empty(7, dtype=np.int64)
-        scratch = np.empty(SCRATCH, dtype=np.int64)
-        board5 = boards[b]
+        board5, hand, scratch, _ = _board_start(boards, b, 5)
         equity_on_board(ET, combos, board5, strengths, count, order, eq)
-        for k in range(5):
-            hand[2 + k] = board5[k]
         for i in range(nc):
             if eq[i] < 0:
                 continue
@@ -130,38 +153,23 @@ def turn_pass(ET, IT, boards, board_w, combos, nbins, ehs, ehs2, hist, weight): 
         s2 = np.zeros(nc, dtype=np.float64)
         cnt = np.zeros(nc, dtype=np.int64)
         h = np.zeros((nc, nbins), dtype=np.uint8)
-        hand = np.empty(6, dtype=np.int64)
-        board5 = np.empty(5, dtype=np.int64)
-        scratch = np.empty(SCRATCH, dtype=np.int64)
-        used = 0
-        for k in range(4):
-            board5[k] = boards[b, k]
-            used |= 1 << boards[b, k]
+        board5, hand, scratch, used = _board_start(boards, b, 4)
         for r in range(52):
             if (used >> r) & 1:
                 continue
             board5[4] = r
             equity_on_board(ET, combos, board5, strengths, count, order, eq)
-            for i in range(nc):
-                e = eq[i]
-                if e < 0:
-                    continue
-                s1[i] += e
-                s2[i] += e * e
-                cnt[i] += 1
-                if want_hist:
-                    h[i, hist_bin(e, nbins)] += 1
-        for k in range(4):
-            hand[2 + k] = boards[b, k]
-        where = np.empty(nc, dtype=np.int64)
-        _store_moments(IT, combos, hand, scratch, s1, s2, cnt, board_w[b], ehs, ehs2, weight,
-                       where)
+            _add_moments(eq, s1, s2, cnt)
+            if want_hist:
+                for i in range(nc):
+                    if eq[i] >= 0:
+                        h[i, hist_bin(eq[i], nbins)] += 1
+        where = _store_moments(IT, combos, hand, scratch, s1, s2, cnt, board_w[b], ehs, ehs2,
+                               weight)
         if want_hist:
             for i in range(nc):
-                idx = where[i]
-                if idx >= 0:
-                    for q in range(nbins):
-                        hist[idx, q] = h[i, q]
+                if where[i] >= 0:
+                    hist[where[i]] = h[i]
 
 
 @njit(cache=True, parallel=True)
@@ -177,60 +185,35 @@ def flop_pass(ET, IT, boards, board_w, combos, nbins, ehs, ehs2, hist, weight): 
         cnt = np.zeros(nc, dtype=np.int64)
         tsum = np.zeros((52, nc), dtype=np.float64)
         tcnt = np.zeros((52, nc), dtype=np.int64)
-        hand = np.empty(5, dtype=np.int64)
-        board5 = np.empty(5, dtype=np.int64)
-        scratch = np.empty(SCRATCH, dtype=np.int64)
-        used = 0
-        for k in range(3):
-            board5[k] = boards[b, k]
-            used |= 1 << boards[b, k]
+        board5, hand, scratch, used = _board_start(boards, b, 3)
         for t in range(52):
             if (used >> t) & 1:
                 continue
+            board5[3] = t
             for r in range(t + 1, 52):
                 if (used >> r) & 1:
                     continue
-                board5[3] = t
                 board5[4] = r
                 equity_on_board(ET, combos, board5, strengths, count, order, eq)
+                _add_moments(eq, s1, s2, cnt)
                 for i in range(nc):
                     e = eq[i]
-                    if e < 0:
-                        continue
-                    s1[i] += e
-                    s2[i] += e * e
-                    cnt[i] += 1
-                    tsum[t, i] += e
-                    tcnt[t, i] += 1
-                    tsum[r, i] += e
-                    tcnt[r, i] += 1
-        for k in range(3):
-            hand[2 + k] = boards[b, k]
-        where = np.empty(nc, dtype=np.int64)
-        _store_moments(IT, combos, hand, scratch, s1, s2, cnt, board_w[b], ehs, ehs2, weight,
-                       where)
+                    if e >= 0:
+                        tsum[t, i] += e
+                        tcnt[t, i] += 1
+                        tsum[r, i] += e
+                        tcnt[r, i] += 1
+        where = _store_moments(IT, combos, hand, scratch, s1, s2, cnt, board_w[b], ehs, ehs2,
+                               weight)
         if want_hist:
             for i in range(nc):
                 idx = where[i]
                 if idx < 0:
                     continue
-                for q in range(nbins):
-                    hist[idx, q] = 0
+                hist[idx] = 0
                 for t in range(52):
                     if tcnt[t, i] > 0:
                         hist[idx, hist_bin(tsum[t, i] / tcnt[t, i], nbins)] += 1
-
-
-@njit(cache=True, parallel=True)
-def index_all(IT, cards, out):  # type: ignore[no-untyped-def]
-    """Indices of many hands (rows of ``cards``)."""
-    n = cards.shape[0]
-    nchunks = 64
-    step = (n + nchunks - 1) // nchunks
-    for ch in prange(nchunks):
-        scratch = np.empty(SCRATCH, dtype=np.int64)
-        for i in range(ch * step, min(n, (ch + 1) * step)):
-            out[i] = index_into(IT, cards[i], scratch)
 
 
 # ------------------------------------------------------------------ k-means (EMD)
