@@ -410,3 +410,48 @@ def test_enumerated_boards_cover_every_runout() -> None:
     assert all(a != b for a, b in pairs) and not any(c in sp.board for pair in pairs for c in pair)
     bt = build_betting_tree(sp)
     assert bt.kind[0] == DECISION
+
+
+def test_compressed_storage_halves_memory_and_keeps_the_solution(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    sp = _turn_spot()
+    full = SpotSolver(sp)
+    comp = SpotSolver(sp, SolveConfig(compress=True))
+    assert comp.regrets.dtype == np.int16 and comp.ssum.dtype == np.uint16
+    assert comp.size.memory_bytes < 0.62 * full.size.memory_bytes
+    full.solve(iterations=300, target_pct=None)
+    comp.solve(iterations=300, target_pct=None)
+    # 16-bit rounding costs a little precision, not the solution
+    assert comp.exploitability()[1] < 0.5
+    assert comp.exploitability()[1] < full.exploitability()[1] + 0.3
+    np.testing.assert_allclose(comp.values(), full.values(), atol=0.05)
+    # every stored entry uses its full 16-bit range: the largest magnitude is the scale
+    used = comp.rscale > 0
+    assert used.any() and np.all(comp.sscale[used] > 0)
+    # save / load of a compressed solve continues exactly
+    comp.save(tmp_path / "c.npz")
+    back = SpotSolver.load(tmp_path / "c.npz")
+    assert back.config.compress and back.regrets.dtype == np.int16
+    comp.solve(iterations=310, target_pct=None)
+    back.solve(iterations=310, target_pct=None)
+    np.testing.assert_array_equal(comp.regrets, back.regrets)
+    np.testing.assert_array_equal(comp.rscale, back.rscale)
+
+
+def test_compressed_update_twin() -> None:
+    rng = np.random.default_rng(5)
+    k, n = 3, 17
+    out = []
+    for fn in (K._update_compressed, K._update_compressed.py_func):
+        reg = rng.integers(-32767, 32767, size=k * n + 4).astype(np.int16)
+        ssum = rng.integers(0, 65535, size=k * n + 4).astype(np.uint16)
+        rs, ss = np.array([3.0, 2.5], dtype=np.float32), np.array([1.0, 7.0], dtype=np.float32)
+        cfv = rng.normal(size=k * n)
+        sig = rng.random(k * n)
+        own = rng.random(n)
+        outv = rng.normal(size=n)
+        rng = np.random.default_rng(5)  # the same inputs for the twin
+        fn(reg, ssum, rs, ss, 1, 4, k, n, cfv, outv, own, sig, 0.7, 0.0, 0.25, False)
+        out.append((reg.copy(), ssum.copy(), rs.copy(), ss.copy()))
+    for x, y in zip(out[0], out[1], strict=True):
+        np.testing.assert_array_equal(x, y)
+    assert np.abs(out[0][0][4:]).max() == 32767 and out[0][1][4:].max() == 65535

@@ -51,6 +51,7 @@ RAKE_CAP = _opt(0.0, "--rake-cap", "Rake cap in chips (0: no cap).")
 BB = _opt(1.0, "--big-blind", "Chips per big blind (for figures in bb).")
 MAX_MEM = _opt(8e9, "--max-memory", "Refuse a spot whose memory estimate (bytes) is larger.")
 NO_ISO = _opt(False, "--no-isomorphism", "Solve every turn/river card (no suit isomorphism).")
+COMPRESS = _opt(False, "--compress", "Store regrets and strategy sums in 16 bits (about half the memory).")
 
 
 def _spot(board: str | None, pot: float | None, stack: float | None, oop: str | None, ip: str | None,
@@ -88,7 +89,7 @@ def tree_cmd(board: str | None = BOARD, pot: float | None = POT, stack: float | 
              ip_bets: str | None = IP_BETS, donk: str | None = DONK,
              allin_threshold: float = ALLIN, force_allin: float = FORCE, merge: float = MERGE,
              raise_cap: int = CAP, rake: float = RAKE, rake_cap: float = RAKE_CAP, big_blind: float = BB,
-             max_memory: float = MAX_MEM, no_isomorphism: bool = NO_ISO,
+             max_memory: float = MAX_MEM, no_isomorphism: bool = NO_ISO, compress: bool = COMPRESS,
              as_json: bool = json_option()) -> None:
     """Node count and memory estimate of a spot, without solving."""
     from pokerlab.subgame import estimate_size
@@ -98,12 +99,13 @@ def tree_cmd(board: str | None = BOARD, pot: float | None = POT, stack: float | 
     spot = _spot(board, pot, stack, oop, ip, bets, raises, flop_bets, turn_bets, river_bets, oop_bets,
                  ip_bets, donk, allin_threshold, force_allin, merge, raise_cap, rake, rake_cap, big_blind)
     tree = build_betting_tree(spot)
-    size = estimate_size(spot, isomorphism=not no_isomorphism, tree=tree)
-    full = estimate_size(spot, isomorphism=False, tree=tree) if not no_isomorphism else size
+    size = estimate_size(spot, isomorphism=not no_isomorphism, tree=tree, compress=compress)
+    full = (estimate_size(spot, isomorphism=False, tree=tree, compress=compress) if not no_isomorphism
+            else size)
     obj = {"board": spot.board_str(), "pot": spot.pot, "stack": spot.stack, **size.to_json(),
            "memory_bytes_without_isomorphism": full.memory_bytes,
            "nodes_without_isomorphism": full.nodes, "fits": size.memory_bytes <= max_memory,
-           "max_memory": max_memory, "root_actions": list(tree.action_names[0]),
+           "max_memory": max_memory, "compress": compress, "root_actions": list(tree.action_names[0]),
            "hands": [int((spot.ranges[0] > 0).sum()), int((spot.ranges[1] > 0).sum())],
            "units": "chips; memory in bytes"}
     if as_json:
@@ -132,7 +134,7 @@ def solve_cmd(board: str | None = BOARD, pot: float | None = POT, stack: float |
               iterations: int = typer.Option(1000, "--iterations", help="Most iterations in all."),
               threads: int | None = typer.Option(None, "--threads", help="Threads (default: all cores)."),
               algo: str = algo_option("dcfr", "dcfr (alpha 1.5, beta 0, gamma 2), cfr+, lcfr or cfr"),
-              max_memory: float = MAX_MEM, no_isomorphism: bool = NO_ISO,
+              max_memory: float = MAX_MEM, no_isomorphism: bool = NO_ISO, compress: bool = COMPRESS,
               out: Path | None = typer.Option(None, "--out", help="Save the solved spot (.npz; refuses to "
                                               "replace a file: use --resume to continue one)."),
               resume: Path | None = typer.Option(None, "--resume", help="Continue the solve saved in this "
@@ -174,7 +176,7 @@ def solve_cmd(board: str | None = BOARD, pot: float | None = POT, stack: float |
         spot = _spot(board, pot, stack, oop, ip, bets, raises, flop_bets, turn_bets, river_bets, oop_bets,
                      ip_bets, donk, allin_threshold, force_allin, merge, raise_cap, rake, rake_cap,
                      big_blind)
-        solver = SpotSolver(spot, SolveConfig(algo=algo, isomorphism=not no_isomorphism),
+        solver = SpotSolver(spot, SolveConfig(algo=algo, isomorphism=not no_isomorphism, compress=compress),
                             max_memory=max_memory, threads=threads)
     spot = solver.spot
     with progress(f"spot {spot.board_str()}", enabled=not as_json, total=iterations, unit="it",
@@ -197,7 +199,8 @@ def solve_cmd(board: str | None = BOARD, pot: float | None = POT, stack: float |
                          title=f"{spot.board_str()} pot {spot.pot} stack {spot.stack}")
     bb = spot.big_blind
     obj = {"board": spot.board_str(), "pot": spot.pot, "stack": spot.stack, "big_blind": bb,
-           "algo": solver.config.algo, "iterations": solver.iteration, "target_pct": target,
+           "algo": solver.config.algo, "compress": solver.config.compress, "iterations": solver.iteration,
+           "target_pct": target,
            "target_reached": pct <= target, "exploitability": chips, "exploitability_pct": pct,
            "exploitability_mbb": 1000.0 * chips / bb, "ev_oop": ev[0], "ev_ip": ev[1],
            "ev_oop_bb": ev[0] / bb, "ev_ip_bb": ev[1] / bb, "equity_oop": eq,

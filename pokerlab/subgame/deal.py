@@ -194,7 +194,8 @@ def build_deal(board: tuple[int, ...], ranges: np.ndarray, *, isomorphism: bool 
                 iso_swap=(swp_l[0], swp_l[1]), num_slots=(num_slots[0], num_slots[1], num_slots[2]),
                 slot_cards=(slot_cards[0], slot_cards[1], slot_cards[2]),
                 sd_order=(sd_order[0], sd_order[1]), sd_strength=(sd_strength[0], sd_strength[1]),
-                sd_count=(sd_count[0], sd_count[1]), sd_cards=(sd_cards[0], sd_cards[1]), board=tuple(board), isomorphism=isomorphism)
+                sd_count=(sd_count[0], sd_count[1]), sd_cards=(sd_cards[0], sd_cards[1]),
+                board=tuple(board), isomorphism=isomorphism)
 
 
 def count_slots(board: tuple[int, ...], ranges: np.ndarray, *,

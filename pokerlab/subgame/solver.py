@@ -32,6 +32,7 @@ from pokerlab.subgame.deal import Deal, build_deal, count_slots
 from pokerlab.subgame.tree import (
     CHANCE,
     DECISION,
+    FOLD,
     BettingTree,
     Spot,
     SpotError,
@@ -52,13 +53,16 @@ class SpotFileError(PokerlabError):
 class SolveConfig:
     """``algo``: ``dcfr`` (Discounted CFR, alpha 1.5, beta 0, gamma 2 by default), ``cfr+``,
     ``lcfr`` (Linear CFR) or ``cfr`` (vanilla); ``isomorphism``: solve one of each class of
-    suit-isomorphic turn/river cards."""
+    suit-isomorphic turn/river cards; ``compress``: store regrets and strategy sums in 16
+    bits (int16 / uint16 with one float32 scale per node and board, as postflop-solver's
+    compression) instead of float32: about half the memory."""
 
     algo: str = "dcfr"
     alpha: float = 1.5
     beta: float = 0.0
     gamma: float = 2.0
     isomorphism: bool = True
+    compress: bool = False
 
     def __post_init__(self) -> None:
         if self.algo not in ALGOS:
@@ -87,7 +91,7 @@ class SolveConfig:
 
     def to_json(self) -> dict[str, Any]:
         return {"algo": self.algo, "alpha": self.alpha, "beta": self.beta, "gamma": self.gamma,
-                "isomorphism": self.isomorphism}
+                "isomorphism": self.isomorphism, "compress": self.compress}
 
 
 @dataclass(frozen=True)
@@ -126,15 +130,18 @@ def _layout(tree: BettingTree, n_hands: tuple[int, int], slots: tuple[int, int, 
     return node_base, entry_base, total, entries, nodes
 
 
-def estimate_size(spot: Spot, *, isomorphism: bool = True, tree: BettingTree | None = None) -> TreeSize:
-    """Node count and memory of ``spot`` (regrets + strategy sums in float32, the showdown
-    tables, the per-board bookkeeping) without allocating the solver's arrays."""
+def estimate_size(spot: Spot, *, isomorphism: bool = True, tree: BettingTree | None = None,
+                  compress: bool = False) -> TreeSize:
+    """Node count and memory of ``spot`` (regrets + strategy sums in float32, or in 16 bits
+    with two float32 scales per entry when ``compress``; the showdown tables, the per-board
+    bookkeeping) without allocating the solver's arrays."""
     tree = tree if tree is not None else build_betting_tree(spot)
     n_hands = (int(np.count_nonzero(spot.ranges[0])), int(np.count_nonzero(spot.ranges[1])))
     slots = count_slots(spot.board, spot.ranges, isomorphism=isomorphism)
     _, _, total, entries, nodes = _layout(tree, n_hands, slots)
     showdown = slots[2] * (n_hands[0] + n_hands[1]) * 10  # order, strength (int32), cards (2 x uint8)
-    mem = 2 * 4 * total + 8 * entries + showdown + 64 * tree.num_nodes
+    storage = 2 * (2 * total + 4 * entries) if compress else 2 * 4 * total
+    mem = storage + 8 * entries + showdown + 64 * tree.num_nodes
     decisions = int(np.count_nonzero(tree.kind == DECISION))
     return TreeSize(betting_nodes=tree.num_nodes, decision_nodes=decisions, nodes=nodes, boards=slots,
                     memory_bytes=int(mem))
@@ -168,7 +175,8 @@ class SpotSolver:
         self.spot = spot
         self.config = config if config is not None else SolveConfig()
         self.tree = build_betting_tree(spot)
-        self.size = estimate_size(spot, isomorphism=self.config.isomorphism, tree=self.tree)
+        self.size = estimate_size(spot, isomorphism=self.config.isomorphism, tree=self.tree,
+                                  compress=self.config.compress)
         if max_memory is not None and self.size.memory_bytes > max_memory:
             raise SpotError(f"the spot needs about {self.size.memory_bytes / 1e6:,.1f} MB "
                             f"({self.size.nodes:,} nodes), over --max-memory {max_memory / 1e6:,.1f} MB: "
@@ -177,8 +185,16 @@ class SpotSolver:
         n_hands = self.deal.num_hands
         self.node_base, self.entry_base, total, entries, _ = _layout(self.tree, n_hands, self.deal.num_slots)
         self.vec_dtype = np.float64  # reach and value vectors (storage is float32)
-        self.regrets = np.zeros(total, dtype=np.float32)
-        self.ssum = np.zeros(total, dtype=np.float32)
+        if self.config.compress:
+            self.regrets: np.ndarray = np.zeros(total, dtype=np.int16)
+            self.ssum: np.ndarray = np.zeros(total, dtype=np.uint16)
+            self.rscale = np.zeros(max(entries, 1), dtype=np.float32)
+            self.sscale = np.zeros(max(entries, 1), dtype=np.float32)
+        else:
+            self.regrets = np.zeros(total, dtype=np.float32)
+            self.ssum = np.zeros(total, dtype=np.float32)
+            self.rscale = np.zeros(0, dtype=np.float32)  # empty: no compression
+            self.sscale = np.zeros(0, dtype=np.float32)
         self.lock_ptr = np.full(max(entries, 1), -1, dtype=np.int64)
         self.lock_data = np.zeros(1, dtype=np.float64)
         self.iteration = 0
@@ -196,6 +212,7 @@ class SpotSolver:
         self.scratch = np.empty(self.scratch_size, dtype=self.vec_dtype)
         self.frames = np.empty((self.depth, 8), dtype=np.int64)
         self._z = self._normaliser()
+        self._load_kernels()
         self.gadget_player = -1  # see set_gadget
         self.gadget_cbv = np.zeros(0)
         self.gadget_regret = np.zeros((2, 0))
@@ -236,7 +253,8 @@ class SpotSolver:
     def _ctx(self) -> tuple[Any, ...]:
         tr, d = self.tree, self.deal
         return (tr.kind, tr.player, tr.street, tr.child_start, tr.num_children, tr.children, tr.contrib,
-                self.node_base, self.entry_base, self.regrets, self.ssum, self.lock_data, self.lock_ptr,
+                self.node_base, self.entry_base, self.regrets, self.ssum, self.rscale, self.sscale,
+                self.lock_data, self.lock_ptr,
                 d.hand_cards, d.same, d.card_start, d.card_hands, d.swap,
                 d.next_slot, d.iso_rep, d.iso_swap, d.sd_order, d.sd_strength, d.sd_count, d.sd_cards)
 
@@ -288,6 +306,29 @@ class SpotSolver:
         chunks = [(int(a), int(b)) for a, b in zip(bounds[:-1], bounds[1:], strict=True) if b > a]
         pool = self._pool(threads)
         list(pool.map(lambda ab: K.run_tasks(ab[0], ab[1], *args), chunks))
+
+    def _load_kernels(self) -> None:
+        """Load the compiled kernels now (numba's first call of a kernel in a process reads
+        its cache and links it, about 15 ms for the walk), so that the timed solve does not
+        include it: one walk over a fold terminal of the starting street and an empty task
+        run."""
+        tr = self.tree
+        folds = np.flatnonzero((tr.kind == FOLD) & (tr.street == self.spot.street))
+        if folds.shape[0] == 0:
+            return
+        p, o = 0, 1
+        opp = np.ascontiguousarray(self.deal.weights[o], dtype=self.vec_dtype)
+        own = np.ascontiguousarray(self.deal.weights[p], dtype=self.vec_dtype)
+        out = np.zeros(self.deal.num_hands[p], dtype=self.vec_dtype)
+        ctx = self._ctx()
+        prm = self._params(1)
+        extra = (self.chance_index, self.chance_opp, self.chance_own, self.task_of, self.task_cfv,
+                 int(self.spot.street))
+        K.walk(K.MODE_EV, K.TOP_FULL, int(folds[0]), p, 0, opp, own, out, self.scratch,  # type: ignore[call-arg]
+               self.frames, *ctx, *prm, *extra)
+        if self.task_node.shape[0] > 0:
+            K.run_tasks(0, 0, K.MODE_EV, p, self.task_node, self.task_card, self.task_slot,  # type: ignore[call-arg]
+                        self.task_chance, self.scratch_size, self.depth, *ctx, *prm, *extra)
 
     def num_threads(self) -> int:
         if self.threads is not None:
@@ -641,9 +682,11 @@ class SpotSolver:
                        "spot": self.spot.to_json(), "config": self.config.to_json(),
                        "iteration": self.iteration, "cpu_seconds": self.cpu_seconds,
                        "history": self.history}
-        arrays = {"ranges": self.spot.ranges.astype("<f8"), "regrets": self.regrets.astype("<f4"),
-                  "ssum": self.ssum.astype("<f4"), "lock_ptr": self.lock_ptr.astype("<i8"),
-                  "lock_data": self.lock_data.astype("<f8")}
+        arrays = {"ranges": self.spot.ranges.astype("<f8"),
+                  "regrets": self.regrets.astype("<i2" if self.config.compress else "<f4"),
+                  "ssum": self.ssum.astype("<u2" if self.config.compress else "<f4"),
+                  "rscale": self.rscale.astype("<f4"), "sscale": self.sscale.astype("<f4"),
+                  "lock_ptr": self.lock_ptr.astype("<i8"), "lock_data": self.lock_data.astype("<f8")}
         core = json.dumps(header_core, sort_keys=True)
         header = {"core": core, "sha256": _checksum(arrays, core)}
         buf = io.BytesIO()
@@ -668,7 +711,9 @@ class SpotSolver:
                 if "header" not in z.files or any(n not in z.files for n in names):
                     raise SpotFileError(f"{p!r} is not a pokerlab spot file (arrays missing)")
                 header = json.loads(bytes(z["header"].tobytes()).decode("utf-8"))
-                arrays = {n: z[n] for n in names}
+                # the scales of 16-bit storage (absent in files of uncompressed solves
+                # written before compression existed)
+                arrays = {n: z[n] for n in (*names, "rscale", "sscale") if n in z.files}
         except SpotFileError:
             raise
         except (zipfile.BadZipFile, ValueError, OSError, EOFError, KeyError, UnicodeDecodeError) as exc:
@@ -690,12 +735,21 @@ class SpotSolver:
                          rake_cap=sj["rake_cap"], big_blind=sj["big_blind"],
                          root=Root.from_json(sj.get("root")))
         cfg = SolveConfig(**core["config"])
+        if cfg.compress and ("rscale" not in arrays or "sscale" not in arrays):
+            raise SpotFileError(f"{p!r} is not a pokerlab spot file (arrays missing)")
         solver = SpotSolver(spot, cfg, threads=threads)
         if (solver.regrets.shape != arrays["regrets"].shape or solver.ssum.shape != arrays["ssum"].shape
+                or solver.regrets.dtype != arrays["regrets"].dtype
+                or solver.ssum.dtype != arrays["ssum"].dtype
+                or solver.rscale.shape != arrays.get("rscale", solver.rscale).shape
+                or solver.sscale.shape != arrays.get("sscale", solver.sscale).shape
                 or solver.lock_ptr.shape != arrays["lock_ptr"].shape):
             raise SpotFileError(f"spot file {p!r} does not fit its own spot (written by another version?)")
         solver.regrets[:] = arrays["regrets"]
         solver.ssum[:] = arrays["ssum"]
+        if "rscale" in arrays and "sscale" in arrays:
+            solver.rscale[:] = arrays["rscale"]
+            solver.sscale[:] = arrays["sscale"]
         solver.lock_ptr[:] = arrays["lock_ptr"]
         solver.lock_data = arrays["lock_data"].astype(np.float64)
         solver.iteration = int(core["iteration"])

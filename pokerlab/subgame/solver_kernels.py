@@ -23,6 +23,8 @@ the game protocol (:mod:`pokerlab.subgame.protocol_game`).
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 from numba import njit
 
@@ -187,10 +189,52 @@ def _dead(mode, top, opp_v, own_v):  # type: ignore[no-untyped-def]
     return 2
 
 
+@njit(cache=True)
+def _update_compressed(regrets, ssum, rscale, sscale, e, base, k, n, cfv, out_v, own_v, sigma,  # type: ignore[no-untyped-def]
+                       pos_d, neg_d, strat_d, plus):
+    """The regret and strategy-sum update of one (node, board) entry stored in 16 bits:
+    ``regrets`` int16 times ``rscale[e] / 32767``, ``ssum`` uint16 times ``sscale[e] /
+    65535`` (one scale per entry, the largest magnitude in it, as postflop-solver's
+    compression).  Decode, update as the float32 path does, re-encode with rounding.  ``cfv``
+    and ``sigma`` are overwritten (the caller is done with them)."""
+    rdec = float(rscale[e]) / 32767.0
+    sdec = float(sscale[e]) / 65535.0
+    rmax = 0.0
+    smax = 0.0
+    for b in range(k):
+        off = base + b * n
+        for h in range(n):
+            r = regrets[off + h] * rdec
+            inst = cfv[b * n + h] - out_v[h]
+            if plus:
+                r = r + inst
+                if r < 0.0:
+                    r = 0.0
+            else:
+                r = r * (pos_d if r > 0.0 else neg_d) + inst
+            cfv[b * n + h] = r
+            a = r if r >= 0.0 else -r
+            if a > rmax:
+                rmax = a
+            sv = ssum[off + h] * sdec * strat_d + own_v[h] * sigma[b * n + h]
+            sigma[b * n + h] = sv
+            if sv > smax:
+                smax = sv
+    renc = 32767.0 / rmax if rmax > 0.0 else 0.0
+    senc = 65535.0 / smax if smax > 0.0 else 0.0
+    for b in range(k):
+        off = base + b * n
+        for h in range(n):
+            regrets[off + h] = math.floor(cfv[b * n + h] * renc + 0.5)
+            ssum[off + h] = math.floor(sigma[b * n + h] * senc + 0.5)
+    rscale[e] = rmax
+    sscale[e] = smax
+
+
 @njit(cache=True, nogil=True)
 def walk(mode, top, node, p, slot, opp_reach, own_reach, out, scratch, frames,  # type: ignore[no-untyped-def]
          kind, player, street, child_start, num_children, children, contrib,
-         node_base, entry_base, regrets, ssum, lock, lock_ptr,
+         node_base, entry_base, regrets, ssum, rscale, sscale, lock, lock_ptr,
          hand_cards, same, card_start, card_hands, swap,
          next_slot, iso_rep, iso_swap, sd_order, sd_str, sd_count, sd_cards,
          pot, rake, rake_cap, pos_d, neg_d, strat_d, plus,
@@ -403,19 +447,23 @@ def walk(mode, top, node, p, slot, opp_reach, own_reach, out, scratch, frames,  
             for h in range(n_p):
                 out_v[h] += sigma[b * n_q + h] * cfv[b * n_p + h]
         if mode == MODE_CFR and top != TOP_COLLECT:
-            for b in range(k):
-                off = base + b * n_q
-                for h in range(n_p):
-                    r = regrets[off + h]
-                    inst = cfv[b * n_p + h] - out_v[h]
-                    if plus:
-                        r = r + inst
-                        if r < 0.0:
-                            r = 0.0
-                    else:
-                        r = r * (pos_d if r > 0.0 else neg_d) + inst
-                    regrets[off + h] = r
-                    ssum[off + h] = ssum[off + h] * strat_d + own_v[h] * sigma[b * n_q + h]
+            if rscale.shape[0] == 0:
+                for b in range(k):
+                    off = base + b * n_q
+                    for h in range(n_p):
+                        r = regrets[off + h]
+                        inst = cfv[b * n_p + h] - out_v[h]
+                        if plus:
+                            r = r + inst
+                            if r < 0.0:
+                                r = 0.0
+                        else:
+                            r = r * (pos_d if r > 0.0 else neg_d) + inst
+                        regrets[off + h] = r
+                        ssum[off + h] = ssum[off + h] * strat_d + own_v[h] * sigma[b * n_q + h]
+            else:
+                _update_compressed(regrets, ssum, rscale, sscale, entry_base[nd] + sl, base, k, n_p,
+                                   cfv, out_v, own_v, sigma, pos_d, neg_d, strat_d, plus)
     for h in range(n_p):
         out[h] = scratch[n_o + n_p + h]
 
@@ -423,7 +471,7 @@ def walk(mode, top, node, p, slot, opp_reach, own_reach, out, scratch, frames,  
 @njit(cache=True, nogil=True)
 def run_tasks(lo, hi, mode, p, task_node, task_card, task_slot, task_chance, scratch_size, depth,  # type: ignore[no-untyped-def]
               kind, player, street, child_start, num_children, children, contrib,
-              node_base, entry_base, regrets, ssum, lock, lock_ptr,
+              node_base, entry_base, regrets, ssum, rscale, sscale, lock, lock_ptr,
               hand_cards, same, card_start, card_hands, swap,
               next_slot, iso_rep, iso_swap, sd_order, sd_str, sd_count, sd_cards,
               pot, rake, rake_cap, pos_d, neg_d, strat_d, plus,
@@ -445,7 +493,7 @@ def run_tasks(lo, hi, mode, p, task_node, task_card, task_slot, task_chance, scr
         walk(mode, TOP_FULL, children[child_start[task_node[t]]], p, task_slot[t], sub_opp, sub_own, out,
              scratch, frames,
              kind, player, street, child_start, num_children, children, contrib,
-             node_base, entry_base, regrets, ssum, lock, lock_ptr,
+             node_base, entry_base, regrets, ssum, rscale, sscale, lock, lock_ptr,
              hand_cards, same, card_start, card_hands, swap,
              next_slot, iso_rep, iso_swap, sd_order, sd_str, sd_count, sd_cards,
              pot, rake, rake_cap, pos_d, neg_d, strat_d, plus,
@@ -488,7 +536,8 @@ def _equity_deal(s, slot, opp_reach, p, hand_cards, same, card_start, card_hands
             sub[i] = opp_reach[i]
         _zero_card(sub, card_start[o], card_hands[o], c)
         if s == 1:
-            _equity_river(nxt[slot, c], sub, p, hand_cards, same, sd_order, sd_str, sd_count, sd_cards, te, tw)
+            _equity_river(nxt[slot, c], sub, p, hand_cards, same, sd_order, sd_str, sd_count, sd_cards,
+                          te, tw)
         else:
             _equity_deal_turn(nxt[slot, c], sub, p, hand_cards, same, card_start, card_hands, swap,
                               next_slot, iso_rep, iso_swap, sd_order, sd_str, sd_count, sd_cards, te, tw)
@@ -554,7 +603,8 @@ def equity_values(s, slot, opp_reach, p, hand_cards, same, card_start, card_hand
     ``s`` board ``slot``: ``out_eq[h]`` sums (win + tie / 2) weights, ``out_w[h]`` the
     compatible weights (equity = out_eq / out_w), both averaged over runouts."""
     if s == 2:
-        _equity_river(slot, opp_reach, p, hand_cards, same, sd_order, sd_str, sd_count, sd_cards, out_eq, out_w)
+        _equity_river(slot, opp_reach, p, hand_cards, same, sd_order, sd_str, sd_count, sd_cards,
+                      out_eq, out_w)
     else:
         _equity_deal(s, slot, opp_reach, p, hand_cards, same, card_start, card_hands, swap,
                      next_slot, iso_rep, iso_swap, sd_order, sd_str, sd_count, sd_cards, out_eq, out_w)
