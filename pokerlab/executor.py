@@ -319,7 +319,7 @@ def _quiet_stderr() -> Iterator[None]:
 def _gcs_answer(address: str, timeout_s: float) -> BaseException | None:
     """Connect a GCS client to ``address`` (quietly, in a helper thread, given up after
     ``timeout_s``): None when the cluster accepts this process, else the exception."""
-    from ray._raylet import GcsClient
+    from ray._raylet import GcsClient  # type: ignore[attr-defined]
 
     box: dict[str, BaseException | None] = {}
 

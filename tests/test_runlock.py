@@ -267,3 +267,17 @@ def test_deepcfr_checkpoint_folder_force(tmp_path: Path) -> None:
     res = runner.invoke(app, [*args, "--force"])
     assert res.exit_code == 0, res.output
     assert not (ck / "old.txt").exists() and (ck / "state.json").exists()
+
+
+def test_ttt_train_force_starts_over(tmp_path: Path) -> None:
+    """``ttt train`` resumes its run folder by design; ``--force`` starts a new run there."""
+    pytest.importorskip("torch")
+    run = tmp_path / "ttt"
+    args = ["ttt", "train", "--out", str(run), "--levels", "1", "--games", "20", "--epochs",
+            "1", "--eval-games", "2", "--json"]
+    assert runner.invoke(app, args).exit_code == 0
+    (run / "old.txt").write_text("of the old run")
+    res = runner.invoke(app, [*args, "--force"])
+    assert res.exit_code == 0, res.output
+    assert json.loads(res.stdout)["levels"] == 1
+    assert not (run / "old.txt").exists() and (run / "config.json").exists()
