@@ -35,6 +35,9 @@ whose element 0 is the state): :func:`mix64_nb`, :func:`splitmix64_nb` ``(rs) ->
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import TypeVar
+
 import numpy as np
 from numba import njit
 
@@ -104,6 +107,21 @@ class SplitMix64:
     def uniform(self) -> float:
         """A float in [0, 1) (:func:`to_unit` of the next output)."""
         return to_unit(self.next())
+
+
+T = TypeVar("T")
+
+
+def pick(pairs: Sequence[tuple[T, float]], u: float) -> T:
+    """The first item of ``(item, probability)`` pairs whose running probability sum
+    exceeds ``u`` (a uniform draw in [0, 1)); the last item when rounding leaves the sum
+    at or below ``u``."""
+    acc = 0.0
+    for item, p in pairs:
+        acc += p
+        if u < acc:
+            return item
+    return pairs[-1][0]
 
 
 def stream_seed(seed: int, index: int, stream: int = 0) -> int:
@@ -212,6 +230,7 @@ __all__ = [
     "below_nb",
     "mix64",
     "mix64_nb",
+    "pick",
     "splitmix64_next",
     "splitmix64_nb",
     "splitmix_seed",

@@ -45,6 +45,7 @@ from pokerlab.abstraction.bets import BetSet, parse_bet_set, resolve_raises
 from pokerlab.abstraction.translation import METHODS, pot_fraction, translation_probs
 from pokerlab.errors import BetSizeError, ConfigError
 from pokerlab.holdem.engine import Action, ActionKind, HoldemConfig, IllegalActionError
+from pokerlab.rng import pick
 
 FOLD = 0
 CALL = 1
@@ -351,13 +352,7 @@ class ActionMap:
             return probs[0][0]
         if rng is None:
             raise BetSizeError("the pseudo-harmonic mapping is randomised: pass rng (seeded)")
-        u = float(rng.random())
-        acc = 0.0
-        for a, p in probs:
-            acc += p
-            if u < acc:
-                return a
-        return probs[-1][0]
+        return pick(probs, float(rng.random()))
 
 
 def _fmt_ids(ids: list[int]) -> str:

@@ -77,7 +77,7 @@ from pokerlab.holdem.engine import (
     HoldemState,
     Phase,
 )
-from pokerlab.rng import GOLDEN, SplitMix64, to_unit
+from pokerlab.rng import GOLDEN, SplitMix64, pick, to_unit
 
 ALLIN_BEHIND = 0.5
 """A real raise that leaves more than this share of the effective starting stack behind
@@ -424,13 +424,7 @@ class HUNLPolicyAgent:
         probs = self.map.translate(real, act, allin_behind=self.allin_behind)
         if len(probs) == 1:
             return int(probs[0][0])
-        u = to_unit(_mix(self.seed, idx))
-        acc = 0.0
-        for a, p in probs:
-            acc += p
-            if u < acc:
-                return int(a)
-        return int(probs[-1][0])
+        return int(pick(probs, to_unit(_mix(self.seed, idx))))
 
     def _fit(self, ab: HoldemState, aid: int) -> int:
         legal = self.map.abstract_actions(ab)

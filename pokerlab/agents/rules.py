@@ -36,7 +36,7 @@ import numpy as np
 
 from pokerlab.agents.base import PlayerView, RaisedTo
 from pokerlab.holdem.engine import PREFLOP, Action, ActionKind
-from pokerlab.rng import SplitMix64
+from pokerlab.rng import SplitMix64, pick
 
 CHECK_CALL = Action(kind=ActionKind.CHECK_CALL)
 FOLD = Action(kind=ActionKind.FOLD)
@@ -67,36 +67,40 @@ def pot_raise_to(view: PlayerView) -> int:
     return top + view.pot + view.to_call
 
 
-class CallAgent:
-    """``call``: always check or call."""
+class _CardBlind:
+    """A deterministic agent whose play never looks at its cards (``call``, ``raise``)."""
 
     hand_independent = True
     """Its play never looks at its cards (LBR evaluates all hands at once)."""
 
-    def __init__(self, *, name: str = "call") -> None:
+    def __init__(self, *, name: str) -> None:
         self.name = name
 
     def reset(self, seed: int) -> None:
         pass
 
     def act(self, view: PlayerView) -> Action:
-        return CHECK_CALL
+        raise NotImplementedError
 
     def action_probabilities(self, view: PlayerView) -> list[tuple[Action, float]]:
-        return [(CHECK_CALL, 1.0)]
+        return [(self.act(view), 1.0)]
 
 
-class RaiseAgent:
+class CallAgent(_CardBlind):
+    """``call``: always check or call."""
+
+    def __init__(self, *, name: str = "call") -> None:
+        super().__init__(name=name)
+
+    def act(self, view: PlayerView) -> Action:
+        return CHECK_CALL
+
+
+class RaiseAgent(_CardBlind):
     """``raise``: always bet/raise the pot; all-in when short; call when no raise is legal."""
 
-    hand_independent = True
-    """Its play never looks at its cards (LBR evaluates all hands at once)."""
-
     def __init__(self, *, name: str = "raise") -> None:
-        self.name = name
-
-    def reset(self, seed: int) -> None:
-        pass
+        super().__init__(name=name)
 
     def act(self, view: PlayerView) -> Action:
         if not view.can_raise:
@@ -105,9 +109,6 @@ class RaiseAgent:
         if x >= view.max_raise_to:
             return Action(kind=ActionKind.RAISE, amount=view.max_raise_to)
         return Action(kind=ActionKind.RAISE, amount=max(x, view.min_raise_to))
-
-    def action_probabilities(self, view: PlayerView) -> list[tuple[Action, float]]:
-        return [(self.act(view), 1.0)]
 
 
 # ------------------------------------------------------------------------- tag
@@ -396,11 +397,4 @@ class PushFoldAgent:
         spot = self._spot(view)
         if spot is None:
             return self.fallback.act(view)
-        pairs = self._spot_actions(view, *spot)
-        u = self.rng.uniform()
-        acc = 0.0
-        for a, q in pairs:
-            acc += q
-            if u < acc:
-                return a
-        return pairs[-1][0]
+        return pick(self._spot_actions(view, *spot), self.rng.uniform())

@@ -6,22 +6,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from pokerlab.play import session as ps
 from pokerlab.play.errors import PlayError
-from pokerlab.play.session import (
-    AGENT,
-    YOU,
-    ActionTaken,
-    BoardDealt,
-    CardsShown,
-    Decision,
-    HandRecord,
-    HandStarted,
-    PlayEvent,
-    Session,
-)
 
 
-class GenericSession(Session, path="generic"):
+class GenericSession(ps.Session, path="generic"):
     """Any game string :func:`pokerlab.play.generic.load_play_game` accepts."""
 
     def _setup(self, agent: Any) -> None:
@@ -58,7 +47,7 @@ class GenericSession(Session, path="generic"):
         contrib = self._g_contrib(st)
         return int(sk[p] - (contrib[p] if contrib else 0))
 
-    def _g_cards(self, h: HandRecord, p: int) -> list[str]:
+    def _g_cards(self, h: ps.HandRecord, p: int) -> list[str]:
         """Player ``p``'s private cards as names (games exposing cards), else ``[]``."""
         card = self.caps.card
         if card is None:
@@ -69,7 +58,7 @@ class GenericSession(Session, path="generic"):
         r = getattr(st, "round", None)
         return f"round {int(r) + 1}" if isinstance(r, int) else ""
 
-    def _g_deal(self, h: HandRecord) -> list[int]:
+    def _g_deal(self, h: ps.HandRecord) -> list[int]:
         """Sample chance nodes (the session's generator) until a decision or the end;
         returns the board cards this dealt (games exposing cards)."""
         st = h.state
@@ -82,28 +71,28 @@ class GenericSession(Session, path="generic"):
             h.cards.append(a)
         return [int(c) for c in st.board[nb:]] if self.caps.card is not None else []
 
-    def _g_board_events(self, h: HandRecord, new: list[int]) -> list[PlayEvent]:
+    def _g_board_events(self, h: ps.HandRecord, new: list[int]) -> list[ps.PlayEvent]:
         card = self.caps.card
         if not new or card is None:
             return []
-        ev = BoardDealt(street=self._g_street(h.state) or "board", cards=[card(c) for c in new])
+        ev = ps.BoardDealt(street=self._g_street(h.state) or "board", cards=[card(c) for c in new])
         h.events.append(ev)
         self._frame(h)
         return [ev]
 
-    def _deal(self, number: int) -> list[PlayEvent]:
+    def _deal(self, number: int) -> list[ps.PlayEvent]:
         st = self.small_game.new_initial_state()
         human = 0 if number % 2 == 1 else 1  # seats alternate every hand
         if self.agent is not None and hasattr(self.agent, "reset"):
             self.agent.reset(self._agent_seed(number))
-        h = HandRecord(number=number, human_player=human, state=st, cards=[])
+        h = ps.HandRecord(number=number, human_player=human, state=st, cards=[])
         self.hands.append(h)
         new = self._g_deal(h)
-        ev = HandStarted(hand=number, button=self._who(h, 1),
-                         stacks={YOU: self._g_stack(st, human), AGENT: self._g_stack(st, 1 - human)},
+        ev = ps.HandStarted(hand=number, button=self._who(h, 1),
+                         stacks={ps.YOU: self._g_stack(st, human), ps.AGENT: self._g_stack(st, 1 - human)},
                          cards=self._g_cards(h, human))
         h.events.append(ev)
-        out: list[PlayEvent] = [ev]
+        out: list[ps.PlayEvent] = [ev]
         self._frame(h)
         out += self._g_board_events(h, new)
         if st.is_terminal():
@@ -124,7 +113,7 @@ class GenericSession(Session, path="generic"):
             return "action"
         return "raise" if to_call > 0 else "bet"
 
-    def _generic_apply(self, h: HandRecord, player: int, a: int) -> list[PlayEvent]:
+    def _generic_apply(self, h: ps.HandRecord, player: int, a: int) -> list[ps.PlayEvent]:
         from pokerlab.play.generic import safe_string
 
         st = h.state
@@ -141,17 +130,17 @@ class GenericSession(Session, path="generic"):
                 amount = after[player] - before[player]
             elif kind in ("bet", "raise"):
                 amount = after[player]
-        ev = ActionTaken(who=self._who(h, player), kind=kind, amount=amount, pot=pot,
+        ev = ps.ActionTaken(who=self._who(h, player), kind=kind, amount=amount, pot=pot,
                          label=label)
         h.events.append(ev)
         self._frame(h)
-        out: list[PlayEvent] = [ev]
+        out: list[ps.PlayEvent] = [ev]
         out += self._g_board_events(h, self._g_deal(h))
         if st.is_terminal():
             out += self._finish(h)
         return out
 
-    def _settle(self, h: HandRecord) -> bool:
+    def _settle(self, h: ps.HandRecord) -> bool:
         """Result and showdown of a finished hand (called by :meth:`Session._finish`)."""
         from pokerlab.play.generic import safe_string
 
@@ -165,11 +154,11 @@ class GenericSession(Session, path="generic"):
             h.revealed = True
             shown = (self._g_cards(h, ag) if self.caps.card is not None
                      else [safe_string(st.information_state_string, ag)])
-            h.events.append(CardsShown(who=AGENT, cards=shown))
+            h.events.append(ps.CardsShown(who=ps.AGENT, cards=shown))
         self._write_generic(h)
         return showdown
 
-    def _write_generic(self, h: HandRecord) -> None:
+    def _write_generic(self, h: ps.HandRecord) -> None:
         if self.folder is None:
             return
         from pokerlab.io import atomic_write_json
@@ -188,7 +177,7 @@ class GenericSession(Session, path="generic"):
         atomic_write_json(path, doc)
         h.phh_path = str(path)
 
-    def _legal(self, h: HandRecord) -> dict[str, Any]:
+    def _legal(self, h: ps.HandRecord) -> dict[str, Any]:
         from pokerlab.play.generic import safe_string
 
         st = h.state
@@ -206,7 +195,7 @@ class GenericSession(Session, path="generic"):
                 "call": to_call if "call" in kinds or "check" in kinds else -1,
                 "raise": False, "min": 0, "max": 0, "quick": {}, "actions": items}
 
-    def _match_action(self, h: HandRecord, kind: str, amount: int | None) -> int:
+    def _match_action(self, h: ps.HandRecord, kind: str, amount: int | None) -> int:
         """A typed move (fold / check / call / raise AMOUNT / allin) -> a legal action id."""
         lg = self._legal(h)
         items = lg["actions"]
@@ -229,8 +218,8 @@ class GenericSession(Session, path="generic"):
                             f"one legal action here; choose an action id: {names}")
         return int(hits[0]["id"])
 
-    def _human(self, h: HandRecord, kind: str, amount: int | None,
-               action: int | None) -> list[PlayEvent]:
+    def _human(self, h: ps.HandRecord, kind: str, amount: int | None,
+               action: int | None) -> list[ps.PlayEvent]:
         from pokerlab.play.generic import safe_string
 
         st = h.state
@@ -251,7 +240,7 @@ class GenericSession(Session, path="generic"):
                             "call, raise or allin")
         contrib = self._g_contrib(st)
         you = h.human_player
-        dec = Decision(street=self._g_street(st),
+        dec = ps.Decision(street=self._g_street(st),
                        to_call=(max(contrib) - contrib[you]) if contrib else 0,
                        pot=sum(contrib) if contrib else 0,
                        chosen=safe_string(st.action_to_string, a) or str(a), view=st.clone(),
@@ -259,12 +248,12 @@ class GenericSession(Session, path="generic"):
         h.decisions.append(dec)
         return self._generic_apply(h, you, int(a))
 
-    def _apply_move(self, h: HandRecord, p: int, move: Any) -> list[PlayEvent]:
+    def _apply_move(self, h: ps.HandRecord, p: int, move: Any) -> list[ps.PlayEvent]:
         if move not in h.state.legal_actions():
             raise PlayError(f"agent {self.agent_name!r} chose an illegal action {move!r}")
         return self._generic_apply(h, p, int(move))
 
-    def _coach(self, d: Decision, out: dict[str, Any]) -> dict[str, Any]:
+    def _coach(self, d: ps.Decision, out: dict[str, Any]) -> dict[str, Any]:
         from pokerlab.play.generic import safe_string
 
         fn = (getattr(self.agent, "probabilities", None)
@@ -282,7 +271,7 @@ class GenericSession(Session, path="generic"):
         out["info_state"] = safe_string(d.view.information_state_string, d.human_player)
         return out
 
-    def _table(self, h: HandRecord, base: dict[str, Any]) -> dict[str, Any]:
+    def _table(self, h: ps.HandRecord, base: dict[str, Any]) -> dict[str, Any]:
         from pokerlab.play.generic import safe_string
 
         st = h.state
@@ -305,7 +294,7 @@ class GenericSession(Session, path="generic"):
                 bets, pot = [0, 0], 0
         current = h is self.current
         to_call = (max(contrib) - contrib[you]
-                   if contrib is not None and current and self.waiting == YOU else 0)
+                   if contrib is not None and current and self.waiting == ps.YOU else 0)
         base.update(self._table_facts(h))
         base.update(
             hand=h.number, street=self._g_street(st),
@@ -328,7 +317,7 @@ class GenericSession(Session, path="generic"):
         )
         return base
 
-    def _showdown_facts(self, h: HandRecord) -> tuple[list[str | None], list[int], bool]:
+    def _showdown_facts(self, h: ps.HandRecord) -> tuple[list[str | None], list[int], bool]:
         st = h.state
         contrib = self._g_contrib(st)
         r = st.returns()

@@ -21,6 +21,7 @@ import numpy as np
 
 from pokerlab.cards.cards import CLASS_NAMES, CLASS_OF_COMBO, NUM_CLASSES, combo_index
 from pokerlab.errors import ConfigError
+from pokerlab.rng import pick
 
 _LOCK = threading.Lock()
 
@@ -79,15 +80,7 @@ class EquilibriumAgent:
 
     def act_state(self, state: Any, player: int) -> int:
         probs = self.probabilities(state, player)
-        r = self._rng.random()
-        acc = 0.0
-        last = next(iter(probs))
-        for a, p in sorted(probs.items()):
-            acc += p
-            last = a
-            if r < acc:
-                return a
-        return last
+        return pick(sorted(probs.items()), self._rng.random())
 
 
 # ---------------------------------------------------------------- push/fold

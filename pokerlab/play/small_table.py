@@ -6,23 +6,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from pokerlab.play import session as ps
 from pokerlab.play.errors import PlayError
-from pokerlab.play.session import (
-    AGENT,
-    YOU,
-    ActionTaken,
-    BoardDealt,
-    CardsShown,
-    Decision,
-    HandRecord,
-    HandStarted,
-    PlayEvent,
-    Session,
-    small_card,
-)
 
 
-class SmallSession(Session, path="small"):
+class SmallSession(ps.Session, path="small"):
     """``kuhn`` and ``leduc`` against their exact equilibrium (or a given agent)."""
 
     def _setup(self, agent: Any) -> None:
@@ -31,26 +19,31 @@ class SmallSession(Session, path="small"):
 
         self.small_game = load_game(self.game)
         self.big_blind = 1
+        spec = self.config.agent.strip()
+        if agent is None and spec.lower() not in ("", "equilibrium", "nash", "lp"):
+            from pokerlab.agents.registry import make_agent  # adapt, random, policy:PATH
+
+            agent = make_agent(spec, game=self.game, seed=self._seed % (2**31))
         self.agent = agent if agent is not None else EquilibriumAgent(self.game)
         self.agent_name = str(getattr(self.agent, "name", "equilibrium"))
 
-    def _deal(self, number: int) -> list[PlayEvent]:
+    def _deal(self, number: int) -> list[ps.PlayEvent]:
         st = self.small_game.new_initial_state()
         human = 1 if number % 2 == 0 else 0  # player 0 acts first; alternate every hand
         if self.agent is not None and hasattr(self.agent, "reset"):
             self.agent.reset(self._agent_seed(number))
         n = 6 if self.game == "leduc" else 3
         cards = self._rng.sample(range(n), 3 if self.game == "leduc" else 2)
-        h = HandRecord(number=number, human_player=human, state=st, cards=cards)
+        h = ps.HandRecord(number=number, human_player=human, state=st, cards=cards)
         self.hands.append(h)
         st.apply_action(cards[0])
         st.apply_action(cards[1])
-        ev = HandStarted(hand=number, button=self._who(h, 1),
-                         stacks={YOU: self._small_stack(st, human),
-                                 AGENT: self._small_stack(st, 1 - human)},
-                         cards=[small_card(self.game, cards[human])])
+        ev = ps.HandStarted(hand=number, button=self._who(h, 1),
+                         stacks={ps.YOU: self._small_stack(st, human),
+                                 ps.AGENT: self._small_stack(st, 1 - human)},
+                         cards=[ps.small_card(self.game, cards[human])])
         h.events.append(ev)
-        out: list[PlayEvent] = [ev]
+        out: list[ps.PlayEvent] = [ev]
         self._frame(h)
         out += self._small_progress(h)
         return out
@@ -67,7 +60,7 @@ class SmallSession(Session, path="small"):
                 pot[i % 2] += 1
         return pot
 
-    def _small_showdown(self, h: HandRecord) -> bool:
+    def _small_showdown(self, h: ps.HandRecord) -> bool:
         st = h.state
         if self.game == "leduc":
             return bool(st.folder < 0)
@@ -97,7 +90,7 @@ class SmallSession(Session, path="small"):
             return 1
         return 2 if st.round == 1 else 4
 
-    def _small_apply(self, h: HandRecord, player: int, a: int) -> list[PlayEvent]:
+    def _small_apply(self, h: ps.HandRecord, player: int, a: int) -> list[ps.PlayEvent]:
         st = h.state
         kind = self._small_kind(st, a)
         before = self._small_contrib(st)[player]
@@ -105,17 +98,17 @@ class SmallSession(Session, path="small"):
         after = self._small_contrib(st)[player]
         pot = sum(self._small_contrib(st))
         amount = after - before if kind in ("call", "check") else (0 if kind == "fold" else after)
-        ev = ActionTaken(who=self._who(h, player), kind=kind, amount=amount, pot=pot)
+        ev = ps.ActionTaken(who=self._who(h, player), kind=kind, amount=amount, pot=pot)
         h.events.append(ev)
         self._frame(h)
         return [ev] + self._small_progress(h)
 
-    def _small_progress(self, h: HandRecord) -> list[PlayEvent]:
+    def _small_progress(self, h: ps.HandRecord) -> list[ps.PlayEvent]:
         st = h.state
-        out: list[PlayEvent] = []
+        out: list[ps.PlayEvent] = []
         if not st.is_terminal() and st.is_chance_node():  # leduc's public card
             st.apply_action(h.cards[2])
-            ev = BoardDealt(street="flop", cards=[small_card(self.game, h.cards[2])])
+            ev = ps.BoardDealt(street="flop", cards=[ps.small_card(self.game, h.cards[2])])
             h.events.append(ev)
             self._frame(h)
             out.append(ev)
@@ -123,7 +116,7 @@ class SmallSession(Session, path="small"):
             out += self._finish(h)
         return out
 
-    def _settle(self, h: HandRecord) -> bool:
+    def _settle(self, h: ps.HandRecord) -> bool:
         st = h.state
         r = st.returns()
         h.chips = int(round(r[h.human_player]))
@@ -131,12 +124,12 @@ class SmallSession(Session, path="small"):
         showdown = self._small_showdown(h)
         if showdown:
             h.revealed = True
-            ev0 = CardsShown(who=AGENT, cards=[small_card(self.game, h.cards[1 - h.human_player])])
+            ev0 = ps.CardsShown(who=ps.AGENT, cards=[ps.small_card(self.game, h.cards[1 - h.human_player])])
             h.events.append(ev0)
         self._write_small(h)
         return showdown
 
-    def _legal(self, h: HandRecord) -> dict[str, Any]:
+    def _legal(self, h: ps.HandRecord) -> dict[str, Any]:
         st = h.state
         acts = st.legal_actions()
         facing = self._small_facing(st)
@@ -151,12 +144,12 @@ class SmallSession(Session, path="small"):
         return {"fold": 0 in acts, "check": to_call == 0, "call": to_call, "raise": can_raise,
                 "min": top, "max": top, "quick": {}, "verb": "raise" if facing else "bet"}
 
-    def _human(self, h: HandRecord, kind: str, amount: int | None,
-               action: int | None) -> list[PlayEvent]:
+    def _human(self, h: ps.HandRecord, kind: str, amount: int | None,
+               action: int | None) -> list[ps.PlayEvent]:
         kind, _ = self._checked(kind, amount, action)
         return self._small_human(h, kind)
 
-    def _small_human(self, h: HandRecord, kind: str) -> list[PlayEvent]:
+    def _small_human(self, h: ps.HandRecord, kind: str) -> list[ps.PlayEvent]:
         st = h.state
         acts = st.legal_actions()
         if self.game == "kuhn":
@@ -165,19 +158,19 @@ class SmallSession(Session, path="small"):
             a = {"fold": 0, "check": 1, "call": 1, "raise": 2}[kind]
         if a not in acts:
             raise PlayError(f"{kind} is not legal here")
-        dec = Decision(street="round 1" if getattr(st, "round", 1) == 1 else "round 2",
+        dec = ps.Decision(street="round 1" if getattr(st, "round", 1) == 1 else "round 2",
                        to_call=0, pot=sum(self._small_contrib(st)),
                        chosen=self._small_kind(st, a), view=st.clone(),
                        human_player=h.human_player, action_id=int(a))
         h.decisions.append(dec)
         return self._small_apply(h, h.human_player, a)
 
-    def _apply_move(self, h: HandRecord, p: int, move: Any) -> list[PlayEvent]:
+    def _apply_move(self, h: ps.HandRecord, p: int, move: Any) -> list[ps.PlayEvent]:
         if move not in h.state.legal_actions():
             raise PlayError(f"agent {self.agent_name!r} chose an illegal action {move!r}")
         return self._small_apply(h, p, int(move))
 
-    def _coach(self, d: Decision, out: dict[str, Any]) -> dict[str, Any]:
+    def _coach(self, d: ps.Decision, out: dict[str, Any]) -> dict[str, Any]:
         probs = self.agent.probabilities(d.view, d.human_player) if hasattr(
             self.agent, "probabilities") else None
         if probs:
@@ -186,7 +179,7 @@ class SmallSession(Session, path="small"):
                                   for a, p in sorted(probs.items())]
         return out
 
-    def _table(self, h: HandRecord, base: dict[str, Any]) -> dict[str, Any]:
+    def _table(self, h: ps.HandRecord, base: dict[str, Any]) -> dict[str, Any]:
         you, ag = h.human_player, 1 - h.human_player
         st = h.state
         contrib = self._small_contrib(st)
@@ -198,13 +191,13 @@ class SmallSession(Session, path="small"):
             pot = 0
         return self._standard_table(
             h, base, street="round 2" if self.game == "leduc" and st.round == 2 else "round 1",
-            board=[small_card(self.game, h.cards[2])] if (
+            board=[ps.small_card(self.game, h.cards[2])] if (
                 self.game == "leduc" and st.public >= 0) else [],
-            pot=pot, to_call=max(contrib) - contrib[you] if self.waiting == YOU else 0,
-            stacks=stacks, bets=contrib, your_cards=[small_card(self.game, h.cards[you])],
-            agent_cards=[small_card(self.game, h.cards[ag])] if h.revealed else None)
+            pot=pot, to_call=max(contrib) - contrib[you] if self.waiting == ps.YOU else 0,
+            stacks=stacks, bets=contrib, your_cards=[ps.small_card(self.game, h.cards[you])],
+            agent_cards=[ps.small_card(self.game, h.cards[ag])] if h.revealed else None)
 
-    def _showdown_facts(self, h: HandRecord) -> tuple[list[str | None], list[int], bool]:
+    def _showdown_facts(self, h: ps.HandRecord) -> tuple[list[str | None], list[int], bool]:
         st = h.state
         contrib = self._small_contrib(st)
         r = st.returns()
@@ -216,17 +209,17 @@ class SmallSession(Session, path="small"):
                 names[p] = self._small_hand_name(h, p)
         return names, collected, showdown
 
-    def _small_hand_name(self, h: HandRecord, p: int) -> str:
+    def _small_hand_name(self, h: ps.HandRecord, p: int) -> str:
         names = {"J": "jack", "Q": "queen", "K": "king"}
-        rank = small_card(self.game, h.cards[p])[0]
+        rank = ps.small_card(self.game, h.cards[p])[0]
         if self.game == "leduc":
-            board = small_card(self.game, h.cards[2])[0]
+            board = ps.small_card(self.game, h.cards[2])[0]
             if board == rank:
                 return f"pair of {names[rank]}s"
             return f"{names[rank]} high"
         return names[rank]
 
-    def _write_small(self, h: HandRecord) -> None:
+    def _write_small(self, h: ps.HandRecord) -> None:
         if self.folder is None:
             return
         from pokerlab.io import atomic_write_json
@@ -234,7 +227,7 @@ class SmallSession(Session, path="small"):
         path = self.folder / f"hand_{h.number:05d}.json"
         atomic_write_json(path, {"game": self.game, "hand": h.number,
                                  "you": h.human_player,
-                                 "cards": [small_card(self.game, c) for c in h.cards],
+                                 "cards": [ps.small_card(self.game, c) for c in h.cards],
                                  "events": [e.to_json() for e in h.events],
                                  "result": h.result})
         h.phh_path = str(path)
