@@ -48,7 +48,7 @@ import numpy as np
 from pokerlab.errors import AgentError, ConfigError
 from pokerlab.holdem.deal import deal_cards
 from pokerlab.holdem.engine import HoldemConfig, HoldemState, Phase
-from pokerlab.rng import SplitMix64, stream_seed
+from pokerlab.rng import SplitMix64, pick, stream_seed
 
 Z95 = 1.959963984540054
 
@@ -377,13 +377,7 @@ def _run_chunks(chunks: list[_Chunk], workers: int, ray_address: str | None,
 def sample_chance(outs: list[tuple[int, float]], rng: np.random.Generator) -> int:
     """One chance outcome drawn with one uniform number (inverse CDF, the last outcome
     absorbs round-off); shared by matches and AIVAT so both see the same deals."""
-    u = rng.random()
-    acc = 0.0
-    for act, p in outs:
-        acc += p
-        if u < acc:
-            return int(act)
-    return int(outs[-1][0])
+    return int(pick(outs, rng.random()))
 
 
 def _small_big_blind(game_name: str) -> float:
