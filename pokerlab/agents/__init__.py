@@ -13,40 +13,8 @@ See docs/agents.md.
 
 from __future__ import annotations
 
-from pokerlab.agents.base import (
-    Agent,
-    AgentError,
-    BoardDealt,
-    CheckedOrCalled,
-    Event,
-    Folded,
-    HoleDealt,
-    PlayerView,
-    RaisedTo,
-    Shown,
-    SmallGameAgent,
-    action_probabilities,
-    checked_act,
-    events_of,
-    make_view,
-)
+from pokerlab.agents import base
+from pokerlab.agents.base import *  # noqa: F403 - the package re-exports the agent layer's types
 from pokerlab.agents.registry import make_agent
 
-__all__ = [
-    "Agent",
-    "AgentError",
-    "BoardDealt",
-    "CheckedOrCalled",
-    "Event",
-    "Folded",
-    "HoleDealt",
-    "PlayerView",
-    "RaisedTo",
-    "Shown",
-    "SmallGameAgent",
-    "action_probabilities",
-    "checked_act",
-    "events_of",
-    "make_agent",
-    "make_view",
-]
+__all__ = [*base.__all__, "make_agent"]

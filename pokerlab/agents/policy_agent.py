@@ -58,17 +58,7 @@ import numpy as np
 
 from pokerlab.abstraction.action_map import CALL, FOLD, RAISE0
 from pokerlab.abstraction.action_tree import DECISION
-from pokerlab.agents.base import (
-    AgentError,
-    BoardDealt,
-    CheckedOrCalled,
-    Event,
-    Folded,
-    HoleDealt,
-    PlayerView,
-    RaisedTo,
-    event_to_action,
-)
+from pokerlab.agents.base import AgentError, PlayerView
 from pokerlab.cards.cards import BOARD_PREFIX
 from pokerlab.holdem.engine import (
     Action,
@@ -76,6 +66,14 @@ from pokerlab.holdem.engine import (
     HoldemConfig,
     HoldemState,
     Phase,
+)
+from pokerlab.holdem.events import (
+    ACTION_TYPES,
+    ActionEvent,
+    BoardDealt,
+    Event,
+    HoleDealt,
+    event_to_action,
 )
 from pokerlab.rng import GOLDEN, SplitMix64, pick, to_unit
 
@@ -288,13 +286,13 @@ class HUNLPolicyAgent:
                         ab.deal_board(list(ev.cards))
                     else:
                         t.ok = False
-            elif isinstance(ev, (Folded, CheckedOrCalled, RaisedTo)):
+            elif isinstance(ev, ACTION_TYPES):
                 if self.indexed:
                     self._step_tree(t, ev, idx)
                 else:
                     self._step_engine(t, ev, idx)
 
-    def _step_tree(self, t: _Track, ev: Folded | CheckedOrCalled | RaisedTo, idx: int) -> None:
+    def _step_tree(self, t: _Track, ev: ActionEvent, idx: int) -> None:
         """One real betting action on the tree: translated at the real state and followed;
         re-synchronised first when the node is not the real actor's decision."""
         real = t.real
@@ -312,7 +310,7 @@ class HUNLPolicyAgent:
                     t.node = self.tree.child(t.node, aid)
         real.apply(act)
 
-    def _step_engine(self, t: _Track, ev: Folded | CheckedOrCalled | RaisedTo,
+    def _step_engine(self, t: _Track, ev: ActionEvent,
                      idx: int) -> None:
         """One real betting action replayed beside the real state on the abstract engine
         state (tabular policies)."""

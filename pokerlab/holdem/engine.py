@@ -72,6 +72,7 @@ from typing import TYPE_CHECKING
 
 from pokerlab.cards.cards import card_str
 from pokerlab.errors import CardError, ConfigError
+from pokerlab.holdem import events as ev
 from pokerlab.holdem.actions import (  # noqa: F401 - the engine's public names
     BIG_BLIND,
     BOARD_COUNTS,
@@ -89,15 +90,6 @@ from pokerlab.holdem.actions import (  # noqa: F401 - the engine's public names
     IllegalActionError,
     LegalActions,
     Phase,
-)
-from pokerlab.holdem.events import (
-    BoardDealt,
-    CheckedOrCalled,
-    Event,
-    Folded,
-    HoleDealt,
-    RaisedTo,
-    Shown,
 )
 
 if TYPE_CHECKING:
@@ -131,7 +123,7 @@ class HoldemState:
         self.folded = -1
         self.hole: list[list[int]] = [[], []]
         self.board: list[int] = []
-        self.history: list[Event] = []
+        self.history: list[ev.Event] = []
         """The hand's event records (:mod:`pokerlab.holdem.events`), in order."""
         self.street_actions: list[list[Action]] = [[], [], [], []]
         self.showdown_order: list[int] = []
@@ -275,7 +267,7 @@ class HoldemState:
         p = 0 if not self.hole[0] else 1
         lst = self._check_cards(cards, 2, f"hole cards of player {p}")
         self.hole[p] = lst
-        self.history.append(HoleDealt(p, tuple(lst)))
+        self.history.append(ev.HoleDealt(p, tuple(lst)))
         if p == 1:
             self._begin_round()
 
@@ -286,7 +278,7 @@ class HoldemState:
         n = self.cards_due()
         lst = self._check_cards(cards, n, STREET_NAMES[len(self._board_streets_dealt()) + 1])
         self.board.extend(lst)
-        self.history.append(BoardDealt(self.street + 1, tuple(lst), self.collected, (0, 0)))
+        self.history.append(ev.BoardDealt(self.street + 1, tuple(lst), pot=self.collected))
         if self.showdown_order:
             # All-in run-out: no betting, deal on until the river, then the showdown.
             self.street += 1
@@ -342,7 +334,7 @@ class HoldemState:
             o = self.opener if self.opener >= 0 else 0
             self.showdown_order = [o, 1 - o]
             for p in self.showdown_order:
-                self.history.append(Shown(p, tuple(self.hole[p])))
+                self.history.append(ev.Shown(p, tuple(self.hole[p])))
             if self.street == RIVER:
                 self._finish_showdown()
                 return
@@ -401,7 +393,7 @@ class HoldemState:
         self.verify(action)
         p = self.actor
         self.street_actions[self.street].append(action)
-        self.history.append(Folded(p, self.pot, (self.bets[0], self.bets[1])))
+        self.history.append(ev.Folded(p, pot=self.pot, bets=(self.bets[0], self.bets[1])))
         self.folded = p
         self.actor = -1
         self.pending = [False, False]
@@ -417,7 +409,8 @@ class HoldemState:
         self.bets[p] += amount
         self.stacks[p] -= amount
         self.street_actions[self.street].append(action)
-        self.history.append(CheckedOrCalled(p, amount, self.pot, (self.bets[0], self.bets[1])))
+        self.history.append(ev.CheckedOrCalled(p, amount, pot=self.pot,
+                                               bets=(self.bets[0], self.bets[1])))
         self._next_actor(p)
 
     def raise_to(self, amount: int) -> None:
@@ -433,7 +426,8 @@ class HoldemState:
         self.num_raises += 1
         self.opener = p
         self.street_actions[self.street].append(Action(kind=ActionKind.RAISE, amount=amount))
-        self.history.append(RaisedTo(p, amount, self.pot, (self.bets[0], self.bets[1])))
+        self.history.append(ev.RaisedTo(p, amount, pot=self.pot,
+                                        bets=(self.bets[0], self.bets[1])))
         o = 1 - p
         self.pending = [False, False]
         self.pending[o] = self.stacks[o] > 0

@@ -25,6 +25,14 @@ from pokerlab.holdem.actions import Action, ActionKind
 
 
 @dataclass(frozen=True, slots=True)
+class _Money:
+    """The money right after an event (keyword-only; see the module docstring)."""
+
+    pot: int = field(default=0, compare=False, kw_only=True)
+    bets: tuple[int, int] = field(default=(0, 0), compare=False, kw_only=True)
+
+
+@dataclass(frozen=True, slots=True)
 class HoleDealt:
     """Two hole cards dealt to ``player`` (only the viewer's own appear in a view)."""
 
@@ -33,40 +41,32 @@ class HoleDealt:
 
 
 @dataclass(frozen=True, slots=True)
-class BoardDealt:
+class BoardDealt(_Money):
     """Board cards dealt at the start of ``street`` (1 flop, 2 turn, 3 river)."""
 
     street: int
     cards: tuple[int, ...]
-    pot: int = field(default=0, compare=False)
-    bets: tuple[int, int] = field(default=(0, 0), compare=False)
 
 
 @dataclass(frozen=True, slots=True)
-class Folded:
+class Folded(_Money):
     player: int
-    pot: int = field(default=0, compare=False)
-    bets: tuple[int, int] = field(default=(0, 0), compare=False)
 
 
 @dataclass(frozen=True, slots=True)
-class CheckedOrCalled:
+class CheckedOrCalled(_Money):
     """``amount`` chips put in (0 = check)."""
 
     player: int
     amount: int
-    pot: int = field(default=0, compare=False)
-    bets: tuple[int, int] = field(default=(0, 0), compare=False)
 
 
 @dataclass(frozen=True, slots=True)
-class RaisedTo:
+class RaisedTo(_Money):
     """A bet or raise to ``raise_to`` chips (this street's total, as PHH ``cbr``)."""
 
     player: int
     raise_to: int
-    pot: int = field(default=0, compare=False)
-    bets: tuple[int, int] = field(default=(0, 0), compare=False)
 
 
 @dataclass(frozen=True, slots=True)
