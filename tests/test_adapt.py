@@ -59,12 +59,15 @@ def test_parse_spec_errors(spec: str, words: str) -> None:
         parse_spec(spec)
 
 
-def test_registry_builds_adapt_and_refuses_hunl() -> None:
+def test_registry_builds_adapt_in_small_games_and_hunl() -> None:
+    from pokerlab.agents.adapt_hunl import HUNLAdaptAgent
+
     ag = build_agent("adapt(base=random,refit=5)", game="kuhn")
     assert ag.name == "adapt(base=random,refit=5)"
     assert ag.budget == 1.0 and ag.hands == 0
-    with pytest.raises(AgentError, match="hunl is not supported"):
-        build_agent("adapt", game="hunl")
+    assert isinstance(build_agent("adapt", game="hunl"), HUNLAdaptAgent)  # tests/test_adapt_hunl.py
+    with pytest.raises(AgentError, match="small-game option"):
+        build_agent("adapt(pmax=0.5)", game="hunl")
     with pytest.raises(AgentError, match="must be a fixed policy"):
         build_agent("adapt:adapt", game="kuhn")
 

@@ -50,7 +50,8 @@ minus ``eps``.  ``eps=inf`` turns the budget off (``pmax`` alone limits the expl
 
 Matches call :meth:`AdaptAgent.start_match` when they set an agent up for a run of hands (a
 chunk: with several worker processes each chunk learns on its own; measure with
-``--workers 1``).  HUNL is not supported yet (an error names the small games).
+``--workers 1``).  On HUNL the registry builds :class:`pokerlab.agents.adapt_hunl.HUNLAdaptAgent`
+instead (a blueprint base, locked MCCFR responses, a budget of realised winnings).
 """
 
 from __future__ import annotations
@@ -513,8 +514,8 @@ def make_adapt_agent(spec: str, *, game: str, kind: str, seed: int,
     resolves the base and prior specs)."""
     cfg = parse_spec(spec)
     if kind == "hunl":
-        raise AgentError(f"agent {spec!r}: the adaptive agent plays the small games "
-                         "(kuhn, leduc, eight_card, ...); hunl is not supported yet")
+        raise AgentError(f"agent {spec!r}: this is the small games' adaptive agent; on hunl "
+                         "build it with pokerlab.agents.adapt_hunl.make_hunl_adapt_agent")
     base = _small_policy(cfg.base, game, build)
     prior = base if cfg.prior == cfg.base else _small_policy(cfg.prior, game, build)
     cfg = replace(cfg)

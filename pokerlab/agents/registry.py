@@ -3,7 +3,8 @@
 HUNL: ``random``, ``call``, ``raise``, ``tag``, ``pushfold``, ``policy:PATH``,
 ``blueprint`` (the shipped blueprint policy, when it is installed), ``blueprint-N`` (the
 shipped blueprint of N big blinds: ``blueprint-100``), ``thesis`` (only when a thesis
-policy file is shipped).  Small games (``kuhn``, ``leduc``, ``eight_card``): ``random`` and
+policy file is shipped), ``adapt`` (the adaptive agent over a blueprint:
+:mod:`pokerlab.agents.adapt_hunl`).  Small games (``kuhn``, ``leduc``, ``eight_card``): ``random`` and
 ``policy:PATH``.  Any game: ``python:MODULE:FACTORY`` and the names of the
 ``pokerlab.agents`` entry points (outside agents, :mod:`pokerlab.agents.outside`).
 
@@ -23,7 +24,7 @@ from pokerlab.holdem.engine import HoldemConfig
 from pokerlab.io import PACKAGE_DATA
 
 HUNL_SPECS = ("random", "call", "raise", "tag", "pushfold", "policy:PATH", "blueprint",
-              "thesis", "search")
+              "thesis", "search", "adapt")
 OUTSIDE_SPECS = ("python:MODULE:FACTORY",)
 SMALL_SPECS = ("random", "policy:PATH", "adapt")
 
@@ -70,6 +71,10 @@ def build_agent(spec: str, *, game: str = "hunl", config: HoldemConfig | None = 
     if low.startswith("python:"):
         return outside.build_outside(s, game=kind, config=config, seed=seed)
     if low == "adapt" or low.startswith(("adapt:", "adapt(")):  # the adaptive agent
+        if kind == "hunl":
+            from pokerlab.agents.adapt_hunl import make_hunl_adapt_agent
+
+            return make_hunl_adapt_agent(s, config=config, seed=seed, build=build_agent)
         from pokerlab.agents.adapt import make_adapt_agent
 
         return make_adapt_agent(s, game=kind, kind=kind, seed=seed, build=build_agent)
@@ -212,7 +217,9 @@ def agent_stack_bb(agent: Any) -> float | None:
 
 def spec_stack_bb(spec: str) -> float | None:
     """The stack (big blinds) the agent of ``spec`` was trained for (``policy:PATH``,
-    ``blueprint``, ``blueprint-N``, ``thesis``), ``None`` for agents without one."""
+    ``blueprint``, ``blueprint-N``, ``thesis``; ``adapt``: its base's), ``None`` for agents
+    without one."""
+    spec = _adapt_base(spec)
     low = spec.strip().lower()
     if low.startswith("policy:"):
         path = spec.strip().split(":", 1)[1]
@@ -230,8 +237,8 @@ def spec_stack_bb(spec: str) -> float | None:
 
 def check_spec_stack(spec: str, stack_bb: float) -> None:
     """Refuse ``blueprint`` at a stack no shipped blueprint was trained for (a match,
-    LBR or league at ``stack_bb`` big blinds)."""
-    if spec.strip().lower() != "blueprint":
+    LBR or league at ``stack_bb`` big blinds; ``adapt``: its base)."""
+    if _adapt_base(spec).strip().lower() != "blueprint":
         return
     ships = shipped_blueprints()
     if ships and float(stack_bb) not in ships:
@@ -239,3 +246,16 @@ def check_spec_stack(spec: str, stack_bb: float) -> None:
         raise AgentError(f"no {float(stack_bb):g} bb blueprint ships (shipped: {have}); name "
                          f"blueprint-{min(ships):g} to play it at {float(stack_bb):g} bb "
                          f"by action translation")
+
+
+def _adapt_base(spec: str) -> str:
+    """The base policy spec of a HUNL ``adapt`` spec (``spec`` itself otherwise)."""
+    low = spec.strip().lower()
+    if not (low == "adapt" or low.startswith(("adapt:", "adapt("))):
+        return spec
+    from pokerlab.agents.adapt_hunl import parse_hunl_spec
+
+    try:
+        return parse_hunl_spec(spec).base
+    except AgentError:
+        return spec

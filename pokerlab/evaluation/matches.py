@@ -320,12 +320,18 @@ def _play_chunk(chunk: _Chunk) -> Any:
             return run_kernel(a, b, chunk.start, chunk.stop, cfg.duplicate, cfg.seed), []
     out = np.zeros(n, dtype=np.float64)
     texts: list[str] = []
+    learners = [(ag, slot) for slot, ag in enumerate((a, b)) if hasattr(ag, "observe")]
+    for ag, _ in learners:  # learning agents start afresh with every run of hands
+        if hasattr(ag, "start_match"):
+            ag.start_match()
     for j in range(n):
         i = chunk.start + j
         k = deal_index(i, cfg.duplicate)
         a_seat = i % 2
         st = play_hunl_hand(a, b, hc, a_seat, hand_cards(cfg.seed, k),
                             hand_seed(cfg.seed, k, 1), hand_seed(cfg.seed, k, 2))
+        for ag, slot in learners:  # agents that learn see the end of every hand
+            ag.observe(st, a_seat if slot == 0 else 1 - a_seat)
         out[j] = st.payoffs()[a_seat]
         if chunk.want_text:
             texts.append(_phh_section(st, i, cfg, a_seat))

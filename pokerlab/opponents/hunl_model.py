@@ -11,7 +11,11 @@ continues with the most likely abstract action.  The named player's actions are 
 per (node, card bucket) when its hole cards are in the history (buckets from the base
 policy's card spec, as :class:`~pokerlab.agents.policy_agent.HUNLPolicyAgent` computes
 them) and per node when they are not.  A hand that leaves the tree (the abstract state
-cannot follow the real one) stops counting there.
+cannot follow the real one) stops counting there.  One hand is read by
+:func:`pokerlab.agents.adapt_hunl.observe_hand` from its typed events (``events_of``), the
+function the adaptive agent ``adapt`` calls after every hand it plays; it and the
+posterior (:func:`posterior`) live with that agent, below this layer, and are re-exported
+here.
 
 The model is an :class:`~pokerlab.policy.indexed.IndexedPolicy` over the base tree whose row
 (node ``n``, bucket ``b``) is the Dirichlet posterior mean
@@ -33,6 +37,7 @@ the model) and a *free* one otherwise, in which the opponent plays the shared ta
 current strategy (self-play).  Deviation from the restricted Nash response: the free
 opponent is the exploiter's own strategy, not a separate worst-case player with its own
 tables, so ``p < 1`` regularises toward self-play rather than guaranteeing a worst case.
+:func:`adapt_trainer` is the same run for a model in memory (the adaptive agent's refit).
 """
 
 from __future__ import annotations
@@ -44,7 +49,12 @@ from typing import Any
 
 import numpy as np
 
+from pokerlab.agents.adapt_hunl import HUNLObservations, observe_hand, posterior
 from pokerlab.errors import ConfigError, HandHistoryError
+
+__all__ = ["HUNLObservations", "LockConfig", "adapt_trainer", "estimate_model",
+           "load_model", "lock_rows", "locked_trainer", "observe_histories", "posterior",
+           "save_model", "train_locked"]
 
 MODEL_KIND = "hunl-opponent-model"
 HISTORY_SUFFIXES = (".phh", ".phhs")
@@ -93,39 +103,6 @@ def base_agent(base: str | Path) -> Any:
     return agent
 
 
-@dataclass
-class HUNLObservations:
-    """Counts of one player's abstract actions: ``known`` in the policy layout (per node,
-    bucket, action), ``public`` per tree edge (cards unknown)."""
-
-    player: str
-    known: np.ndarray
-    public: np.ndarray
-    hands: int = 0
-    decisions: int = 0
-    off_tree: int = 0
-
-    def to_json(self) -> dict[str, Any]:
-        ki = np.flatnonzero(self.known)
-        pi = np.flatnonzero(self.public)
-        return {"player": self.player, "hands": self.hands, "decisions": self.decisions,
-                "off_tree": self.off_tree,
-                "known": [[int(i), float(self.known[i])] for i in ki],
-                "public": [[int(i), float(self.public[i])] for i in pi]}
-
-    @classmethod
-    def from_json(cls, d: dict[str, Any], num_values: int, num_edges: int) -> HUNLObservations:
-        known = np.zeros(num_values)
-        public = np.zeros(num_edges)
-        for i, c in d.get("known", []):
-            known[int(i)] = float(c)
-        for i, c in d.get("public", []):
-            public[int(i)] = float(c)
-        return cls(player=str(d["player"]), known=known, public=public,
-                   hands=int(d.get("hands", 0)), decisions=int(d.get("decisions", 0)),
-                   off_tree=int(d.get("off_tree", 0)))
-
-
 def _hands(files: Sequence[Path]) -> Iterable[tuple[Any, Any]]:
     """(PokerKit hand history, final engine state) of every hand of the files."""
     from pokerlab.holdem.phh import _load_all, state_from_history
@@ -147,14 +124,13 @@ def _hands(files: Sequence[Path]) -> Iterable[tuple[Any, Any]]:
 
 
 def observe_histories(paths: Iterable[str | Path], player: str, agent: Any) -> HUNLObservations:
-    """Count ``player``'s abstract actions in the hands of ``paths`` (see the module doc)."""
-    from pokerlab.abstraction.action_map import CALL
-    from pokerlab.holdem.engine import UNKNOWN, Action, ActionKind, HoldemState, Phase
+    """Count ``player``'s abstract actions in the hands of ``paths`` (see the module doc):
+    each hand through :func:`~pokerlab.agents.adapt_hunl.observe_hand` (what the adaptive
+    agent calls after every hand it plays), with the player's hole cards when the history
+    has them."""
+    from pokerlab.holdem.events import events_of
 
-    tree = agent.tree
-    pol = agent.policy
-    obs = HUNLObservations(player=player, known=np.zeros(pol.probs.shape[0]),
-                           public=np.zeros(int(tree.child_action.shape[0])))
+    obs = HUNLObservations.empty(player, agent)
     names_seen: set[str] = set()
     for hh, final in _hands(history_files(paths)):
         names = [str(x) for x in (getattr(hh, "players", None) or [])]
@@ -162,93 +138,11 @@ def observe_histories(paths: Iterable[str | Path], player: str, agent: Any) -> H
         if player not in names:
             continue
         me = names.index(player)
-        obs.hands += 1
-        hole = tuple(final.hole[me])
-        known = len(hole) == 2 and UNKNOWN not in hole
-        real = HoldemState(config=final.config)
-        ab = HoldemState(config=agent.game.config)
-        for st in (real, ab):
-            st.deal_hole(None)
-            st.deal_hole(None)
-        node = 0
-        on = True
-        for item in final.history:
-            tag = item[0]
-            if tag == "board":
-                real.deal_board(list(item[1]))
-                if on and ab.phase == Phase.DEAL_BOARD:
-                    ab.deal_board(list(item[1]))
-                else:
-                    on = False
-                continue
-            if tag not in ("fold", "cc", "cbr"):
-                continue
-            who = int(item[1])
-            act = (Action(kind=ActionKind.FOLD) if tag == "fold" else
-                   Action(kind=ActionKind.CHECK_CALL) if tag == "cc" else
-                   Action(kind=ActionKind.RAISE, amount=int(item[2])))
-            if on and (ab.phase != Phase.BETTING or ab.actor != who):
-                on = False
-                if who == me:
-                    obs.off_tree += 1
-            if on:
-                probs = agent.map.translate(real, act)
-                fitted: dict[int, float] = {}
-                for aid, w in probs:
-                    f = int(agent._fit(ab, int(aid)))
-                    fitted[f] = fitted.get(f, 0.0) + float(w)
-                if who == me:
-                    obs.decisions += 1
-                    cs = int(tree.child_start[node])
-                    k = int(tree.num_children[node])
-                    if known:
-                        b = agent.bucket(int(tree.street[node]), hole, tuple(real.board))
-                        base = int(pol.row_start(node, b))
-                    for f, w in fitted.items():
-                        j = int(tree.edge(node, f)) - cs
-                        if not 0 <= j < k:  # pragma: no cover - the tree and the map agree
-                            continue
-                        if known:
-                            obs.known[base + j] += w
-                        else:
-                            obs.public[cs + j] += w
-                best = max(fitted.items(), key=lambda kv: kv[1])[0] if fitted else CALL
-                ab.apply(agent.map.to_real(ab, best))
-                node = int(tree.child(node, best))
-            elif who == me:
-                obs.off_tree += 1
-            real.apply(act)
+        observe_hand(obs, agent, events_of(final), final.config, me, tuple(final.hole[me]))
     if obs.hands == 0:
         raise HandHistoryError(f"player {player!r} plays no hand in these histories "
                                f"(players seen: {sorted(names_seen)[:10]!r})")
     return obs
-
-
-def posterior(agent: Any, obs: HUNLObservations, strength: float) -> np.ndarray:
-    """The Dirichlet posterior mean in the policy layout (see the module docstring)."""
-    from pokerlab.abstraction.action_tree import DECISION
-
-    if not np.isfinite(strength) or strength < 0:
-        raise ConfigError(f"prior strength must be finite and >= 0, got {strength!r}")
-    tree = agent.tree
-    pol = agent.policy
-    out = np.asarray(pol.probs, dtype=np.float64).copy()
-    for node in np.flatnonzero(tree.kind == DECISION).tolist():
-        k = int(tree.num_children[node])
-        nb = int(pol.num_buckets[node])
-        lo = int(pol.node_offset[node])
-        hi = lo + nb * k
-        cs = int(tree.child_start[node])
-        c = obs.known[lo:hi].reshape(nb, k)
-        u = obs.public[cs:cs + k]
-        if c.sum() == 0 and u.sum() == 0:
-            continue
-        prior = out[lo:hi].reshape(nb, k)
-        num = strength * prior + c + u[None, :] / nb
-        tot = num.sum(axis=1, keepdims=True)
-        rows = np.where(tot > 0, num / np.where(tot > 0, tot, 1.0), prior)
-        out[lo:hi] = rows.ravel()
-    return out
 
 
 def estimate_model(paths: Iterable[str | Path], player: str, *, base: str | Path | None = None,
@@ -334,20 +228,86 @@ def lock_rows(model: Any, obs: HUNLObservations, rows: str = "all") -> np.ndarra
 def locked_trainer(cfg: LockConfig) -> tuple[Any, int]:
     """A blueprint trainer (the model's base configuration, ``cfg.seed``) with the model
     locked in; returns (trainer, number of locked rows).  Call ``run`` to train."""
+    model, obs = load_model(cfg.model)
+    flags = lock_rows(model, obs, cfg.rows)
+    tr = _locked(model.metadata, model.probs, flags, cfg.p, cfg.seed, f"model {cfg.model!r}")
+    return tr, int(flags.sum())
+
+
+def _locked(metadata: dict[str, Any], probs: np.ndarray, flags: np.ndarray, p: float,
+            seed: int, what: str) -> Any:
+    """A fresh blueprint trainer with the configuration in ``metadata`` (a blueprint
+    policy's or a model's) and ``probs`` locked at the ``flags`` rows with weight ``p``."""
     from pokerlab.blueprint.config import BlueprintConfig
     from pokerlab.blueprint.trainer import BlueprintTrainer
 
-    model, obs = load_model(cfg.model)
-    bcfg = model.metadata.get("config")
+    bcfg = metadata.get("config") if isinstance(metadata, dict) else None
     if not isinstance(bcfg, dict):
-        raise ConfigError(f"model {cfg.model!r} has no blueprint config in its metadata")
-    tr = BlueprintTrainer(replace(BlueprintConfig.from_json(bcfg), seed=cfg.seed))
-    if (tr.layout.num_values != model.probs.shape[0]
-            or tr.tree.fingerprint() != model.metadata.get("tree_fingerprint")):
-        raise ConfigError(f"model {cfg.model!r} does not fit its blueprint's betting tree")
-    flags = lock_rows(model, obs, cfg.rows)
-    tr.set_lock(model.probs.astype(np.float64), flags, cfg.p)
-    return tr, int(flags.sum())
+        raise ConfigError(f"{what} has no blueprint config in its metadata")
+    tr = BlueprintTrainer(replace(BlueprintConfig.from_json(bcfg), seed=int(seed)))
+    if (tr.layout.num_values != probs.shape[0]
+            or tr.tree.fingerprint() != metadata.get("tree_fingerprint")):
+        raise ConfigError(f"{what} does not fit its blueprint's betting tree")
+    tr.set_lock(np.asarray(probs, dtype=np.float64), flags, p)
+    return tr
+
+
+def adapt_trainer(base: Any, probs: np.ndarray, *, p: float, seed: int) -> Any:
+    """The adaptive agent's refit (:mod:`pokerlab.agents.adapt_hunl`): a trainer from
+    scratch with the base blueprint policy's configuration and every row of the opponent
+    locked to the model ``probs`` (base layout) with weight ``p`` -- :func:`locked_trainer`
+    of a model in memory (``rows="all"``).  Call ``run`` to train, ``policy()`` for the
+    response: the trained strategy where the run updated the row's regrets, the base
+    policy's row where it never did (a short run from scratch leaves many rare (node,
+    bucket) rows untouched, and an untouched row's regret matching is uniform: folding a
+    third of the time)."""
+    flags = np.zeros(base.probs.shape[0], dtype=np.bool_)
+    for node in range(base.num_nodes):
+        k = int(base.num_children[node])
+        nb = int(base.num_buckets[node])
+        if k == 0 or nb == 0:
+            continue
+        lo = int(base.node_offset[node])
+        flags[lo:lo + nb * k:k] = True
+    return _AdaptRun(_locked(base.metadata, probs, flags, p, seed, "the adapt base policy"),
+                     base)
+
+
+class _AdaptRun:
+    """A locked trainer whose policy falls back to the base at rows it never updated."""
+
+    def __init__(self, trainer: Any, base: Any) -> None:
+        self.trainer = trainer
+        self.base = base
+
+    @property
+    def iterations(self) -> int:
+        return int(self.trainer.iterations)
+
+    def run(self, iterations: int) -> None:
+        self.trainer.run(iterations)
+
+    def policy(self) -> Any:
+        pol = self.trainer.policy()
+        probs = np.asarray(pol.probs, dtype=np.float32).copy()
+        reg = self.trainer.regret
+        base = np.asarray(self.base.probs, dtype=np.float32)
+        kept = 0
+        for node in range(pol.num_nodes):
+            k = int(pol.num_children[node])
+            nb = int(pol.num_buckets[node])
+            if k == 0 or nb == 0:
+                continue
+            lo = int(pol.node_offset[node])
+            hi = lo + nb * k
+            cold = ~np.any(reg[lo:hi].reshape(nb, k) != 0, axis=1)
+            if cold.any():
+                rows = probs[lo:hi].reshape(nb, k)
+                rows[cold] = base[lo:hi].reshape(nb, k)[cold]
+                kept += int(cold.sum())
+        pol.probs = probs
+        pol.metadata["adapt"] = {"base_rows": kept}
+        return pol
 
 
 def train_locked(cfg: LockConfig, out: str | Path, *,

@@ -371,6 +371,8 @@ class Session:
     def _finish(self, h: HandRecord) -> list[PlayEvent]:
         h.over = True
         showdown = self._settle(h)
+        if self.agent is not None and hasattr(self.agent, "observe"):
+            self.agent.observe(h.state, 1 - h.human_player)  # learning agents (adapt)
         self.stats.add(h.result)
         ev = HandEnded(hand=h.number, result=round(h.result, 4), chips=h.chips, showdown=showdown)
         h.events.append(ev)

@@ -1,0 +1,502 @@
+"""The adaptive agent on heads-up no-limit hold'em: ``adapt`` over a blueprint.
+
+Specs (:func:`parse_hunl_spec`): ``adapt`` (the shipped blueprint for the match's stack),
+``adapt:POLICY`` (``POLICY``: ``blueprint``, ``blueprint-N`` or ``policy:PATH`` of a dense
+indexed blueprint policy), ``adapt(base=POLICY,strength=S,refit=N,p=P,iterations=K,eps=X,
+slice=C)``.  See docs/exploitation.md ("The adaptive agent on HUNL").
+
+**Play.**  The agent plays its base policy (a
+:class:`~pokerlab.agents.policy_agent.HUNLPolicyAgent`, exactly: same seeds, same actions)
+until it has a response, then, hand by hand, the response's policy agent (same betting
+tree, card buckets and action translation) while its safety budget allows, else the base.
+
+**What it sees.**  After each hand (the ``observe(state, player)`` call that matches, the
+league and the play tables make at the end of every hand; ``start_match()`` when a run of
+hands starts) the hand's typed events (:func:`pokerlab.holdem.events.events_of`) and the
+opponent's cards only when a ``Shown`` event shows them (a showdown or an all-in run-out).
+
+**The model** (:func:`observe_hand`, the one function that also reads hand histories in
+:func:`pokerlab.opponents.hunl_model.observe_histories`): every opponent action is
+translated to the base's betting tree by the one ``ActionMap`` and counted per (tree node,
+card bucket) when its cards were shown, per node when not; the model is the Dirichlet
+posterior :func:`posterior` (strength ``s`` pseudo-observations toward the base policy,
+node counts spread evenly over the node's buckets).
+
+**The response** is recomputed after ``refit``, ``2 refit``, ``4 refit``, ... hands (the
+interval capped at ``16 refit``): a blueprint MCCFR run from scratch with the base
+policy's configuration and every opponent row locked to the model with weight ``p``
+(:func:`pokerlab.opponents.hunl_model.adapt_trainer`, ``locked_trainer`` of a model in
+memory), ``iterations`` iterations run ``slice`` at a time, one slice at the end of each
+hand (so no hand end waits for more than one slice); the agent switches to the new policy
+when the run is complete.  Each run's seed comes from the seed of the hand that started
+it and the run's number, so a match is reproducible from its seed.  The trainer is an
+application above this layer: the agent names it (:data:`RESPONDER`) and imports it when
+the first refit is due (or is given one: ``responder=``).
+
+**Safety** ("risk what you've won", Ganzfried & Sandholm 2015, on *realised* chips): a
+budget starts at ``eps`` big blinds and moves by the chips the agent wins or loses in every
+hand, whatever it played; a hand is played with the response only when the budget is
+positive at its start, else with the base.  HUNL has no exact best response, so the budget
+counts realised winnings, *luck included*: this is not the small-game agent's guarantee
+(which moves its budget by exact worst-case values).  Against an opponent it cannot beat,
+it plays the response only while it is ahead by luck, and its losses with the response
+are bounded by what it won before plus ``eps``, in chips, not in expectation.
+
+Measure with ``--workers 1``: every worker process's run of hands learns on its own.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+import numpy as np
+
+from pokerlab.errors import AgentError, ConfigError
+
+__all__ = ["HUNLAdaptAgent", "HUNLAdaptConfig", "HUNLObservations", "RESPONDER",
+           "make_hunl_adapt_agent", "observe_hand", "parse_hunl_spec", "posterior"]
+
+RESPONDER = "pokerlab.opponents.hunl_model:adapt_trainer"
+"""The response trainer (``module:function``), imported by name when a refit is first due:
+the blueprint trainer is an application above the agents layer."""
+
+
+# ------------------------------------------------------------------------ observations
+@dataclass
+class HUNLObservations:
+    """Counts of one player's abstract actions: ``known`` in the policy layout (per node,
+    bucket, action), ``public`` per tree edge (cards unknown)."""
+
+    player: str
+    known: np.ndarray
+    public: np.ndarray
+    hands: int = 0
+    decisions: int = 0
+    off_tree: int = 0
+
+    @classmethod
+    def empty(cls, player: str, agent: Any) -> HUNLObservations:
+        """No counts yet, in the layout of ``agent``'s (indexed) policy."""
+        return cls(player=player, known=np.zeros(agent.policy.probs.shape[0]),
+                   public=np.zeros(int(agent.tree.child_action.shape[0])))
+
+    @property
+    def total(self) -> float:
+        """Every counted decision's weight (known and public)."""
+        return float(self.known.sum() + self.public.sum())
+
+    def to_json(self) -> dict[str, Any]:
+        ki = np.flatnonzero(self.known)
+        pi = np.flatnonzero(self.public)
+        return {"player": self.player, "hands": self.hands, "decisions": self.decisions,
+                "off_tree": self.off_tree,
+                "known": [[int(i), float(self.known[i])] for i in ki],
+                "public": [[int(i), float(self.public[i])] for i in pi]}
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any], num_values: int, num_edges: int) -> HUNLObservations:
+        known = np.zeros(num_values)
+        public = np.zeros(num_edges)
+        for i, c in d.get("known", []):
+            known[int(i)] = float(c)
+        for i, c in d.get("public", []):
+            public[int(i)] = float(c)
+        return cls(player=str(d["player"]), known=known, public=public,
+                   hands=int(d.get("hands", 0)), decisions=int(d.get("decisions", 0)),
+                   off_tree=int(d.get("off_tree", 0)))
+
+
+def observe_hand(obs: HUNLObservations, agent: Any, events: Iterable[Any], config: Any,
+                 me: int, cards: tuple[int, ...] | None = None) -> None:
+    """Count player ``me``'s abstract actions in one finished hand into ``obs``.
+
+    ``events``: the hand's typed events (:func:`pokerlab.holdem.events.events_of`; hole
+    and shown cards are not read from them), ``config``: the hand's table
+    (``HoldemConfig``), ``cards``: ``me``'s hole cards when known (else per node only),
+    ``agent``: the base :class:`~pokerlab.agents.policy_agent.HUNLPolicyAgent` (tree,
+    action map, card buckets).  The real hand is replayed in the engine beside an abstract
+    hand of the agent's game: each real action is translated by the ``ActionMap``
+    (``translate``; an off-tree raise split between its two neighbouring sizes with the
+    translation's probabilities, each fitted to the abstract state), counted, and the
+    abstract hand continues with the most likely abstract action.  A hand that leaves the
+    tree stops counting there (``off_tree``)."""
+    from pokerlab.abstraction.action_map import CALL
+    from pokerlab.holdem.engine import UNKNOWN, HoldemState, Phase
+    from pokerlab.holdem.events import (
+        BoardDealt,
+        CheckedOrCalled,
+        Folded,
+        RaisedTo,
+        event_to_action,
+    )
+
+    tree = agent.tree
+    pol = agent.policy
+    hole = tuple(int(c) for c in cards) if cards is not None else ()
+    known = len(hole) == 2 and UNKNOWN not in hole
+    obs.hands += 1
+    real = HoldemState(config=config)
+    ab = HoldemState(config=agent.game.config)
+    for st in (real, ab):
+        st.deal_hole(None)
+        st.deal_hole(None)
+    node = 0
+    on = True
+    for ev in events:
+        if isinstance(ev, BoardDealt):
+            real.deal_board(list(ev.cards))
+            if on and ab.phase == Phase.DEAL_BOARD:
+                ab.deal_board(list(ev.cards))
+            else:
+                on = False
+            continue
+        if not isinstance(ev, (Folded, CheckedOrCalled, RaisedTo)):
+            continue
+        who = int(ev.player)
+        act = event_to_action(ev)
+        if on and (ab.phase != Phase.BETTING or ab.actor != who):
+            on = False
+            if who == me:
+                obs.off_tree += 1
+        if on:
+            probs = agent.map.translate(real, act)
+            fitted: dict[int, float] = {}
+            for aid, w in probs:
+                f = int(agent._fit(ab, int(aid)))
+                fitted[f] = fitted.get(f, 0.0) + float(w)
+            if who == me:
+                obs.decisions += 1
+                cs = int(tree.child_start[node])
+                k = int(tree.num_children[node])
+                base = 0
+                if known:
+                    b = agent.bucket(int(tree.street[node]), hole, tuple(real.board))
+                    base = int(pol.row_start(node, b))
+                for f, w in fitted.items():
+                    j = int(tree.edge(node, f)) - cs
+                    if not 0 <= j < k:  # pragma: no cover - the tree and the map agree
+                        continue
+                    if known:
+                        obs.known[base + j] += w
+                    else:
+                        obs.public[cs + j] += w
+            best = max(fitted.items(), key=lambda kv: kv[1])[0] if fitted else CALL
+            ab.apply(agent.map.to_real(ab, best))
+            node = int(tree.child(node, best))
+        elif who == me:
+            obs.off_tree += 1
+        real.apply(act)
+
+
+def posterior(agent: Any, obs: HUNLObservations, strength: float) -> np.ndarray:
+    """The Dirichlet posterior mean in the policy layout: row (node ``n``, bucket ``b``) is
+    ``(s * base(n, b) + c(n, b) + u(n) / B(n)) / (s + |c(n, b)| + |u(n)| / B(n))``."""
+    from pokerlab.abstraction.action_tree import DECISION
+
+    if not np.isfinite(strength) or strength < 0:
+        raise ConfigError(f"prior strength must be finite and >= 0, got {strength!r}")
+    tree = agent.tree
+    pol = agent.policy
+    out = np.asarray(pol.probs, dtype=np.float64).copy()
+    for node in np.flatnonzero(tree.kind == DECISION).tolist():
+        k = int(tree.num_children[node])
+        nb = int(pol.num_buckets[node])
+        lo = int(pol.node_offset[node])
+        hi = lo + nb * k
+        cs = int(tree.child_start[node])
+        c = obs.known[lo:hi].reshape(nb, k)
+        u = obs.public[cs:cs + k]
+        if c.sum() == 0 and u.sum() == 0:
+            continue
+        prior = out[lo:hi].reshape(nb, k)
+        num = strength * prior + c + u[None, :] / nb
+        tot = num.sum(axis=1, keepdims=True)
+        rows = np.where(tot > 0, num / np.where(tot > 0, tot, 1.0), prior)
+        out[lo:hi] = rows.ravel()
+    return out
+
+
+# ------------------------------------------------------------------------------- spec
+@dataclass(frozen=True, kw_only=True)
+class HUNLAdaptConfig:
+    """The HUNL adaptive agent's parameters (see the module docs)."""
+
+    base: str = "blueprint"
+    strength: float = 1.0
+    refit: int = 100
+    p: float = 0.5
+    iterations: int = 1_000_000
+    eps: float = 1.0
+    """Big blinds."""
+    slice: int = 250_000
+    """MCCFR iterations run at the end of one hand (a refit spans several hands)."""
+
+    def __post_init__(self) -> None:
+        if not (math.isfinite(self.strength) and self.strength >= 0):
+            raise AgentError(f"adapt: strength must be a finite number >= 0, got "
+                             f"{self.strength!r}")
+        for name in ("refit", "iterations", "slice"):
+            v = getattr(self, name)
+            if isinstance(v, bool) or not isinstance(v, int) or v < 1 or v > 10**12:
+                raise AgentError(f"adapt: {name} must be a positive whole number, got {v!r}")
+        if not (0.0 <= self.p <= 1.0):
+            raise AgentError(f"adapt: p must lie in [0, 1], got {self.p!r}")
+        if not (self.eps >= 0):
+            raise AgentError(f"adapt: eps must be >= 0 big blinds (inf: no budget), got "
+                             f"{self.eps!r}")
+        if not self.base.strip():
+            raise AgentError("adapt: base must be a policy spec")
+
+
+_KEYS = ("base", "strength", "refit", "p", "iterations", "eps", "slice")
+_SMALL_ONLY = ("prior", "grid", "pmax")
+
+
+def parse_hunl_spec(spec: str) -> HUNLAdaptConfig:
+    """``adapt``, ``adapt:POLICY`` or ``adapt(key=value,...)`` (keys: base, strength,
+    refit, p, iterations, eps, slice) to its :class:`HUNLAdaptConfig`."""
+    s = spec.strip()
+    low = s.lower()
+    if low == "adapt":
+        return HUNLAdaptConfig()
+    if low.startswith("adapt:"):
+        base = s.split(":", 1)[1].strip()
+        if not base:
+            raise AgentError(f"agent spec {spec!r}: adapt:POLICY needs a base policy spec")
+        return HUNLAdaptConfig(base=base)
+    if not (low.startswith("adapt(") and s.endswith(")")):
+        raise AgentError(f"agent spec {spec!r}: expected adapt, adapt:POLICY or "
+                         "adapt(key=value,...)")
+    kw: dict[str, Any] = {}
+    for part in filter(None, (x.strip() for x in s[len("adapt("):-1].split(","))):
+        if "=" not in part:
+            raise AgentError(f"agent spec {spec!r}: {part!r} is not key=value")
+        k, v = (x.strip() for x in part.split("=", 1))
+        k = k.lower()
+        if k in _SMALL_ONLY:
+            raise AgentError(f"agent spec {spec!r}: {k!r} is a small-game option; on hunl: "
+                             f"{', '.join(_KEYS)}")
+        if k not in _KEYS:
+            raise AgentError(f"agent spec {spec!r}: unknown key {k!r}; known on hunl: "
+                             f"{', '.join(_KEYS)}")
+        if k in kw:
+            raise AgentError(f"agent spec {spec!r}: {k!r} given twice")
+        try:
+            if k == "base":
+                kw[k] = v
+            elif k in ("refit", "iterations", "slice"):
+                kw[k] = int(float(v)) if float(v).is_integer() else float(v)
+            else:
+                kw[k] = float(v)
+        except (ValueError, OverflowError):
+            raise AgentError(f"agent spec {spec!r}: {k}={v!r} is not a number") from None
+    return HUNLAdaptConfig(**kw)
+
+
+# ----------------------------------------------------------------------------- agent
+class ResponseTrainer(Protocol):
+    """What a refit runs: MCCFR iterations, then the trained policy."""
+
+    def run(self, iterations: int) -> None: ...
+
+    def policy(self) -> Any: ...
+
+
+Responder = Callable[..., ResponseTrainer]
+"""``responder(base_policy, model_probs, p=P, seed=S)``: a fresh trainer of the response."""
+
+
+def default_responder() -> Responder:
+    """The trainer named by :data:`RESPONDER` (imported by name: it lives above this
+    layer)."""
+    import importlib
+
+    mod, fn = RESPONDER.split(":")
+    return getattr(importlib.import_module(mod), fn)  # type: ignore[no-any-return]
+
+
+@dataclass
+class _Refit:
+    """A response being trained: its trainer, iterations still to run, when it began."""
+
+    trainer: Any
+    left: int
+    hand: int
+    seed: int
+
+
+@dataclass
+class AdaptHand:
+    """One finished hand as the agent saw it."""
+
+    response: bool
+    chips: float
+    budget: float
+
+
+class HUNLAdaptAgent:
+    """The adaptive agent of heads-up no-limit hold'em (see the module docs)."""
+
+    def __init__(self, base: Any, config: HUNLAdaptConfig, *, name: str = "adapt",
+                 seed: int = 0, big_blind: int | None = None,
+                 responder: Responder | None = None) -> None:
+        if not getattr(base, "indexed", False) or getattr(base.policy, "storage",
+                                                          "dense") != "dense":
+            raise AgentError(f"agent {name!r}: the base must be a dense indexed (blueprint) "
+                             "policy")
+        self.name = name
+        self.config = config
+        self.base = base
+        self.big_blind = int(big_blind if big_blind is not None
+                             else base.game.config.big_blind)
+        self.stack_bb = getattr(base, "stack_bb", None)
+        cfg = getattr(base.game, "config", None)
+        if self.stack_bb is None and cfg is not None:
+            self.stack_bb = float(min(cfg.stacks)) / float(cfg.big_blind)
+        self._responder = responder
+        self.seed = int(seed)
+        self.lifetime = {"refits": 0, "response_hands": 0}
+        """Counts over every match this object played (what :meth:`counters` reports)."""
+        self.records: list[AdaptHand] = []
+        self.start_match()
+
+    # ------------------------------------------------------------------ match boundaries
+    def start_match(self) -> None:
+        """Forget the opponent: a new match or play session starts."""
+        self.obs = HUNLObservations.empty("opponent", self.base)
+        self.response: Any = None
+        self.budget = float(self.config.eps) * self.big_blind
+        self.won = 0.0
+        self.hands = 0
+        self.refits = 0
+        self.response_hands = 0
+        self.records = []
+        self._next_refit = self.config.refit
+        self._training: _Refit | None = None
+        self._playing: Any = self.base
+        self._last_seed = self.seed
+        self.refit_hands: list[int] = []
+        """The hand counts at which each refit started."""
+
+    def reset(self, seed: int) -> None:
+        """A new hand: its seed, and which policy plays it (the response only when the
+        budget is positive)."""
+        self._last_seed = int(seed)
+        self.base.reset(seed)
+        if self.response is not None:
+            self.response.reset(seed)
+        self._playing = (self.response if self.response is not None and self.budget > 0
+                         else self.base)
+
+    @property
+    def playing_response(self) -> bool:
+        """This hand is played with the response."""
+        return self._playing is not self.base
+
+    def kernel_side(self) -> None:
+        """No match fast path: the agent learns between hands."""
+        return None
+
+    def counters(self) -> dict[str, float]:
+        return {"refits": float(self.lifetime["refits"]),
+                "response_hands": float(self.lifetime["response_hands"]),
+                "resyncs": float(getattr(self.base, "resyncs", 0)
+                                 + getattr(self.response, "resyncs", 0))}
+
+    # ------------------------------------------------------------------ playing
+    def act(self, view: Any) -> Any:
+        return self._playing.act(view)
+
+    def action_probabilities(self, view: Any) -> Any:
+        return self._playing.action_probabilities(view)
+
+    # ------------------------------------------------------------------ learning
+    def model(self) -> np.ndarray:
+        """The opponent model now (the posterior, the base policy's layout)."""
+        return posterior(self.base, self.obs, self.config.strength)
+
+    def observe(self, state: Any, player: int) -> None:
+        """The end of a hand (``state`` finished, this agent in seat ``player``): count
+        the opponent's actions, move the budget by the chips won, and start or continue a
+        refit."""
+        from pokerlab.holdem.events import Shown, events_of
+
+        events = events_of(state)
+        opp = 1 - int(player)
+        shown = next((tuple(ev.cards) for ev in events
+                      if isinstance(ev, Shown) and ev.player == opp), None)
+        observe_hand(self.obs, self.base, events, state.config, opp, shown)
+        chips = float(state.payoffs()[player])
+        used = self.playing_response
+        self.won += chips
+        self.budget += chips
+        self.hands += 1
+        self.response_hands += int(used)
+        self.lifetime["response_hands"] += int(used)
+        self.records.append(AdaptHand(response=used, chips=chips, budget=self.budget))
+        self._playing = self.base
+        self._train()
+
+    def _train(self) -> None:
+        """Start a refit when one is due (none running), then run one slice of it; switch
+        to the response when its run is complete."""
+        cfg = self.config
+        if self._training is None and self.hands >= self._next_refit:
+            if self._responder is None:
+                self._responder = default_responder()
+            seed = (self._last_seed * 1_000_003 + self.refits + 1) % (2**62)
+            tr = self._responder(self.base.policy, self.model(), p=cfg.p, seed=seed)
+            self._training = _Refit(trainer=tr, left=cfg.iterations, hand=self.hands,
+                                    seed=seed)
+            self.refit_hands.append(self.hands)
+            step = min(self.hands, 16 * cfg.refit)
+            self._next_refit = self.hands + step
+        job = self._training
+        if job is None:
+            return
+        n = min(cfg.slice, job.left)
+        job.trainer.run(n)
+        job.left -= n
+        if job.left <= 0:
+            self._training = None
+            self.refits += 1
+            self.lifetime["refits"] += 1
+            self.response = self._response_agent(job.trainer.policy())
+
+    def _response_agent(self, policy: Any) -> Any:
+        """The base's policy agent with the response's policy (tree, buckets, action map
+        and translation shared)."""
+        import copy
+
+        if policy.probs.shape != self.base.policy.probs.shape:
+            raise AgentError(f"agent {self.name!r}: the response does not fit the base "
+                             "policy's tree")
+        ag = copy.copy(self.base)
+        ag.policy = policy
+        ag.name = f"{self.name}-response"
+        ag.resyncs = 0
+        return ag
+
+
+# ------------------------------------------------------------------------------ build
+def make_hunl_adapt_agent(spec: str, *, config: Any, seed: int,
+                          build: Callable[..., Any]) -> HUNLAdaptAgent:
+    """The HUNL agent of an ``adapt`` spec (``build``: the registry's ``build_agent``,
+    which resolves the base spec at the table ``config``)."""
+    cfg = parse_hunl_spec(spec)
+    low = cfg.base.strip().lower()
+    if low.startswith("adapt"):
+        raise AgentError(f"adapt: the base {cfg.base!r} must be a fixed policy, not adapt")
+    if not (low.startswith(("policy:", "blueprint"))):
+        raise AgentError(f"agent {spec!r}: the base must be a blueprint policy "
+                         f"(blueprint, blueprint-N or policy:PATH), got {cfg.base!r}")
+    base = build(cfg.base, game="hunl", config=config, seed=seed)
+    if not getattr(base, "indexed", False):
+        raise AgentError(f"agent {spec!r}: the base {cfg.base!r} is not an indexed "
+                         "(blueprint) policy")
+    bb = getattr(config, "big_blind", None)
+    return HUNLAdaptAgent(base, cfg, name=spec.strip(), seed=seed,
+                          big_blind=int(bb) if bb is not None else None)
