@@ -21,12 +21,13 @@ Routes (every error is ``{"error": "one line"}``: 400 bad input, 404 unknown ses
   frequencies, the 13x13 grid (action mix, reach, EV, equity per class) and every combo.
 
 The logic (:class:`SolverHub`) imports without FastAPI; :func:`add_solver_routes` adds the
-routes to the play application.
+routes to the play application.  The limits and request checks are in
+:mod:`pokerlab.play.solver_fields`, the node report in :mod:`pokerlab.play.solver_report`
+(their public names are re-exported here).
 """
 
 from __future__ import annotations
 
-import json
 import logging
 import math
 import re
@@ -39,8 +40,19 @@ from typing import Any
 
 import numpy as np
 
-from pokerlab.cards.cards import CLASS_NAMES, CLASS_OF_COMBO, COMBO_MASKS, NUM_COMBOS, cards_mask, combo_str
+from pokerlab.cards.cards import CLASS_NAMES, NUM_COMBOS
 from pokerlab.errors import PokerlabError
+from pokerlab.play.solver_fields import (
+    SOLVE_FIELDS,
+    SPOT_FIELDS,
+    SolverPageConfig,
+    SolverPageError,
+    check_fields,
+    one_line,
+    parse_body,
+    spot_from_fields,
+)
+from pokerlab.play.solver_report import CLASS_OF, node_json, num, nums
 
 try:  # FastAPI resolves the route annotations from this module's globals
     from fastapi import Request
@@ -50,155 +62,7 @@ except ModuleNotFoundError:  # pragma: no cover - the web extra is missing
 log = logging.getLogger(__name__)
 
 _SESSION = re.compile(r"^[A-Za-z0-9_-]{16,64}$")
-_CLASS_OF = np.asarray(CLASS_OF_COMBO, dtype=np.int64)
-_CLASS_SIZE = np.bincount(_CLASS_OF, minlength=169).astype(np.float64)
-
-
-class SolverPageError(PokerlabError):
-    """A request the solver page cannot accept; ``status`` is the HTTP status."""
-
-    def __init__(self, message: str, status: int = 400) -> None:
-        super().__init__(message)
-        self.status = status
-
-
-@dataclass(frozen=True, kw_only=True)
-class SolverPageConfig:
-    """The solver page's limits."""
-
-    max_memory: int = 2_000_000_000
-    """Bytes one spot may need (the solver's estimate), as ``pokerlab spot --max-memory``."""
-    max_total_memory: int = 4_000_000_000
-    """Bytes all the solves held in memory may need together (finished ones are dropped,
-    least recently used first, to make room)."""
-    max_running: int = 2
-    """Solves running at once over all sessions."""
-    max_sessions: int = 16
-    """Solve sessions (running or finished, kept for walking the tree) held at once."""
-    idle_seconds: float = 1800.0
-    max_iterations: int = 100_000
-    max_seconds: float = 900.0
-    """Wall-clock limit of one solve."""
-    max_body_bytes: int = 65_536
-    max_range_chars: int = 4_000
-    max_path: int = 64
-    threads: int | None = None
-    """Threads per solve (None: the solver's default)."""
-    check_every: int = 10
-    """Exploitability is measured every this many iterations (and at least every second or
-    so when iterations are slow and the measure is cheap)."""
-    default_target_pct: float = 0.3
-    default_iterations: int = 1000
-
-    @staticmethod
-    def from_server(cfg: Any) -> SolverPageConfig:
-        """The page's limits from the play server's config (``solver_max_memory`` ...,
-        where it has them) and the defaults."""
-        base = SolverPageConfig()
-        kw = {}
-        for name in ("max_memory", "max_total_memory", "max_running", "max_sessions", "max_seconds",
-                     "threads"):
-            v = getattr(cfg, "solver_" + name, None)
-            if v is not None:
-                kw[name] = v
-        return SolverPageConfig(**{**base.__dict__, **kw})
-
-
-# ------------------------------------------------------------------------ validation
-
-_NUM = (int, float)
-# field -> (types, required, max length of a string)
-_SPOT_FIELDS: dict[str, tuple[tuple[type, ...], bool, int]] = {
-    "board": ((str,), True, 40),
-    "pot": (_NUM, True, 0),
-    "stack": (_NUM, True, 0),
-    "oop": ((str,), True, 0),
-    "ip": ((str,), True, 0),
-    "bets": ((str,), False, 200),
-    "raises": ((str,), False, 200),
-    "flop_bets": ((str,), False, 200),
-    "turn_bets": ((str,), False, 200),
-    "river_bets": ((str,), False, 200),
-    "flop_raises": ((str,), False, 200),
-    "turn_raises": ((str,), False, 200),
-    "river_raises": ((str,), False, 200),
-    "donk": ((str,), False, 200),
-    "allin_threshold": (_NUM, False, 0),
-    "force_allin": (_NUM, False, 0),
-    "raise_cap": ((int,), False, 0),
-}
-_SOLVE_FIELDS: dict[str, tuple[tuple[type, ...], bool, int]] = {
-    **_SPOT_FIELDS,
-    "session": ((str,), False, 64),
-    "target_pct": (_NUM, False, 0),
-    "iterations": ((int,), False, 0),
-}
-
-
-def parse_body(raw: bytes, limit: int) -> dict[str, Any]:
-    """A JSON object from a request body of at most ``limit`` bytes."""
-    if len(raw) > limit:
-        raise SolverPageError(f"request body too large: {len(raw):,} bytes, at most {limit:,}")
-    try:
-        obj = json.loads(raw.decode("utf-8")) if raw else {}
-    except (UnicodeDecodeError, ValueError):
-        raise SolverPageError("request body is not valid JSON") from None
-    if not isinstance(obj, dict):
-        raise SolverPageError("request body must be a JSON object")
-    return obj
-
-
-def check_fields(obj: dict[str, Any], schema: dict[str, tuple[tuple[type, ...], bool, int]],
-                 *, max_chars: int) -> dict[str, Any]:
-    """Types, presence and lengths of ``obj``'s fields; unknown fields are refused;
-    ``null`` and ``""`` count as not given for optional fields."""
-    unknown = sorted(k for k in obj if k not in schema)
-    if unknown:
-        raise SolverPageError(f"unknown field {unknown[0]!r}")
-    out: dict[str, Any] = {}
-    for name, (types, required, maxlen) in schema.items():
-        v = obj.get(name)
-        if v is None or v == "":
-            if required:
-                raise SolverPageError(f"missing field {name!r}")
-            continue
-        if isinstance(v, bool) or not isinstance(v, types):
-            want = "a number" if types == _NUM else "an integer" if types == (int,) else "a string"
-            raise SolverPageError(f"field {name!r} must be {want}, got {type(v).__name__}")
-        if isinstance(v, str):
-            cap = maxlen or max_chars
-            if len(v) > cap:
-                raise SolverPageError(f"field {name!r} is too long: {len(v):,} characters, at most {cap:,}")
-            if "\n" in v or "\r" in v:
-                v = " ".join(v.split())
-        if isinstance(v, float) and not math.isfinite(v):
-            raise SolverPageError(f"field {name!r} must be a finite number")
-        out[name] = v
-    return out
-
-
-def spot_from_fields(f: dict[str, Any]) -> Any:
-    """The :class:`~pokerlab.subgame.Spot` of validated fields (the solver's own one-line
-    errors for a bad board, range or size)."""
-    from pokerlab.subgame import make_spot, tree_config
-
-    if "raise_cap" in f and not 0 <= f["raise_cap"] <= 100:
-        raise SolverPageError("field 'raise_cap' must be between 0 (no cap) and 100")
-    names = ("bets", "raises", "flop_bets", "turn_bets", "river_bets", "flop_raises", "turn_raises",
-             "river_raises", "donk")
-    kw: dict[str, Any] = {k: f[k] for k in names if k in f}
-    for k in ("allin_threshold", "force_allin"):
-        if k in f:
-            kw[k] = float(f[k])
-    if "raise_cap" in f:
-        kw["raise_cap"] = int(f["raise_cap"])
-    tree = tree_config(**kw)
-    return make_spot(board=f["board"], pot=f["pot"], stack=f["stack"], oop=f["oop"], ip=f["ip"], tree=tree)
-
-
-def one_line(exc: BaseException) -> str:
-    text = " ".join(str(exc).split())
-    return text[:500] or type(exc).__name__
+_CLASS_SIZE = np.bincount(CLASS_OF, minlength=169).astype(np.float64)
 
 
 # ------------------------------------------------------------------------------ jobs
@@ -243,37 +107,19 @@ class Job:
             "session": self.session, "state": self.state, "reason": self.reason, "message": self.message,
             "iteration": self.iteration, "max_iterations": self.max_iterations,
             "target_pct": self.target_pct, "seconds": round(end - self.started, 3),
-            "history": [[i, _r(p)] for i, p in hist],
+            "history": [[i, num(p)] for i, p in hist],
             "nodes": int(self.size.nodes), "memory_bytes": int(self.size.memory_bytes),
             "board": self.spot.board_str(), "pot": self.spot.pot, "stack": self.spot.stack,
             "exploitability": None, "exploitability_pct": None,
         }
         if self.exploitability is not None:
-            out["exploitability"] = _r(self.exploitability[0])
-            out["exploitability_pct"] = _r(self.exploitability[1])
+            out["exploitability"] = num(self.exploitability[0])
+            out["exploitability_pct"] = num(self.exploitability[1])
         if self.values is not None:
-            out["ev_oop"], out["ev_ip"] = _r(self.values[0]), _r(self.values[1])
+            out["ev_oop"], out["ev_ip"] = num(self.values[0]), num(self.values[1])
         if self.equity is not None:
-            out["equity_oop"] = _r(self.equity)
+            out["equity_oop"] = num(self.equity)
         return out
-
-
-def _r(x: Any, digits: int = 5) -> float | None:
-    """A float rounded to ``digits`` significant digits (None for NaN / inf)."""
-    if x is None:
-        return None
-    x = float(x)
-    if not math.isfinite(x):
-        return None
-    if x == 0:
-        return 0.0
-    return float(f"{x:.{digits}g}")
-
-
-def _rounded(a: np.ndarray, decimals: int = 4) -> list[float | None]:
-    a = np.asarray(a, dtype=np.float64)
-    r = np.round(a, decimals)
-    return [None if not math.isfinite(v) else float(v) for v in r.tolist()]
 
 
 class SolverHub:
@@ -297,16 +143,16 @@ class SolverHub:
 
         f = check_fields(obj, {"range": ((str,), True, 0)}, max_chars=self.cfg.max_range_chars)
         w = parse_range(f["range"])
-        grid = np.bincount(_CLASS_OF, weights=w, minlength=169) / _CLASS_SIZE
-        return {"weights": _rounded(grid), "text": range_to_string(w),
-                "combos": _r(float(w.sum())), "percent": _r(100.0 * float(w.sum()) / NUM_COMBOS, 3)}
+        grid = np.bincount(CLASS_OF, weights=w, minlength=169) / _CLASS_SIZE
+        return {"weights": nums(grid), "text": range_to_string(w),
+                "combos": num(float(w.sum())), "percent": num(100.0 * float(w.sum()) / NUM_COMBOS, 3)}
 
     def parse_spot(self, obj: dict[str, Any], schema: dict[str, Any] | None = None
                    ) -> tuple[Any, Any, dict[str, Any]]:
         """(spot, size estimate, validated fields); refuses a spot over the memory limit."""
         from pokerlab.subgame import estimate_size
 
-        f = check_fields(obj, schema or _SPOT_FIELDS, max_chars=self.cfg.max_range_chars)
+        f = check_fields(obj, schema or SPOT_FIELDS, max_chars=self.cfg.max_range_chars)
         spot = spot_from_fields(f)
         size = estimate_size(spot)
         if size.memory_bytes > self.cfg.max_memory:
@@ -319,7 +165,7 @@ class SolverHub:
     def tree(self, obj: dict[str, Any]) -> dict[str, Any]:
         from pokerlab.subgame import estimate_size
 
-        f = check_fields(obj, _SPOT_FIELDS, max_chars=self.cfg.max_range_chars)
+        f = check_fields(obj, SPOT_FIELDS, max_chars=self.cfg.max_range_chars)
         spot = spot_from_fields(f)
         size = estimate_size(spot)
         return {**size.to_json(), "max_memory": self.cfg.max_memory,
@@ -331,7 +177,7 @@ class SolverHub:
         event loop) and start the solving thread."""
         if self.closed:
             raise SolverPageError("the server is shutting down", 503)
-        spot, size, f = self.parse_spot(obj, _SOLVE_FIELDS)
+        spot, size, f = self.parse_spot(obj, SOLVE_FIELDS)
         target = float(f.get("target_pct", self.cfg.default_target_pct))
         if not 0 < target <= 100:
             raise SolverPageError(f"target_pct must be above 0 and at most 100 (% of the pot), "
@@ -501,69 +347,6 @@ class SolverHub:
                 j.thread.join(timeout=timeout)
 
 
-# ----------------------------------------------------------------------- node report
-
-
-def _board_mask(board: str) -> np.ndarray:
-    from pokerlab.cards.cards import parse_cards
-
-    m = np.uint64(cards_mask(parse_cards(board)))
-    return (COMBO_MASKS & m) != 0
-
-
-def node_json(rep: dict[str, Any]) -> dict[str, Any]:
-    """The JSON the page draws from a :meth:`SpotSolver.node_report`: per player the 169
-    classes (mean reach over the live combos of the class, the reach-weighted action mix of
-    the acting player, EV and equity) and the combos in range with their numbers."""
-    kind = rep["kind"]
-    blocked = _board_mask(rep["board"])
-    live = np.bincount(_CLASS_OF, weights=(~blocked).astype(np.float64), minlength=169)
-    out: dict[str, Any] = {"kind": kind, "path": list(rep["path"]), "board": rep["board"],
-                           "street": rep["street"], "pot": _r(rep["pot"]),
-                           "player": rep.get("player"), "actions": list(rep.get("actions", [])),
-                           "frequencies": [_r(rep["frequencies"][a], 4) for a in rep.get("actions", [])],
-                           "cards": list(rep.get("cards", []))}
-    acting = rep.get("player") if kind == "decision" else None
-    for who in ("oop", "ip"):
-        side = rep[who]
-        reach = np.nan_to_num(np.asarray(side["reach"], dtype=np.float64))
-        ev = np.asarray(side["ev"], dtype=np.float64)
-        eq = np.asarray(side["equity"], dtype=np.float64)
-        wsum = np.bincount(_CLASS_OF, weights=reach, minlength=169)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            mean_reach = np.where(live > 0, wsum / np.where(live > 0, live, 1), 0.0)
-            ok_ev = np.isfinite(ev) & (reach > 0)
-            ev_w = np.bincount(_CLASS_OF, weights=np.where(ok_ev, ev * reach, 0.0), minlength=169)
-            ev_n = np.bincount(_CLASS_OF, weights=np.where(ok_ev, reach, 0.0), minlength=169)
-            cls_ev = np.where(ev_n > 0, ev_w / np.where(ev_n > 0, ev_n, 1), np.nan)
-            ok_eq = np.isfinite(eq) & (reach > 0)
-            eq_w = np.bincount(_CLASS_OF, weights=np.where(ok_eq, eq * reach, 0.0), minlength=169)
-            eq_n = np.bincount(_CLASS_OF, weights=np.where(ok_eq, reach, 0.0), minlength=169)
-            cls_eq = np.where(eq_n > 0, eq_w / np.where(eq_n > 0, eq_n, 1), np.nan)
-        strat = None
-        mix: list[Any] | None = None
-        if who == acting:
-            strat = np.nan_to_num(np.asarray(rep["strategy"], dtype=np.float64))
-            k = strat.shape[0]
-            m = np.full((169, k), np.nan)
-            for a in range(k):
-                sa = np.bincount(_CLASS_OF, weights=reach * strat[a], minlength=169)
-                with np.errstate(invalid="ignore", divide="ignore"):
-                    m[:, a] = np.where(wsum > 0, sa / np.where(wsum > 0, wsum, 1), np.nan)
-            mix = [None if not np.isfinite(row).all() else _rounded(row) for row in m]
-        combos = []
-        for c in np.flatnonzero(reach > 1e-9).tolist():
-            row: list[Any] = [combo_str(c), int(_CLASS_OF[c]), _r(reach[c], 4), _r(ev[c]), _r(eq[c], 4)]
-            if strat is not None:
-                row.append(_rounded(strat[:, c]))
-            combos.append(row)
-        out[who] = {"range_ev": _r(side.get("range_ev")), "range_equity": _r(side.get("range_equity")),
-                    "reach": _rounded(mean_reach), "ev": [_r(v) for v in cls_ev.tolist()],
-                    "equity": _rounded(cls_eq), "mix": mix, "combos": combos,
-                    "combo_count": _r(float(reach.sum()), 5)}
-    return out
-
-
 # ------------------------------------------------------------------------------ routes
 
 
@@ -619,6 +402,14 @@ def add_solver_routes(app: Any, server_config: Any = None, *, config: SolverPage
         except Exception as exc:
             return error(exc)
 
+    async def call_with_body(request: Request, fn: Any, *args: Any) -> Any:
+        """``fn(*args, body)`` in a worker thread, the request's JSON body checked first."""
+        try:
+            obj = await body(request)
+        except Exception as exc:
+            return error(exc)
+        return await call(fn, *args, obj, thread=True)
+
     @app.get("/solver")
     async def solver_page() -> Any:
         return FileResponse(STATIC / "solver.html")
@@ -629,27 +420,15 @@ def add_solver_routes(app: Any, server_config: Any = None, *, config: SolverPage
 
     @app.post("/api/solver/range")
     async def solver_range(request: Request) -> Any:
-        try:
-            obj = await body(request)
-        except Exception as exc:
-            return error(exc)
-        return await call(hub.range_grid, obj, thread=True)
+        return await call_with_body(request, hub.range_grid)
 
     @app.post("/api/solver/tree")
     async def solver_tree(request: Request) -> Any:
-        try:
-            obj = await body(request)
-        except Exception as exc:
-            return error(exc)
-        return await call(hub.tree, obj, thread=True)
+        return await call_with_body(request, hub.tree)
 
     @app.post("/api/solver/solve")
     async def solver_solve(request: Request) -> Any:
-        try:
-            obj = await body(request)
-        except Exception as exc:
-            return error(exc)
-        return await call(hub.start, obj, thread=True)
+        return await call_with_body(request, hub.start)
 
     @app.get("/api/solver/{session}/status")
     async def solver_status(session: str) -> Any:
@@ -661,11 +440,7 @@ def add_solver_routes(app: Any, server_config: Any = None, *, config: SolverPage
 
     @app.post("/api/solver/{session}/node")
     async def solver_node(session: str, request: Request) -> Any:
-        try:
-            obj = await body(request)
-        except Exception as exc:
-            return error(exc)
-        return await call(hub.node, session, obj, thread=True)
+        return await call_with_body(request, hub.node, session)
 
     return app
 

@@ -1,0 +1,159 @@
+"""The solver page's limits and request checks (:mod:`pokerlab.play.solver_page`): the
+page's config, its one error type, the JSON body and field checks, and the spot of a
+request's fields."""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass
+from typing import Any
+
+from pokerlab.errors import PokerlabError
+
+
+class SolverPageError(PokerlabError):
+    """A request the solver page cannot accept; ``status`` is the HTTP status."""
+
+    def __init__(self, message: str, status: int = 400) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+@dataclass(frozen=True, kw_only=True)
+class SolverPageConfig:
+    """The solver page's limits."""
+
+    max_memory: int = 2_000_000_000
+    """Bytes one spot may need (the solver's estimate), as ``pokerlab spot --max-memory``."""
+    max_total_memory: int = 4_000_000_000
+    """Bytes all the solves held in memory may need together (finished ones are dropped,
+    least recently used first, to make room)."""
+    max_running: int = 2
+    """Solves running at once over all sessions."""
+    max_sessions: int = 16
+    """Solve sessions (running or finished, kept for walking the tree) held at once."""
+    idle_seconds: float = 1800.0
+    max_iterations: int = 100_000
+    max_seconds: float = 900.0
+    """Wall-clock limit of one solve."""
+    max_body_bytes: int = 65_536
+    max_range_chars: int = 4_000
+    max_path: int = 64
+    threads: int | None = None
+    """Threads per solve (None: the solver's default)."""
+    check_every: int = 10
+    """Exploitability is measured every this many iterations (and at least every second or
+    so when iterations are slow and the measure is cheap)."""
+    default_target_pct: float = 0.3
+    default_iterations: int = 1000
+
+    @staticmethod
+    def from_server(cfg: Any) -> SolverPageConfig:
+        """The page's limits from the play server's config (``solver_max_memory`` ...,
+        where it has them) and the defaults."""
+        base = SolverPageConfig()
+        kw = {}
+        for name in ("max_memory", "max_total_memory", "max_running", "max_sessions", "max_seconds",
+                     "threads"):
+            v = getattr(cfg, "solver_" + name, None)
+            if v is not None:
+                kw[name] = v
+        return SolverPageConfig(**{**base.__dict__, **kw})
+
+
+# ------------------------------------------------------------------------ validation
+
+_NUM = (int, float)
+# field -> (types, required, max length of a string)
+SPOT_FIELDS: dict[str, tuple[tuple[type, ...], bool, int]] = {
+    "board": ((str,), True, 40),
+    "pot": (_NUM, True, 0),
+    "stack": (_NUM, True, 0),
+    "oop": ((str,), True, 0),
+    "ip": ((str,), True, 0),
+    "bets": ((str,), False, 200),
+    "raises": ((str,), False, 200),
+    "flop_bets": ((str,), False, 200),
+    "turn_bets": ((str,), False, 200),
+    "river_bets": ((str,), False, 200),
+    "flop_raises": ((str,), False, 200),
+    "turn_raises": ((str,), False, 200),
+    "river_raises": ((str,), False, 200),
+    "donk": ((str,), False, 200),
+    "allin_threshold": (_NUM, False, 0),
+    "force_allin": (_NUM, False, 0),
+    "raise_cap": ((int,), False, 0),
+}
+SOLVE_FIELDS: dict[str, tuple[tuple[type, ...], bool, int]] = {
+    **SPOT_FIELDS,
+    "session": ((str,), False, 64),
+    "target_pct": (_NUM, False, 0),
+    "iterations": ((int,), False, 0),
+}
+
+
+def parse_body(raw: bytes, limit: int) -> dict[str, Any]:
+    """A JSON object from a request body of at most ``limit`` bytes."""
+    if len(raw) > limit:
+        raise SolverPageError(f"request body too large: {len(raw):,} bytes, at most {limit:,}")
+    try:
+        obj = json.loads(raw.decode("utf-8")) if raw else {}
+    except (UnicodeDecodeError, ValueError):
+        raise SolverPageError("request body is not valid JSON") from None
+    if not isinstance(obj, dict):
+        raise SolverPageError("request body must be a JSON object")
+    return obj
+
+
+def check_fields(obj: dict[str, Any], schema: dict[str, tuple[tuple[type, ...], bool, int]],
+                 *, max_chars: int) -> dict[str, Any]:
+    """Types, presence and lengths of ``obj``'s fields; unknown fields are refused;
+    ``null`` and ``""`` count as not given for optional fields."""
+    unknown = sorted(k for k in obj if k not in schema)
+    if unknown:
+        raise SolverPageError(f"unknown field {unknown[0]!r}")
+    out: dict[str, Any] = {}
+    for name, (types, required, maxlen) in schema.items():
+        v = obj.get(name)
+        if v is None or v == "":
+            if required:
+                raise SolverPageError(f"missing field {name!r}")
+            continue
+        if isinstance(v, bool) or not isinstance(v, types):
+            want = "a number" if types == _NUM else "an integer" if types == (int,) else "a string"
+            raise SolverPageError(f"field {name!r} must be {want}, got {type(v).__name__}")
+        if isinstance(v, str):
+            cap = maxlen or max_chars
+            if len(v) > cap:
+                raise SolverPageError(f"field {name!r} is too long: {len(v):,} characters, at most {cap:,}")
+            if "\n" in v or "\r" in v:
+                v = " ".join(v.split())
+        if isinstance(v, float) and not math.isfinite(v):
+            raise SolverPageError(f"field {name!r} must be a finite number")
+        out[name] = v
+    return out
+
+
+def spot_from_fields(f: dict[str, Any]) -> Any:
+    """The :class:`~pokerlab.subgame.Spot` of validated fields (the solver's own one-line
+    errors for a bad board, range or size)."""
+    from pokerlab.subgame import make_spot, tree_config
+
+    if "raise_cap" in f and not 0 <= f["raise_cap"] <= 100:
+        raise SolverPageError("field 'raise_cap' must be between 0 (no cap) and 100")
+    names = ("bets", "raises", "flop_bets", "turn_bets", "river_bets", "flop_raises", "turn_raises",
+             "river_raises", "donk")
+    kw: dict[str, Any] = {k: f[k] for k in names if k in f}
+    for k in ("allin_threshold", "force_allin"):
+        if k in f:
+            kw[k] = float(f[k])
+    if "raise_cap" in f:
+        kw["raise_cap"] = int(f["raise_cap"])
+    tree = tree_config(**kw)
+    return make_spot(board=f["board"], pot=f["pot"], stack=f["stack"], oop=f["oop"], ip=f["ip"], tree=tree)
+
+
+def one_line(exc: BaseException) -> str:
+    text = " ".join(str(exc).split())
+    return text[:500] or type(exc).__name__
