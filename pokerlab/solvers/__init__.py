@@ -1,10 +1,37 @@
 """Solvers: the CFR family on the public tree, Monte Carlo CFR on the protocol and the
-sequence-form LP.  :func:`solve` is the one entry point used by ``pokerlab solve``."""
+sequence-form LP.  :func:`solve` is the one entry point used by ``pokerlab solve``.
 
-from pokerlab.solvers.cfr import PRESETS, CFRConfig, CFRSolver, cfr_config
-from pokerlab.solvers.driver import ALGOS, SolveConfig, SolveResult, solve
-from pokerlab.solvers.lp import LPResult, solve_lp
-from pokerlab.solvers.mccfr import MCCFRConfig, MCCFRSolver
+The names below are loaded on first use (PEP 562), so that importing one light module
+of the package (``pokerlab.solvers.regret``, which every solver kernel uses) does not
+import SciPy's LP solver with it (about 0.3 s of every command's start-up)."""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from pokerlab.solvers.cfr import PRESETS, CFRConfig, CFRSolver, cfr_config
+    from pokerlab.solvers.driver import ALGOS, SolveConfig, SolveResult, solve
+    from pokerlab.solvers.lp import LPResult, solve_lp
+    from pokerlab.solvers.mccfr import MCCFRConfig, MCCFRSolver
+
+_WHERE = {
+    "PRESETS": "cfr", "CFRConfig": "cfr", "CFRSolver": "cfr", "cfr_config": "cfr",
+    "ALGOS": "driver", "SolveConfig": "driver", "SolveResult": "driver", "solve": "driver",
+    "LPResult": "lp", "solve_lp": "lp",
+    "MCCFRConfig": "mccfr", "MCCFRSolver": "mccfr",
+}
+
+
+def __getattr__(name: str) -> Any:
+    mod = _WHERE.get(name)
+    if mod is None:
+        raise AttributeError(f"module 'pokerlab.solvers' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"pokerlab.solvers.{mod}"), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "ALGOS",
