@@ -38,7 +38,8 @@ Work lost
     test_a_force_call_that_fails_before_writing_keeps_the_old_run,
     test_force_waits_for_the_lock_and_removes_nothing_of_a_live_run,
     test_a_killed_force_call_is_settled_by_the_next_call,
-    test_deepcfr_checkpoint_folder_force
+    test_deepcfr_checkpoint_folder_force; ``exploit lock --game hunl --out DIR`` over files:
+    here, test_hunl_lock_run_folder_is_never_overwritten
   - two trainers on one ``--out``: test_runlock.py,
     test_two_trainers_on_one_folder_the_second_refuses; a database writer:
     test_a_database_writer_is_locked; a killed holder's lock: test_a_killed_holder_is_taken_over,
@@ -174,6 +175,18 @@ def test_output_paths_checked_before_any_work(tmp_path: Path) -> None:
         root=tmp_path)
     bad(["solve", "kuhn", "--iterations", "2", "--out", str(tmp_path / "f" / "x.npz")],
         "--out", root=tmp_path)
+
+
+def test_hunl_lock_run_folder_is_never_overwritten(tmp_path: Path) -> None:
+    # the run folder of `exploit lock --game hunl` is a folder (not refused as "not a file"),
+    # and one that already holds files is refused before any work
+    run = tmp_path / "run"
+    run.mkdir()
+    (run / "policy.npz").write_bytes(b"old run")
+    line = bad(["exploit", "lock", "--game", "hunl", "--opponent", str(tmp_path / "m.npz"),
+                "--out", str(run)], "--out", "already holds", root=tmp_path)
+    assert "not a file" not in line
+    assert (run / "policy.npz").read_bytes() == b"old run"
 
 
 def test_solve_out_must_be_an_npz(tmp_path: Path) -> None:

@@ -101,6 +101,7 @@ OVERRIDES: dict[tuple[str, str], str | None] = {
     ("play", "--out"): "folder_out",
     ("league", "--out"): "folder_in",        # an existing folder
     ("exploit br", "--out"): "any_out",      # a policy file, or a run folder for hunl
+    ("exploit lock", "--out"): "any_out",    # a policy file, or the run folder for hunl
     ("holdem deal", "--stack"): None,        # a list of stacks, parsed by the command
     ("holdem selfplay", "--stack"): None,
     ("holdem deal", "--ante"): "count0",
