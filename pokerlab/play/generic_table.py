@@ -8,9 +8,10 @@ from typing import Any
 
 from pokerlab.play import session as ps
 from pokerlab.play.errors import PlayError
+from pokerlab.play.protocol_table import ProtocolTable
 
 
-class GenericSession(ps.Session, path="generic"):
+class GenericSession(ProtocolTable, path="generic"):
     """Any game string :func:`pokerlab.play.generic.load_play_game` accepts."""
 
     def _setup(self, agent: Any) -> None:
@@ -89,8 +90,8 @@ class GenericSession(ps.Session, path="generic"):
         self.hands.append(h)
         new = self._g_deal(h)
         ev = ps.HandStarted(hand=number, button=self._who(h, 1),
-                         stacks={ps.YOU: self._g_stack(st, human), ps.AGENT: self._g_stack(st, 1 - human)},
-                         cards=self._g_cards(h, human))
+                            stacks={ps.YOU: self._g_stack(st, human), ps.AGENT: self._g_stack(st, 1 - human)},
+                            cards=self._g_cards(h, human))
         h.events.append(ev)
         out: list[ps.PlayEvent] = [ev]
         self._frame(h)
@@ -131,7 +132,7 @@ class GenericSession(ps.Session, path="generic"):
             elif kind in ("bet", "raise"):
                 amount = after[player]
         ev = ps.ActionTaken(who=self._who(h, player), kind=kind, amount=amount, pot=pot,
-                         label=label)
+                            label=label)
         h.events.append(ev)
         self._frame(h)
         out: list[ps.PlayEvent] = [ev]
@@ -140,29 +141,17 @@ class GenericSession(ps.Session, path="generic"):
             out += self._finish(h)
         return out
 
-    def _settle(self, h: ps.HandRecord) -> bool:
-        """Result and showdown of a finished hand (called by :meth:`Session._finish`)."""
+    def _showdown_of(self, h: ps.HandRecord) -> bool:
+        return (not any(h.state.folded)) if self.caps.showdown_flag else True
+
+    def _agent_shown(self, h: ps.HandRecord) -> list[str]:
         from pokerlab.play.generic import safe_string
 
-        st = h.state
-        r = st.returns()
-        h.result = float(r[h.human_player])
-        h.chips = int(round(h.result))
         ag = 1 - h.human_player
-        showdown = (not any(st.folded)) if self.caps.showdown_flag else True
-        if showdown:
-            h.revealed = True
-            shown = (self._g_cards(h, ag) if self.caps.card is not None
-                     else [safe_string(st.information_state_string, ag)])
-            h.events.append(ps.CardsShown(who=ps.AGENT, cards=shown))
-        self._write_generic(h)
-        return showdown
+        return (self._g_cards(h, ag) if self.caps.card is not None
+                else [safe_string(h.state.information_state_string, ag)])
 
-    def _write_generic(self, h: ps.HandRecord) -> None:
-        if self.folder is None:
-            return
-        from pokerlab.io import atomic_write_json
-
+    def _hand_json(self, h: ps.HandRecord) -> dict[str, Any]:
         st = h.state
         doc: dict[str, Any] = {"game": self.game, "hand": h.number, "you": h.human_player,
                                "agent": self.agent_name, "deal": list(h.cards),
@@ -173,9 +162,7 @@ class GenericSession(ps.Session, path="generic"):
         if self.caps.card is not None:
             doc["cards"] = {"hole": [self._g_cards(h, 0), self._g_cards(h, 1)],
                             "board": [self.caps.card(c) for c in st.board]}
-        path = self.folder / f"hand_{h.number:05d}.json"
-        atomic_write_json(path, doc)
-        h.phh_path = str(path)
+        return doc
 
     def _legal(self, h: ps.HandRecord) -> dict[str, Any]:
         from pokerlab.play.generic import safe_string
@@ -241,10 +228,10 @@ class GenericSession(ps.Session, path="generic"):
         contrib = self._g_contrib(st)
         you = h.human_player
         dec = ps.Decision(street=self._g_street(st),
-                       to_call=(max(contrib) - contrib[you]) if contrib else 0,
-                       pot=sum(contrib) if contrib else 0,
-                       chosen=safe_string(st.action_to_string, a) or str(a), view=st.clone(),
-                       human_player=you, action_id=int(a))
+                          to_call=(max(contrib) - contrib[you]) if contrib else 0,
+                          pot=sum(contrib) if contrib else 0,
+                          chosen=safe_string(st.action_to_string, a) or str(a), view=st.clone(),
+                          human_player=you, action_id=int(a))
         h.decisions.append(dec)
         return self._generic_apply(h, you, int(a))
 

@@ -8,9 +8,10 @@ from typing import Any
 
 from pokerlab.play import session as ps
 from pokerlab.play.errors import PlayError
+from pokerlab.play.protocol_table import ProtocolTable
 
 
-class SmallSession(ps.Session, path="small"):
+class SmallSession(ProtocolTable, path="small"):
     """``kuhn`` and ``leduc`` against their exact equilibrium (or a given agent)."""
 
     def _setup(self, agent: Any) -> None:
@@ -39,9 +40,9 @@ class SmallSession(ps.Session, path="small"):
         st.apply_action(cards[0])
         st.apply_action(cards[1])
         ev = ps.HandStarted(hand=number, button=self._who(h, 1),
-                         stacks={ps.YOU: self._small_stack(st, human),
-                                 ps.AGENT: self._small_stack(st, 1 - human)},
-                         cards=[ps.small_card(self.game, cards[human])])
+                            stacks={ps.YOU: self._small_stack(st, human),
+                                    ps.AGENT: self._small_stack(st, 1 - human)},
+                            cards=[ps.small_card(self.game, cards[human])])
         h.events.append(ev)
         out: list[ps.PlayEvent] = [ev]
         self._frame(h)
@@ -116,18 +117,11 @@ class SmallSession(ps.Session, path="small"):
             out += self._finish(h)
         return out
 
-    def _settle(self, h: ps.HandRecord) -> bool:
-        st = h.state
-        r = st.returns()
-        h.chips = int(round(r[h.human_player]))
-        h.result = float(r[h.human_player])
-        showdown = self._small_showdown(h)
-        if showdown:
-            h.revealed = True
-            ev0 = ps.CardsShown(who=ps.AGENT, cards=[ps.small_card(self.game, h.cards[1 - h.human_player])])
-            h.events.append(ev0)
-        self._write_small(h)
-        return showdown
+    def _showdown_of(self, h: ps.HandRecord) -> bool:
+        return self._small_showdown(h)
+
+    def _agent_shown(self, h: ps.HandRecord) -> list[str]:
+        return [ps.small_card(self.game, h.cards[1 - h.human_player])]
 
     def _legal(self, h: ps.HandRecord) -> dict[str, Any]:
         st = h.state
@@ -159,9 +153,9 @@ class SmallSession(ps.Session, path="small"):
         if a not in acts:
             raise PlayError(f"{kind} is not legal here")
         dec = ps.Decision(street="round 1" if getattr(st, "round", 1) == 1 else "round 2",
-                       to_call=0, pot=sum(self._small_contrib(st)),
-                       chosen=self._small_kind(st, a), view=st.clone(),
-                       human_player=h.human_player, action_id=int(a))
+                          to_call=0, pot=sum(self._small_contrib(st)),
+                          chosen=self._small_kind(st, a), view=st.clone(),
+                          human_player=h.human_player, action_id=int(a))
         h.decisions.append(dec)
         return self._small_apply(h, h.human_player, a)
 
@@ -219,15 +213,7 @@ class SmallSession(ps.Session, path="small"):
             return f"{names[rank]} high"
         return names[rank]
 
-    def _write_small(self, h: ps.HandRecord) -> None:
-        if self.folder is None:
-            return
-        from pokerlab.io import atomic_write_json
-
-        path = self.folder / f"hand_{h.number:05d}.json"
-        atomic_write_json(path, {"game": self.game, "hand": h.number,
-                                 "you": h.human_player,
-                                 "cards": [ps.small_card(self.game, c) for c in h.cards],
-                                 "events": [e.to_json() for e in h.events],
-                                 "result": h.result})
-        h.phh_path = str(path)
+    def _hand_json(self, h: ps.HandRecord) -> dict[str, Any]:
+        return {"game": self.game, "hand": h.number, "you": h.human_player,
+                "cards": [ps.small_card(self.game, c) for c in h.cards],
+                "events": [e.to_json() for e in h.events], "result": h.result}
