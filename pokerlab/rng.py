@@ -114,8 +114,8 @@ T = TypeVar("T")
 
 def pick(pairs: Sequence[tuple[T, float]], u: float) -> T:
     """The first item of ``(item, probability)`` pairs whose running probability sum
-    exceeds ``u`` (a uniform draw in [0, 1)); the last item when rounding leaves the sum
-    at or below ``u``."""
+    exceeds ``u`` (a uniform draw in [0, 1), or in [0, total) for unnormalised weights);
+    the last item when rounding leaves the sum at or below ``u``."""
     acc = 0.0
     for item, p in pairs:
         acc += p

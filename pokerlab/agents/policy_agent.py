@@ -96,13 +96,7 @@ def sample_index(weights: list[float], u: float) -> int:
     total = 0.0
     for w in weights:
         total += w
-    target = u * total
-    acc = 0.0
-    for i, w in enumerate(weights):
-        acc += w
-        if target < acc:
-            return i
-    return len(weights) - 1
+    return pick(list(enumerate(weights)), u * total)
 
 
 class _Track:

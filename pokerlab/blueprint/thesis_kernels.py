@@ -39,7 +39,7 @@ from numba import njit
 
 from pokerlab.abstraction.action_tree import FOLD_TERMINAL, SHOWDOWN_TERMINAL
 from pokerlab.cards.evaluator_kernels import strength_nb
-from pokerlab.rng import MASK64, splitmix64_next, to_unit, uniform01_nb
+from pokerlab.rng import MASK64, pick, splitmix64_next, to_unit, uniform01_nb
 from pokerlab.solvers.regret import regret_match_row, regret_match_row_py
 
 _uniform = uniform01_nb
@@ -261,12 +261,7 @@ def _strategy_py(reg: np.ndarray, p: int, off: int, k: int) -> list[float]:
 
 
 def _sample_py(sigma: list[float], u: float) -> int:
-    acc = 0.0
-    for a, s in enumerate(sigma):
-        acc += s
-        if u < acc:
-            return a
-    return len(sigma) - 1
+    return pick(list(enumerate(sigma)), u)
 
 
 def _fold_rule_py(reg: np.ndarray, p: int, off: int, k: int, fold_rule: int) -> None:
