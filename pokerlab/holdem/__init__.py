@@ -16,42 +16,8 @@ The seeded random agents are :mod:`pokerlab.agents.random_agent`.
 
 from __future__ import annotations
 
-from pokerlab.holdem.engine import (
-    BIG_BLIND,
-    BOARD_COUNTS,
-    BUTTON,
-    FLOP,
-    PREFLOP,
-    RIVER,
-    SMALL_BLIND,
-    STREET_NAMES,
-    TURN,
-    UNKNOWN,
-    Action,
-    ActionKind,
-    HoldemConfig,
-    HoldemState,
-    IllegalActionError,
-    LegalActions,
-    Phase,
-)
+from pokerlab.holdem import actions
+from pokerlab.holdem.actions import *  # noqa: F403 - the value types, re-exported
+from pokerlab.holdem.engine import HoldemState
 
-__all__ = [
-    "BIG_BLIND",
-    "BOARD_COUNTS",
-    "BUTTON",
-    "FLOP",
-    "PREFLOP",
-    "RIVER",
-    "SMALL_BLIND",
-    "STREET_NAMES",
-    "TURN",
-    "UNKNOWN",
-    "Action",
-    "ActionKind",
-    "HoldemConfig",
-    "HoldemState",
-    "IllegalActionError",
-    "LegalActions",
-    "Phase",
-]
+__all__ = [*actions.__all__, "HoldemState"]

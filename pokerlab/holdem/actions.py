@@ -153,3 +153,10 @@ class HoldemConfig:
         a = f" ante {self.ante}" if self.ante else ""
         return (f"HUNL {self.small_blind}/{self.big_blind}{a}, stacks "
                 f"{self.stacks[0]}/{self.stacks[1]}")
+
+
+__all__ = [
+    "BIG_BLIND", "BOARD_COUNTS", "BUTTON", "FLOP", "PREFLOP", "RIVER", "SMALL_BLIND",
+    "STREET_NAMES", "TURN", "UNKNOWN", "Action", "ActionKind", "HoldemConfig",
+    "IllegalActionError", "LegalActions", "Phase",
+]
