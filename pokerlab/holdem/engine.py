@@ -95,6 +95,10 @@ from pokerlab.holdem.actions import (  # noqa: F401 - the engine's public names
 if TYPE_CHECKING:
     from pokerlab.holdem.view import PlayerView
 
+_FOLD = Action(kind=ActionKind.FOLD)
+_CHECK_CALL = Action(kind=ActionKind.CHECK_CALL)
+"""The two actions without an amount (frozen values, shared by every state)."""
+
 
 class HoldemState:
     """One heads-up no-limit hand in progress (see the module docstring)."""
@@ -389,10 +393,9 @@ class HoldemState:
         return True
 
     def fold(self) -> None:
-        action = Action(kind=ActionKind.FOLD)
-        self.verify(action)
+        self.verify(_FOLD)
         p = self.actor
-        self.street_actions[self.street].append(action)
+        self.street_actions[self.street].append(_FOLD)
         self.history.append(ev.Folded(p, pot=self.pot, bets=(self.bets[0], self.bets[1])))
         self.folded = p
         self.actor = -1
@@ -402,21 +405,23 @@ class HoldemState:
         self.phase = Phase.TERMINAL
 
     def check_or_call(self) -> None:
-        action = Action(kind=ActionKind.CHECK_CALL)
-        self.verify(action)
+        self.verify(_CHECK_CALL)
         p = self.actor
         amount = min(self.stacks[p], max(self.bets) - self.bets[p])
         self.bets[p] += amount
         self.stacks[p] -= amount
-        self.street_actions[self.street].append(action)
+        self.street_actions[self.street].append(_CHECK_CALL)
         self.history.append(ev.CheckedOrCalled(p, amount, pot=self.pot,
                                                bets=(self.bets[0], self.bets[1])))
         self._next_actor(p)
 
     def raise_to(self, amount: int) -> None:
         """Bet or raise so that this street's bet becomes ``amount`` chips."""
-        self.verify(Action(kind=ActionKind.RAISE, amount=amount))
-        amount = operator.index(amount)
+        action = Action(kind=ActionKind.RAISE, amount=amount)
+        self.verify(action)
+        if type(amount) is not int:  # a numpy integer: stored as an int
+            amount = operator.index(amount)
+            action = Action(kind=ActionKind.RAISE, amount=amount)
         p = self.actor
         top = max(self.bets)
         inc = amount - top
@@ -425,7 +430,7 @@ class HoldemState:
         self.last_raise = max(self.last_raise, inc)
         self.num_raises += 1
         self.opener = p
-        self.street_actions[self.street].append(Action(kind=ActionKind.RAISE, amount=amount))
+        self.street_actions[self.street].append(action)
         self.history.append(ev.RaisedTo(p, amount, pot=self.pot,
                                         bets=(self.bets[0], self.bets[1])))
         o = 1 - p
