@@ -60,9 +60,11 @@ def _check_player(game: Game, player: int) -> None:
         raise ConfigError(f"player {player!r} is not 0 or 1")
 
 
-def exact_vs_random(game: Game, policy: Policy, *, player: int) -> OutcomeProbs:
-    """Exact outcome of ``policy`` playing as ``player`` against a uniformly random opponent."""
-    _check_player(game, player)
+def _against_random(game: Game, player: int,
+                    own: Callable[[State, Callable[[State], _Triple]], _Triple]) -> OutcomeProbs:
+    """The exact outcome of ``player`` against a uniformly random opponent (chance at its
+    probabilities); ``own(state, value)`` is the (win, draw, loss) triple at the player's
+    own decisions, ``value`` the triple of any state (memoised by public state)."""
     memo: dict[str, _Triple] = {}
 
     def rec(s: State) -> _Triple:
@@ -75,11 +77,7 @@ def exact_vs_random(game: Game, policy: Policy, *, player: int) -> OutcomeProbs:
         elif s.is_chance_node():
             out = _mix([(Fraction(p), rec(s.child(a))) for a, p in s.chance_outcomes()])
         elif s.current_player() == player:
-            dist = policy(s)
-            total = sum(dist.values(), _ZERO)
-            if total != 1:
-                raise ConfigError(f"policy probabilities at {key!r} sum to {total}, not 1")
-            out = _mix([(Fraction(p), rec(s.child(a))) for a, p in dist.items() if p])
+            out = own(s, rec)
         else:
             acts = s.legal_actions()
             q = Fraction(1, len(acts))
@@ -89,6 +87,21 @@ def exact_vs_random(game: Game, policy: Policy, *, player: int) -> OutcomeProbs:
 
     w, d, lo = rec(game.new_initial_state())
     return OutcomeProbs(win=w, draw=d, loss=lo)
+
+
+def exact_vs_random(game: Game, policy: Policy, *, player: int) -> OutcomeProbs:
+    """Exact outcome of ``policy`` playing as ``player`` against a uniformly random opponent."""
+    _check_player(game, player)
+
+    def own(s: State, rec: Callable[[State], _Triple]) -> _Triple:
+        dist = policy(s)
+        total = sum(dist.values(), _ZERO)
+        if total != 1:
+            raise ConfigError(f"policy probabilities at {s.public_state_string()!r} sum to "
+                              f"{total}, not 1")
+        return _mix([(Fraction(p), rec(s.child(a))) for a, p in dist.items() if p])
+
+    return _against_random(game, player, own)
 
 
 def uniform_optimal_policy(solver: MinimaxSolver) -> Policy:
@@ -119,36 +132,19 @@ def max_win_vs_random(solver: MinimaxSolver, *, player: int) -> OutcomeProbs:
     """
     game = solver.game
     _check_player(game, player)
-    memo: dict[str, _Triple] = {}
 
-    def rec(s: State) -> _Triple:
-        key = s.public_state_string()
-        hit = memo.get(key)
-        if hit is not None:
-            return hit
-        if s.is_terminal():
-            out = _terminal_triple(s, player)
-        elif s.is_chance_node():
-            out = _mix([(Fraction(p), rec(s.child(a))) for a, p in s.chance_outcomes()])
-        elif s.current_player() == player:
-            av = solver.action_values(s)
-            best = max(av.values())
-            floor = min(best, 0.0)
-            safe = [a for a, v in av.items() if v >= floor - 1e-9]
-            triples = {a: rec(s.child(a)) for a in safe}
-            top = max(t[0] for t in triples.values())
-            chosen = [t for t in triples.values() if t[0] == top]
-            q = Fraction(1, len(chosen))
-            out = _mix([(q, t) for t in chosen])
-        else:
-            acts = s.legal_actions()
-            q = Fraction(1, len(acts))
-            out = _mix([(q, rec(s.child(a))) for a in acts])
-        memo[key] = out
-        return out
+    def own(s: State, rec: Callable[[State], _Triple]) -> _Triple:
+        av = solver.action_values(s)
+        best = max(av.values())
+        floor = min(best, 0.0)
+        safe = [a for a, v in av.items() if v >= floor - 1e-9]
+        triples = {a: rec(s.child(a)) for a in safe}
+        top = max(t[0] for t in triples.values())
+        chosen = [t for t in triples.values() if t[0] == top]
+        q = Fraction(1, len(chosen))
+        return _mix([(q, t) for t in chosen])
 
-    w, d, lo = rec(game.new_initial_state())
-    return OutcomeProbs(win=w, draw=d, loss=lo)
+    return _against_random(game, player, own)
 
 
 def worst_case_return(game: Game, choose: Callable[[State], int], *, player: int) -> float:
