@@ -189,6 +189,20 @@ def _str_or_none(value: Any) -> str | None:
     return str(value)
 
 
+def _fast_played_at(d: dict[str, Any]) -> dt.datetime | None:
+    """:func:`_played_at` of the fast readers' raw fields (text numbers taken as ints; a
+    non-number is left to the slow reader)."""
+    if not ("year" in d or "month" in d or "day" in d or "time" in d):
+        return None
+    try:
+        dd: dict[str, Any] = {k: int(d[k]) for k in ("year", "month", "day") if k in d}
+    except ValueError:
+        raise _Slow from None
+    if "time" in d:
+        dd["time"] = d["time"]
+    return _played_at(dd)
+
+
 def _played_at(d: dict[str, Any]) -> dt.datetime | None:
     year, month, day = d.get("year"), d.get("month"), d.get("day")
     if not (isinstance(year, int) and isinstance(month, int) and isinstance(day, int)):
@@ -456,15 +470,7 @@ def _fast_raw(text: str, source: str, position: int) -> RawHand:
     fin = get("finishing_stacks")
     win = get("winnings")
     min_bet = get("min_bet")
-    played_at = None
-    if "year" in d or "month" in d or "day" in d or "time" in d:
-        try:
-            dd: dict[str, Any] = {k: int(d[k]) for k in ("year", "month", "day") if k in d}
-        except ValueError:
-            raise _Slow from None
-        if "time" in d:
-            dd["time"] = d["time"]
-        played_at = _played_at(dd)
+    played_at = _fast_played_at(d)
     plist = None if players is None else _slist(players)
     if plist is not None and len(plist) != n:
         raise _Slow
@@ -585,15 +591,7 @@ def _fast_money(d: dict[str, str], source: str, position: int) -> RawHand:
     plist = None if players is None else _slist(players)
     if plist is not None and len(plist) != n:
         raise _Slow
-    played_at = None
-    if "year" in d or "month" in d or "day" in d or "time" in d:
-        try:
-            dd: dict[str, Any] = {k: int(d[k]) for k in ("year", "month", "day") if k in d}
-        except ValueError:
-            raise _Slow from None
-        if "time" in d:
-            dd["time"] = d["time"]
-        played_at = _played_at(dd)
+    played_at = _fast_played_at(d)
     fin = d.get("finishing_stacks")
     win = d.get("winnings")
     return RawHand(
