@@ -97,6 +97,17 @@ def file_has_tag(path: str | os.PathLike[str], tag: bytes, *, first: bytes | Non
         return False
 
 
+def read_bytes(path: str | os.PathLike[str], error: type[Exception], what: str) -> bytes:
+    """The bytes of the file ``path``; one ``error`` naming it (``cannot read WHAT
+    'PATH': reason``) when it cannot be read."""
+    p = os.fspath(path)
+    try:
+        with open(p, "rb") as fh:
+            return fh.read()
+    except OSError as exc:
+        raise error(f"cannot read {what} {p!r}: {exc.strerror}") from None
+
+
 def sha256_bytes(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 

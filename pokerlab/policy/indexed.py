@@ -34,7 +34,7 @@ import numpy as np
 
 from pokerlab.errors import PolicyFileError
 from pokerlab.games.protocol import State
-from pokerlab.io import ARCHIVE_ERRORS, atomic_path, sha256_bytes
+from pokerlab.io import ARCHIVE_ERRORS, atomic_path, read_bytes, sha256_bytes
 from pokerlab.policy.base import Policy
 from pokerlab.policy.tabular import (
     FORMAT_NAME,
@@ -264,11 +264,7 @@ def save_indexed_policy(policy: IndexedPolicy, path: str | os.PathLike[str]) -> 
 
 def _read(path: str | os.PathLike[str]) -> tuple[str, dict[str, Any], Any]:
     p = os.fspath(path)
-    try:
-        with open(p, "rb") as fh:
-            raw = fh.read()
-    except OSError as exc:
-        raise PolicyFileError(f"cannot read policy file {p!r}: {exc.strerror}") from None
+    raw = read_bytes(p, PolicyFileError, "policy file")
     try:
         check_archive(p, raw)
         z = np.load(io.BytesIO(raw), allow_pickle=False)

@@ -12,7 +12,7 @@ import numpy as np
 
 from pokerlab.errors import PokerlabError, PolicyFileError
 from pokerlab.games.protocol import State
-from pokerlab.io import ARCHIVE_ERRORS, atomic_path, sha256_bytes
+from pokerlab.io import ARCHIVE_ERRORS, atomic_path, read_bytes, sha256_bytes
 from pokerlab.policy.base import Policy
 
 FORMAT_NAME = "pokerlab-policy"
@@ -262,11 +262,7 @@ def load_policy(path: str | os.PathLike[str]) -> TabularPolicy:
     file, a foreign format, an unknown version or a checksum mismatch.
     """
     p = os.fspath(path)
-    try:
-        with open(p, "rb") as fh:
-            raw = fh.read()
-    except OSError as exc:
-        raise PolicyFileError(f"cannot read policy file {p!r}: {exc.strerror}") from None
+    raw = read_bytes(p, PolicyFileError, "policy file")
     try:
         check_archive(p, raw)
         with np.load(io.BytesIO(raw), allow_pickle=False) as z:
