@@ -34,7 +34,7 @@ from pokerlab.cards.cards import CLASS_NAMES, CLASS_OF_COMBO, COMBO_MASKS, COMBO
 from pokerlab.errors import ConfigError
 from pokerlab.pushfold.game import OPPONENT_COMBOS, PushFoldConfig, matrices_for
 from pokerlab.pushfold.pushfold_kernels import mc_linear_kernel, mc_tabular_kernel
-from pokerlab.pushfold.solver import Evaluation, evaluate, unit_fields
+from pokerlab.pushfold.solver import Evaluation, StrategyPair, evaluate, unit_fields
 
 FEATURE_SETS = ("tutorial", "rich")
 THETA_NAMES = ("const", "high/13", "low/13", "suited", "gap^0.25", "isSB", "isSB*isGII")
@@ -161,7 +161,7 @@ def tabular_policies(q_sum: np.ndarray, q_wt: np.ndarray, greedy_gii: np.ndarray
 
 # ---------------------------------------------------------------- results
 @dataclass(frozen=True, kw_only=True)
-class LearnResult:
+class LearnResult(StrategyPair):
     config: LearnConfig
     sb_shove: np.ndarray  # (1326,) the learned policy (greedy / average policy)
     bb_call: np.ndarray
@@ -175,18 +175,6 @@ class LearnResult:
     greedy_evaluation: Evaluation | None = None  # rich model: the current greedy policy
     history: list[dict[str, float]] = field(default_factory=list)
     counts: dict[str, int] = field(default_factory=dict)
-
-    @property
-    def exploitability(self) -> float:
-        return self.evaluation.exploitability
-
-    @property
-    def sb_shove_fraction(self) -> float:
-        return float(self.sb_shove.mean())
-
-    @property
-    def bb_call_fraction(self) -> float:
-        return float(self.bb_call.mean())
 
     def theta_reading(self) -> list[str]:
         """``theta`` in plain language (tutorial model)."""

@@ -141,8 +141,29 @@ def best_responses(sb_shove: np.ndarray, bb_call: np.ndarray, cfg: PushFoldConfi
 
 
 # ---------------------------------------------------------------- solving
+class StrategyPair:
+    """Figures of a push/fold strategy pair (``sb_shove``, ``bb_call`` per combo) with its
+    ``evaluation``: shared by solved and learned strategies."""
+
+    sb_shove: np.ndarray
+    bb_call: np.ndarray
+    evaluation: Evaluation
+
+    @property
+    def exploitability(self) -> float:
+        return self.evaluation.exploitability
+
+    @property
+    def sb_shove_fraction(self) -> float:
+        return float(self.sb_shove.mean())
+
+    @property
+    def bb_call_fraction(self) -> float:
+        return float(self.bb_call.mean())
+
+
 @dataclass(frozen=True, kw_only=True)
-class PushFoldSolution:
+class PushFoldSolution(StrategyPair):
     """An equilibrium (or approximation) for one stack."""
 
     config: PushFoldConfig
@@ -157,18 +178,6 @@ class PushFoldSolution:
     @property
     def sb_value(self) -> float:
         return self.evaluation.sb_value
-
-    @property
-    def exploitability(self) -> float:
-        return self.evaluation.exploitability
-
-    @property
-    def sb_shove_fraction(self) -> float:
-        return float(self.sb_shove.mean())
-
-    @property
-    def bb_call_fraction(self) -> float:
-        return float(self.bb_call.mean())
 
     def class_strategies(self) -> tuple[np.ndarray, np.ndarray]:
         """Mean shove / call probability per class (169, grid order)."""
