@@ -17,7 +17,7 @@ from pokerlab.agents.adapt_hunl import (
 )
 from pokerlab.agents.registry import build_agent, check_spec_stack, spec_stack_bb
 from pokerlab.agents.rules import CallAgent, RaiseAgent, TagAgent
-from pokerlab.errors import AgentError
+from pokerlab.errors import AgentError, ConfigError
 from pokerlab.evaluation.matches import hand_cards, hand_seed, play_hunl_hand
 from pokerlab.holdem.engine import HoldemConfig, HoldemState
 from pokerlab.holdem.events import Shown, events_of
@@ -73,13 +73,15 @@ def test_spec_forms_and_errors() -> None:
     assert parse_hunl_spec("adapt:blueprint-100").base == "blueprint-100"
     c = parse_hunl_spec("adapt(base=policy:x.npz,strength=2,refit=50,p=1,iterations=2e5,"
                         "eps=inf,slice=1000)")
-    assert (c.base, c.strength, c.refit, c.p, c.iterations, c.eps, c.slice) == \
-        ("policy:x.npz", 2.0, 50, 1.0, 200_000, float("inf"), 1000)
+    assert (c.base, c.strength, c.refit, c.p, c.iterations, c.eps, c.slice, c.spread) == \
+        ("policy:x.npz", 2.0, 50, 1.0, 200_000, float("inf"), 1000, "even")
+    assert parse_hunl_spec("adapt(spread=Prior)").spread == "prior"
     for spec, words in [("adapt(grid=0/1)", "small-game option"),
                         ("adapt(foo=1)", "unknown key 'foo'"),
                         ("adapt(p=2)", "p must lie"), ("adapt(refit=0)", "refit must"),
                         ("adapt(iterations=2.5)", "iterations must"),
-                        ("adapt(eps=-1)", "eps must"), ("adapt(p=x)", "not a number")]:
+                        ("adapt(eps=-1)", "eps must"), ("adapt(p=x)", "not a number"),
+                        ("adapt(spread=odd)", "spread must")]:
         with pytest.raises(AgentError, match=words):
             parse_hunl_spec(spec)
     with pytest.raises(AgentError, match="must be a fixed policy"):
@@ -156,6 +158,33 @@ def test_the_agent_counts_shown_cards_only(blueprint) -> None:
     assert ag.obs.public.sum() > 0 and ag.obs.known.sum() > 0
     model = ag.model()  # the model moves toward what was seen
     assert not np.array_equal(model, blueprint.policy.probs.astype(np.float64))
+
+
+def test_posterior_spreads_hidden_counts_evenly_or_by_the_prior(blueprint) -> None:
+    from pokerlab.agents.adapt_hunl import posterior
+
+    pol, tree = blueprint.policy, blueprint.tree
+    node = int(tree.child(0, 1))  # the big blind facing the button's limp
+    k, nb = int(tree.num_children[node]), int(pol.num_buckets[node])
+    lo, cs = int(pol.node_offset[node]), int(tree.child_start[node])
+    obs = HUNLObservations.empty("x", blueprint)
+    obs.public[cs:cs + k] = np.arange(1, k + 1) * 40.0
+    prior = pol.probs[lo:lo + nb * k].reshape(nb, k).astype(np.float64)
+    even = posterior(blueprint, obs, 2.0)[lo:lo + nb * k].reshape(nb, k)
+    num = 2.0 * prior + obs.public[cs:cs + k] / nb
+    assert np.allclose(even, num / num.sum(axis=1, keepdims=True))
+    bayes = posterior(blueprint, obs, 2.0, "prior")[lo:lo + nb * k].reshape(nb, k)
+    w = (prior + 1 / nb) / (prior.sum(axis=0) + 1)
+    assert np.allclose(w.sum(axis=0), 1.0)  # every hidden count is shared out, once
+    num = 2.0 * prior + obs.public[cs:cs + k] * w
+    assert np.allclose(bayes, num / num.sum(axis=1, keepdims=True))
+    assert not np.allclose(even, bayes)
+    # an untouched node (the root) keeps the prior; a bad spread is refused
+    k0, nb0 = int(tree.num_children[0]), int(pol.num_buckets[0])
+    assert np.array_equal(posterior(blueprint, obs, 2.0, "prior")[:nb0 * k0],
+                          pol.probs[:nb0 * k0].astype(np.float64))
+    with pytest.raises(ConfigError, match="spread must be"):
+        posterior(blueprint, obs, 2.0, "odd")
 
 
 # ------------------------------------------------------------------------------ refits
@@ -245,6 +274,14 @@ def test_adapt_trainer_falls_back_to_the_base_where_it_never_trained(blueprint) 
     assert 0 < kept < rows
     same = np.isclose(pol.probs, base.probs)
     assert same.sum() >= kept and not same.all()
+    # warm: the run starts at the base (no iteration yet: the base's own strategy)
+    warm = adapt_trainer(base, base.probs.astype(np.float64), p=0.5, seed=3, warm=50)
+    assert np.allclose(warm.trainer.avg, 50 * base.probs, rtol=1e-6)
+    assert np.allclose(warm.trainer.regret, 5000 * base.probs, rtol=1e-6)
+    assert np.allclose(warm.policy().probs, base.probs, atol=1e-5)
+    warm.run(2000)
+    moved = np.abs(warm.policy().probs - base.probs).max()
+    assert 0 < moved < np.abs(pol.probs - base.probs).max()  # it moves, less than cold
 
 
 # --------------------------------------------------------------------------- matches

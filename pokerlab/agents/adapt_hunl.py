@@ -3,7 +3,8 @@
 Specs (:func:`parse_hunl_spec`): ``adapt`` (the shipped blueprint for the match's stack),
 ``adapt:POLICY`` (``POLICY``: ``blueprint``, ``blueprint-N`` or ``policy:PATH`` of a dense
 indexed blueprint policy), ``adapt(base=POLICY,strength=S,refit=N,p=P,iterations=K,eps=X,
-slice=C)``.  See docs/exploitation.md ("The adaptive agent on HUNL").
+slice=C,spread=even|prior,warm=W)``.  See docs/exploitation.md ("The adaptive agent on
+HUNL").
 
 **Play.**  The agent plays its base policy (a
 :class:`~pokerlab.agents.policy_agent.HUNLPolicyAgent`, exactly: same seeds, same actions)
@@ -20,7 +21,8 @@ opponent's cards only when a ``Shown`` event shows them (a showdown or an all-in
 translated to the base's betting tree by the one ``ActionMap`` and counted per (tree node,
 card bucket) when its cards were shown, per node when not; the model is the Dirichlet
 posterior :func:`posterior` (strength ``s`` pseudo-observations toward the base policy,
-node counts spread evenly over the node's buckets).
+node counts spread evenly over the node's buckets, or with ``spread=prior`` by Bayes with
+the base as the likelihood).
 
 **The response** is recomputed after ``refit``, ``2 refit``, ``4 refit``, ... hands (the
 interval capped at ``16 refit``): a blueprint MCCFR run from scratch with the base
@@ -28,10 +30,12 @@ policy's configuration and every opponent row locked to the model with weight ``
 (:func:`pokerlab.opponents.hunl_model.adapt_trainer`, ``locked_trainer`` of a model in
 memory), ``iterations`` iterations run ``slice`` at a time, one slice at the end of each
 hand (so no hand end waits for more than one slice); the agent switches to the new policy
-when the run is complete.  Each run's seed comes from the seed of the hand that started
-it and the run's number, so a match is reproducible from its seed.  The trainer is an
-application above this layer: the agent names it (:data:`RESPONDER`) and imports it when
-the first refit is due (or is given one: ``responder=``).
+when the run is complete.  ``warm=W > 0`` starts the run at the base instead of from
+scratch (regrets and average-strategy sums proportional to the base's probabilities).
+Each run's seed comes from the seed of the hand that started it and the run's number, so
+a match is reproducible from its seed.  The trainer is an application above this layer:
+the agent names it (:data:`RESPONDER`) and imports it when the first refit is due (or is
+given one: ``responder=``).
 
 **Safety** ("risk what you've won", Ganzfried & Sandholm 2015, on *realised* chips): a
 budget starts at ``eps`` big blinds and moves by the chips the agent wins or loses in every
@@ -191,13 +195,24 @@ def observe_hand(obs: HUNLObservations, agent: Any, events: Iterable[Any], confi
         real.apply(act)
 
 
-def posterior(agent: Any, obs: HUNLObservations, strength: float) -> np.ndarray:
+def posterior(agent: Any, obs: HUNLObservations, strength: float,
+              spread: str = "even") -> np.ndarray:
     """The Dirichlet posterior mean in the policy layout: row (node ``n``, bucket ``b``) is
-    ``(s * base(n, b) + c(n, b) + u(n) / B(n)) / (s + |c(n, b)| + |u(n)| / B(n))``."""
+    ``(s * base(n, b) + c(n, b) + u(n) w(n, b)) / (s + |c(n, b)| + |u(n) w(n, b)|)``, the
+    node's hidden-card counts ``u(n)`` shared among its ``B(n)`` buckets by ``w``:
+
+    * ``spread="even"``: ``w(n, b, a) = 1 / B(n)`` (every bucket alike);
+    * ``spread="prior"``: by Bayes with the prior as the likelihood and the buckets equally
+      likely, smoothed by one even pseudo-bucket: ``w(n, b, a) = (base(n, b, a) + 1 / B(n))
+      / (sum_b' base(n, b', a) + 1)``.  An action the prior takes with strong hands is
+      credited to strong hands, so a card-dependent opponent stays card-dependent (the
+      even spread makes every bucket of a much-seen node play the node's frequencies)."""
     from pokerlab.abstraction.action_tree import DECISION
 
     if not np.isfinite(strength) or strength < 0:
         raise ConfigError(f"prior strength must be finite and >= 0, got {strength!r}")
+    if spread not in ("even", "prior"):
+        raise ConfigError(f"spread must be 'even' or 'prior', got {spread!r}")
     tree = agent.tree
     pol = agent.policy
     out = np.asarray(pol.probs, dtype=np.float64).copy()
@@ -212,7 +227,11 @@ def posterior(agent: Any, obs: HUNLObservations, strength: float) -> np.ndarray:
         if c.sum() == 0 and u.sum() == 0:
             continue
         prior = out[lo:hi].reshape(nb, k)
-        num = strength * prior + c + u[None, :] / nb
+        if spread == "prior":
+            hidden = u[None, :] * (prior + 1.0 / nb) / (prior.sum(axis=0, keepdims=True) + 1.0)
+        else:
+            hidden = u[None, :] / nb
+        num = strength * prior + c + hidden
         tot = num.sum(axis=1, keepdims=True)
         rows = np.where(tot > 0, num / np.where(tot > 0, tot, 1.0), prior)
         out[lo:hi] = rows.ravel()
@@ -233,6 +252,10 @@ class HUNLAdaptConfig:
     """Big blinds."""
     slice: int = 250_000
     """MCCFR iterations run at the end of one hand (a refit spans several hands)."""
+    warm: float = 0.0
+    """Start each refit at the base (0: from scratch; see ``adapt_trainer``)."""
+    spread: str = "even"
+    """How hidden-card counts are shared among a node's buckets (:func:`posterior`)."""
 
     def __post_init__(self) -> None:
         if not (math.isfinite(self.strength) and self.strength >= 0):
@@ -249,9 +272,11 @@ class HUNLAdaptConfig:
                              f"{self.eps!r}")
         if not self.base.strip():
             raise AgentError("adapt: base must be a policy spec")
+        if self.spread not in ("even", "prior"):
+            raise AgentError(f"adapt: spread must be even or prior, got {self.spread!r}")
 
 
-_KEYS = ("base", "strength", "refit", "p", "iterations", "eps", "slice")
+_KEYS = ("base", "strength", "refit", "p", "iterations", "eps", "slice", "spread", "warm")
 _SMALL_ONLY = ("prior", "grid", "pmax")
 
 
@@ -285,8 +310,8 @@ def parse_hunl_spec(spec: str) -> HUNLAdaptConfig:
         if k in kw:
             raise AgentError(f"agent spec {spec!r}: {k!r} given twice")
         try:
-            if k == "base":
-                kw[k] = v
+            if k in ("base", "spread"):
+                kw[k] = v.lower() if k == "spread" else v
             elif k in ("refit", "iterations", "slice"):
                 kw[k] = int(float(v)) if float(v).is_integer() else float(v)
             else:
@@ -416,7 +441,7 @@ class HUNLAdaptAgent:
     # ------------------------------------------------------------------ learning
     def model(self) -> np.ndarray:
         """The opponent model now (the posterior, the base policy's layout)."""
-        return posterior(self.base, self.obs, self.config.strength)
+        return posterior(self.base, self.obs, self.config.strength, self.config.spread)
 
     def observe(self, state: Any, player: int) -> None:
         """The end of a hand (``state`` finished, this agent in seat ``player``): count
@@ -448,7 +473,8 @@ class HUNLAdaptAgent:
             if self._responder is None:
                 self._responder = default_responder()
             seed = (self._last_seed * 1_000_003 + self.refits + 1) % (2**62)
-            tr = self._responder(self.base.policy, self.model(), p=cfg.p, seed=seed)
+            kw = {"warm": cfg.warm} if cfg.warm > 0 else {}
+            tr = self._responder(self.base.policy, self.model(), p=cfg.p, seed=seed, **kw)
             self._training = _Refit(trainer=tr, left=cfg.iterations, hand=self.hands,
                                     seed=seed)
             self.refit_hands.append(self.hands)

@@ -252,7 +252,8 @@ def _locked(metadata: dict[str, Any], probs: np.ndarray, flags: np.ndarray, p: f
     return tr
 
 
-def adapt_trainer(base: Any, probs: np.ndarray, *, p: float, seed: int) -> Any:
+def adapt_trainer(base: Any, probs: np.ndarray, *, p: float, seed: int,
+                  warm: float = 0.0) -> Any:
     """The adaptive agent's refit (:mod:`pokerlab.agents.adapt_hunl`): a trainer from
     scratch with the base blueprint policy's configuration and every row of the opponent
     locked to the model ``probs`` (base layout) with weight ``p`` -- :func:`locked_trainer`
@@ -260,7 +261,9 @@ def adapt_trainer(base: Any, probs: np.ndarray, *, p: float, seed: int) -> Any:
     response: the trained strategy where the run updated the row's regrets, the base
     policy's row where it never did (a short run from scratch leaves many rare (node,
     bucket) rows untouched, and an untouched row's regret matching is uniform: folding a
-    third of the time)."""
+    third of the time).  ``warm > 0`` starts at the base instead of from scratch: every
+    regret ``100 * warm * base`` chips and every average-strategy sum ``warm * base``
+    (linear CFR's discounting shrinks both as the run goes)."""
     flags = np.zeros(base.probs.shape[0], dtype=np.bool_)
     for node in range(base.num_nodes):
         k = int(base.num_children[node])
@@ -269,8 +272,13 @@ def adapt_trainer(base: Any, probs: np.ndarray, *, p: float, seed: int) -> Any:
             continue
         lo = int(base.node_offset[node])
         flags[lo:lo + nb * k:k] = True
-    return _AdaptRun(_locked(base.metadata, probs, flags, p, seed, "the adapt base policy"),
-                     base)
+    tr = _locked(base.metadata, probs, flags, p, seed, "the adapt base policy")
+    if warm > 0:  # start at the base: regrets and average sums proportional to its rows
+        bp = np.asarray(base.probs, dtype=np.float64)
+        tr.regret[:] = (warm * 100.0 * bp).astype(tr.regret.dtype)
+        if tr.avg.size:
+            tr.avg[:] = (warm * bp).astype(tr.avg.dtype)
+    return _AdaptRun(tr, base)
 
 
 class _AdaptRun:
