@@ -48,7 +48,7 @@ from pokerlab.games.gamedef import (
     GameDef,
     GameDefError,
 )
-from pokerlab.games.protocol import CHANCE, TERMINAL, GameInfo
+from pokerlab.games.protocol import CHANCE, TERMINAL, CloneChild, GameInfo
 
 FOLD = 0
 CALL = 1
@@ -130,7 +130,7 @@ def hand_value(cards: tuple[int, ...], num_suits: int) -> tuple[int, ...]:
     return (0, *present[:5])
 
 
-class AcpcState:
+class AcpcState(CloneChild):
     __slots__ = ("_game", "hole", "board", "used", "round", "actions", "spent", "max_spent",
                  "min_raise_to", "folded", "finished", "_node", "log", "street_base")
 
@@ -381,11 +381,6 @@ class AcpcState:
         if a == ALL_IN and pot != rr[1]:
             return rr[1]
         return None
-
-    def child(self, action: int) -> AcpcState:
-        c = self.clone()
-        c.apply_action(action)
-        return c
 
     def clone(self) -> AcpcState:
         c = AcpcState.__new__(AcpcState)

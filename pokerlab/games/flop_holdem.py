@@ -31,7 +31,7 @@ import numpy as np
 from pokerlab.cards.cards import COMBO_INDEX, COMBOS, card_str, cards_str
 from pokerlab.errors import ConfigError
 from pokerlab.games import register_game
-from pokerlab.games.protocol import CHANCE, TERMINAL, GameInfo
+from pokerlab.games.protocol import CHANCE, TERMINAL, CloneChild, GameInfo
 
 FOLD, CALL, RAISE = 0, 1, 2
 SMALL_BLIND, BIG_BLIND, BET_SIZE, MAX_BETS = 1, 2, 2, 4
@@ -118,7 +118,7 @@ class Betting:
 
 
 # ---------------------------------------------------------------- state
-class FlopHoldemState:
+class FlopHoldemState(CloneChild):
     __slots__ = ("_game", "hole", "board", "betting", "_flop_pending")
 
     def __init__(self, game: FlopHoldem) -> None:
@@ -203,11 +203,6 @@ class FlopHoldemState:
                 f"illegal flop_holdem action {action!r}; legal {self.betting.legal()}")
         if self.betting.apply(action):
             self._flop_pending = True
-
-    def child(self, action: int) -> FlopHoldemState:
-        c = self.clone()
-        c.apply_action(action)
-        return c
 
     def clone(self) -> FlopHoldemState:
         c = FlopHoldemState.__new__(FlopHoldemState)

@@ -61,7 +61,7 @@ from pokerlab.abstraction.action_map import (
 from pokerlab.cards.cards import BOARD_PREFIX, card_str
 from pokerlab.errors import ConfigError
 from pokerlab.games import register_game
-from pokerlab.games.protocol import CHANCE, TERMINAL, GameInfo
+from pokerlab.games.protocol import CHANCE, TERMINAL, CloneChild, GameInfo
 from pokerlab.holdem.engine import (
     UNKNOWN,
     Action,
@@ -117,7 +117,7 @@ def bucket_string(cards: CardAbstraction, hole: Sequence[int], board: Sequence[i
     return "b" + ".".join(keys)
 
 
-class HUNLState:
+class HUNLState(CloneChild):
     """Protocol state over a :class:`HoldemState` plus the chance cards not yet used."""
 
     __slots__ = ("game", "engine", "_pending")
@@ -198,11 +198,6 @@ class HUNLState:
         if self.current_player() not in (0, 1):
             raise IllegalActionError(f"no player to act for {action}")
         self.engine.apply(action)
-
-    def child(self, action: int) -> HUNLState:
-        c = self.clone()
-        c.apply_action(action)
-        return c
 
     def clone(self) -> HUNLState:
         c = HUNLState.__new__(HUNLState)

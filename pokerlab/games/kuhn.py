@@ -20,13 +20,13 @@ Action ids, chance order and information-state strings equal OpenSpiel's ``kuhn_
 from __future__ import annotations
 
 from pokerlab.errors import ConfigError
-from pokerlab.games.protocol import CHANCE, TERMINAL, GameInfo
+from pokerlab.games.protocol import CHANCE, TERMINAL, CloneChild, GameInfo
 
 PASS = 0
 BET = 1
 
 
-class KuhnLikeState:
+class KuhnLikeState(CloneChild):
     __slots__ = ("_game", "cards", "history")
 
     def __init__(self, game: KuhnLikeGame) -> None:
@@ -77,11 +77,6 @@ class KuhnLikeState:
         if self.is_terminal() or action not in (PASS, BET):
             raise ConfigError(f"illegal action {action!r} in {self._game.name} at {self}")
         self.history.append(int(action))
-
-    def child(self, action: int) -> KuhnLikeState:
-        c = self.clone()
-        c.apply_action(action)
-        return c
 
     def clone(self) -> KuhnLikeState:
         c = KuhnLikeState(self._game)

@@ -19,7 +19,7 @@ Information-state strings reproduce OpenSpiel's verbatim, e.g.
 from __future__ import annotations
 
 from pokerlab.errors import ConfigError
-from pokerlab.games.protocol import CHANCE, TERMINAL, GameInfo
+from pokerlab.games.protocol import CHANCE, TERMINAL, CloneChild, GameInfo
 
 FOLD = 0
 CALL = 1
@@ -31,7 +31,7 @@ MAX_RAISES = 2
 RAISE_SIZES = (2, 4)
 
 
-class LeducState:
+class LeducState(CloneChild):
     __slots__ = ("_game", "private", "public", "round", "seqs", "contrib", "stakes",
                  "num_raises", "player", "folder", "_terminal")
 
@@ -125,11 +125,6 @@ class LeducState:
         self.contrib[p] = self.stakes
         self.num_raises += 1
         self.player = 1 - p
-
-    def child(self, action: int) -> LeducState:
-        c = self.clone()
-        c.apply_action(action)
-        return c
 
     def clone(self) -> LeducState:
         c = LeducState.__new__(LeducState)

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol, TypeVar, runtime_checkable
 
 CHANCE = -1
 TERMINAL = -4
@@ -89,6 +89,27 @@ def big_blind_of(game: object) -> float:
     """The chip unit of mbb figures for ``game`` (``info().big_blind``, else 1)."""
     info = game_info(game)
     return 1.0 if info is None else float(info.big_blind)
+
+
+_C = TypeVar("_C", bound="_Clonable")
+
+
+class _Clonable(Protocol):
+    def clone(self: _C) -> _C: ...
+
+    def apply_action(self, action: int) -> None: ...
+
+
+class CloneChild:
+    """The protocol's ``child(action)`` for a state class with ``clone`` and
+    ``apply_action``: a clone with ``action`` applied."""
+
+    __slots__ = ()
+
+    def child(self: _C, action: int) -> _C:
+        c = self.clone()
+        c.apply_action(action)
+        return c
 
 
 @runtime_checkable

@@ -19,7 +19,7 @@ import numpy.typing as npt
 
 import pokerlab.games as _games
 from pokerlab.errors import PokerlabError
-from pokerlab.games.protocol import TERMINAL, GameInfo
+from pokerlab.games.protocol import TERMINAL, CloneChild, GameInfo
 
 EMPTY = -1
 MARKS = "xo"
@@ -38,7 +38,7 @@ class IllegalMoveError(PokerlabError):
     """An action is out of range, marks an occupied cell or is played after the game ended."""
 
 
-class TicTacToeState:
+class TicTacToeState(CloneChild):
     """A tic-tac-toe position plus its move history. Mutable; ``child`` copies."""
 
     __slots__ = ("_board", "_history", "_next", "_winner")
@@ -91,11 +91,6 @@ class TicTacToeState:
                 self._winner = p
                 break
         self._next = 1 - p
-
-    def child(self, action: int) -> TicTacToeState:
-        c = self.clone()
-        c.apply_action(action)
-        return c
 
     def clone(self) -> TicTacToeState:
         c = TicTacToeState.__new__(TicTacToeState)

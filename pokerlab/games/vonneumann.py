@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import pokerlab.games as _games
 from pokerlab.errors import ConfigError
-from pokerlab.games.protocol import CHANCE, TERMINAL, GameInfo
+from pokerlab.games.protocol import CHANCE, TERMINAL, CloneChild, GameInfo
 
 CHECK = 0
 BET = 1
@@ -46,7 +46,7 @@ def analytic_solution(*, ante: float = 1.0, bet: float = 1.0) -> dict[str, float
             "value": ante * B / d}
 
 
-class VonNeumannState:
+class VonNeumannState(CloneChild):
     __slots__ = ("_game", "hands", "history")
 
     def __init__(self, game: VonNeumannGame) -> None:
@@ -91,11 +91,6 @@ class VonNeumannState:
         if self.is_terminal() or a not in (0, 1):
             raise ConfigError(f"illegal action {action!r} in {self._game.name} at {self}")
         self.history.append(a)
-
-    def child(self, action: int) -> VonNeumannState:
-        c = self.clone()
-        c.apply_action(action)
-        return c
 
     def clone(self) -> VonNeumannState:
         c = VonNeumannState(self._game)

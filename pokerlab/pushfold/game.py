@@ -38,7 +38,7 @@ from pokerlab.cards.cards import (
     combo_str,
 )
 from pokerlab.errors import CardError, ConfigError
-from pokerlab.games.protocol import CHANCE, TERMINAL, GameInfo
+from pokerlab.games.protocol import CHANCE, TERMINAL, CloneChild, GameInfo
 
 SB_BLIND = 0.5
 BB_BLIND = 1.0
@@ -197,7 +197,7 @@ def _nonconflicting(i: int) -> np.ndarray:
     return np.flatnonzero((COMBO_MASKS & COMBO_MASKS[i]) == 0)
 
 
-class PushFoldState:
+class PushFoldState(CloneChild):
     """A state of :class:`PushFoldGame` (OpenSpiel-style protocol).
 
     Chance deals SB's combo (1326 outcomes) then BB's (1225); SB (player 0) acts, then BB
@@ -261,11 +261,6 @@ class PushFoldState:
         if a not in (FOLD, GII):
             raise ConfigError(f"illegal action {action}: 0 = fold, 1 = shove/call")
         self.history.append(a)
-
-    def child(self, action: int) -> PushFoldState:
-        c = self.clone()
-        c.apply_action(action)
-        return c
 
     def clone(self) -> PushFoldState:
         c = PushFoldState(game=self._game)
