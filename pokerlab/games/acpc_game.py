@@ -48,7 +48,7 @@ from pokerlab.games.gamedef import (
     GameDef,
     GameDefError,
 )
-from pokerlab.games.protocol import CHANCE, TERMINAL, CloneChild, GameInfo
+from pokerlab.games.protocol import CHANCE, TERMINAL, CloneChild, GameInfo, TwoPlayerGame
 
 FOLD = 0
 CALL = 1
@@ -506,7 +506,7 @@ def _short(values: list[int]) -> str:
     return f"[{values[0]}, {values[1]}, ..., {values[-1]}] ({len(values)} actions)"
 
 
-class AcpcGame:
+class AcpcGame(TwoPlayerGame):
     """A two-player poker game from a :class:`GameDef` (see the module docs).
 
     ``betting_abstraction``: ``"fullgame"`` (every legal raise-to; the default),
@@ -557,10 +557,6 @@ class AcpcGame:
     @property
     def name(self) -> str:
         return self._name
-
-    @property
-    def num_players(self) -> int:
-        return 2
 
     def num_distinct_actions(self) -> int:
         gd = self.gamedef

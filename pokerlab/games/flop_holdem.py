@@ -31,7 +31,7 @@ import numpy as np
 from pokerlab.cards.cards import COMBO_INDEX, COMBOS, card_str, cards_str
 from pokerlab.errors import ConfigError
 from pokerlab.games import register_game
-from pokerlab.games.protocol import CHANCE, TERMINAL, CloneChild, GameInfo
+from pokerlab.games.protocol import CHANCE, TERMINAL, CloneChild, GameInfo, TwoPlayerGame
 
 FOLD, CALL, RAISE = 0, 1, 2
 SMALL_BLIND, BIG_BLIND, BET_SIZE, MAX_BETS = 1, 2, 2, 4
@@ -257,7 +257,7 @@ class FlopHoldemState(CloneChild):
         return f"flop_holdem[{holes} | {cards_str(self.board)}] {self.betting.key()}"
 
 
-class FlopHoldem:
+class FlopHoldem(TwoPlayerGame):
     """Flop Hold'em Poker; ``ranks`` (0..12 = 2..A) restricts the deck for small checks."""
 
     def __init__(self, *, ranks: Sequence[int] | None = None) -> None:
@@ -274,10 +274,6 @@ class FlopHoldem:
     @property
     def name(self) -> str:
         return "flop_holdem"
-
-    @property
-    def num_players(self) -> int:
-        return 2
 
     def num_distinct_actions(self) -> int:
         return 3

@@ -61,7 +61,7 @@ from pokerlab.abstraction.action_map import (
 from pokerlab.cards.cards import BOARD_PREFIX, card_str
 from pokerlab.errors import ConfigError
 from pokerlab.games import register_game
-from pokerlab.games.protocol import CHANCE, TERMINAL, CloneChild, GameInfo
+from pokerlab.games.protocol import CHANCE, TERMINAL, CloneChild, GameInfo, TwoPlayerGame
 from pokerlab.holdem.engine import (
     UNKNOWN,
     Action,
@@ -244,7 +244,7 @@ class HUNLState(CloneChild):
         return repr(self.engine)
 
 
-class HUNLGame:
+class HUNLGame(TwoPlayerGame):
     """Heads-up no-limit hold'em over an action abstraction (see the module docstring)."""
 
     def __init__(self, config: HoldemConfig | None = None,
@@ -283,10 +283,6 @@ class HUNLGame:
     @property
     def name(self) -> str:
         return "hunl"
-
-    @property
-    def num_players(self) -> int:
-        return 2
 
     def num_distinct_actions(self) -> int:
         return self.action_map.num_distinct_actions(self.config)

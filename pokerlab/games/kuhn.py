@@ -20,7 +20,7 @@ Action ids, chance order and information-state strings equal OpenSpiel's ``kuhn_
 from __future__ import annotations
 
 from pokerlab.errors import ConfigError
-from pokerlab.games.protocol import CHANCE, TERMINAL, CloneChild, GameInfo
+from pokerlab.games.protocol import CHANCE, TERMINAL, CloneChild, GameInfo, TwoPlayerGame
 
 PASS = 0
 BET = 1
@@ -124,7 +124,7 @@ class KuhnLikeState(CloneChild):
         return " ".join(str(c) for c in self.cards) + " " + "".join("pb"[a] for a in self.history)
 
 
-class KuhnLikeGame:
+class KuhnLikeGame(TwoPlayerGame):
     """An N-card one-bet poker game (see module docs)."""
 
     def __init__(self, *, num_cards: int, name: str) -> None:
@@ -136,10 +136,6 @@ class KuhnLikeGame:
     @property
     def name(self) -> str:
         return self._name
-
-    @property
-    def num_players(self) -> int:
-        return 2
 
     def num_distinct_actions(self) -> int:
         return 2

@@ -19,7 +19,7 @@ Information-state strings reproduce OpenSpiel's verbatim, e.g.
 from __future__ import annotations
 
 from pokerlab.errors import ConfigError
-from pokerlab.games.protocol import CHANCE, TERMINAL, CloneChild, GameInfo
+from pokerlab.games.protocol import CHANCE, TERMINAL, CloneChild, GameInfo, TwoPlayerGame
 
 FOLD = 0
 CALL = 1
@@ -195,16 +195,12 @@ class LeducState(CloneChild):
         return f"leduc[{self.private} {self.public}] {self.public_state_string()}"
 
 
-class LeducGame:
+class LeducGame(TwoPlayerGame):
     """Leduc hold'em (OpenSpiel ``leduc_poker`` rules)."""
 
     @property
     def name(self) -> str:
         return "leduc"
-
-    @property
-    def num_players(self) -> int:
-        return 2
 
     def num_distinct_actions(self) -> int:
         return 3

@@ -112,6 +112,16 @@ class CloneChild:
         return c
 
 
+class TwoPlayerGame:
+    """The protocol's ``num_players`` (a property) of a two-player game class: 2."""
+
+    __slots__ = ()
+
+    @property
+    def num_players(self) -> int:
+        return 2
+
+
 @runtime_checkable
 class State(Protocol):
     def current_player(self) -> int: ...

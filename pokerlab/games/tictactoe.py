@@ -19,7 +19,7 @@ import numpy.typing as npt
 
 import pokerlab.games as _games
 from pokerlab.errors import PokerlabError
-from pokerlab.games.protocol import TERMINAL, CloneChild, GameInfo
+from pokerlab.games.protocol import TERMINAL, CloneChild, GameInfo, TwoPlayerGame
 
 EMPTY = -1
 MARKS = "xo"
@@ -158,16 +158,12 @@ class TicTacToeState(CloneChild):
         return f"TicTacToeState({''.join(str(self).splitlines())!r})"
 
 
-class TicTacToeGame:
+class TicTacToeGame(TwoPlayerGame):
     """The game object: ``TicTacToeGame().new_initial_state()`` is the empty board."""
 
     @property
     def name(self) -> str:
         return "tictactoe"
-
-    @property
-    def num_players(self) -> int:
-        return 2
 
     def num_distinct_actions(self) -> int:
         return 9

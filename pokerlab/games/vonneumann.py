@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import pokerlab.games as _games
 from pokerlab.errors import ConfigError
-from pokerlab.games.protocol import CHANCE, TERMINAL, CloneChild, GameInfo
+from pokerlab.games.protocol import CHANCE, TERMINAL, CloneChild, GameInfo, TwoPlayerGame
 
 CHECK = 0
 BET = 1
@@ -132,7 +132,7 @@ class VonNeumannState(CloneChild):
             "pb"[a] for a in self.history)
 
 
-class VonNeumannGame:
+class VonNeumannGame(TwoPlayerGame):
     """Von Neumann's [0, 1] poker with ``num_hands`` hands (module docs)."""
 
     def __init__(self, *, num_hands: int = 10, ante: float = 1.0, bet: float = 1.0) -> None:
@@ -147,10 +147,6 @@ class VonNeumannGame:
     @property
     def name(self) -> str:
         return f"vonneumann(num_hands={self.num_hands},ante={self.ante:g},bet={self.bet:g})"
-
-    @property
-    def num_players(self) -> int:
-        return 2
 
     def num_distinct_actions(self) -> int:
         return 2

@@ -38,7 +38,7 @@ from pokerlab.cards.cards import (
     combo_str,
 )
 from pokerlab.errors import CardError, ConfigError
-from pokerlab.games.protocol import CHANCE, TERMINAL, CloneChild, GameInfo
+from pokerlab.games.protocol import CHANCE, TERMINAL, CloneChild, GameInfo, TwoPlayerGame
 
 SB_BLIND = 0.5
 BB_BLIND = 1.0
@@ -308,7 +308,7 @@ class PushFoldState(CloneChild):
         return self.sb_combo if p == 0 else self.bb_combo
 
 
-class PushFoldGame:
+class PushFoldGame(TwoPlayerGame):
     """Heads-up push/fold as a :class:`pokerlab.games.protocol.Game`."""
 
     def __init__(self, *, config: PushFoldConfig, equity: np.ndarray | None = None) -> None:
@@ -318,10 +318,6 @@ class PushFoldGame:
     @property
     def name(self) -> str:
         return "pushfold"
-
-    @property
-    def num_players(self) -> int:
-        return 2
 
     def num_distinct_actions(self) -> int:
         return 2
