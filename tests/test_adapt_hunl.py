@@ -301,6 +301,20 @@ def test_matches_call_observe_and_start_fresh() -> None:
     assert not r1.fast_path
 
 
+def test_the_hunl_league_feeds_the_agent_every_hand() -> None:
+    """The HUNL league plays pairs with AIVAT (adapt exposes its probabilities): that loop
+    calls observe too."""
+    from pokerlab.arena.league import run_league
+    from pokerlab.evaluation.league import LeagueConfig
+
+    ag = build_agent("adapt(refit=10000)", game="hunl", config=CFG)
+    lg = run_league(LeagueConfig(agents=("adapt", "call"), hands=20, stack_bb=100.0),
+                    objects={"adapt": ag})
+    (pair,) = lg.pairings
+    assert pair.method == "aivat" and ag.hands == 20 and ag.obs.hands == 20
+    assert ag.obs.total > 0 and ag.won == pytest.approx(pair.mean_mbb * 20 / 10.0)
+
+
 # ------------------------------------------------------------------------ play tables
 def test_play_sessions_feed_the_agent_every_hand() -> None:
     from pokerlab.play.session import Session, SessionConfig

@@ -266,6 +266,9 @@ def aivat_holdem_hand(agent_a: Any, agent_b: Any, config: HoldemConfig, a_seat: 
             if dist is not None:
                 corr += v.action_term(st, act, dist)
         st.apply(act)
+    for p, ag in enumerate(seats):  # agents that learn (adapt) see the end of every hand
+        if hasattr(ag, "observe"):
+            ag.observe(st, p)
     raw = float(st.payoffs()[a_seat])
     return raw, raw - corr, raw if allin_value is None else allin_value
 
@@ -457,6 +460,9 @@ def aivat_match(agent_a: Any, agent_b: Any, *, game: str = "hunl", hands: int = 
         from pokerlab.games import load_game
 
         small_game = load_game(kind)
+    for ag in (a, b) if a is not b else (a,):  # learning agents start afresh, as in matches
+        if hasattr(ag, "observe") and hasattr(ag, "start_match"):
+            ag.start_match()
     for i in range(hands):
         k = deal_index(i, duplicate)
         a_seat = i % 2
