@@ -25,6 +25,10 @@ specs (``"tag"``, ``"policy:PATH"``) are resolved above the agents layer, by
   (``MatchResult.histories``; player names ``A-spec``/``B-spec`` per hand, see
   :func:`player_name`); :func:`pokerlab.arena.play_match` writes them (``.phhs``, or ACPC
   ``STATE:`` lines for ``.log``).
+* **Learning agents** (``observe(state, player)``: ``adapt``) see the end of every hand
+  (the finished engine state and their seat) and ``start_match()`` before each run of
+  hands; every worker process's chunk learns on its own (measure with ``workers=1``).
+  They offer no kernel side, so they never take the fast path.
 * **Fast path.** When both agents offer a kernel side over the same compiled betting tree
   (``kernel_side()``: ``policy:`` agents of indexed policies), hands are played by the
   numba kernel of :mod:`pokerlab.evaluation.match_kernels` (see there), unless hand
