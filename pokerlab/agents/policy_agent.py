@@ -433,7 +433,8 @@ class HUNLPolicyAgent:
     # ------------------------------------------------------------------ policy
     def abstract_weights(self, view: PlayerView) -> tuple[HoldemState, list[int],
                                                          list[float]] | None:
-        """(real state, abstract ids legal here, their weights) or None when off-tree."""
+        """(real state, abstract ids legal here, their weights) or None when off-tree.  The
+        real state is the tracked one (read it, do not modify it)."""
         t = self._tracked(view)
         real = t.real
         if self.indexed:
