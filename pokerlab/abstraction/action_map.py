@@ -355,6 +355,20 @@ class ActionMap:
         return pick(probs, float(rng.random()))
 
 
+def fit_raise(aid: int, legal: list[int]) -> int | None:
+    """The raise id to play for abstract raise ``aid`` among the ``legal`` ids: itself when
+    legal, else the largest smaller raise, else the smallest raise; ``None`` when no raise
+    is legal.  (The one rule by which policy agents and opponent models fit a translated
+    size to a node or state that does not offer it.)"""
+    if aid in legal:
+        return aid
+    raises = [a for a in legal if a >= RAISE0]
+    if not raises:
+        return None
+    smaller = [a for a in raises if a < aid]
+    return max(smaller) if smaller else min(raises)
+
+
 def _fmt_ids(ids: list[int]) -> str:
     if len(ids) <= 12:
         return str(ids)

@@ -56,7 +56,7 @@ from typing import Any
 
 import numpy as np
 
-from pokerlab.abstraction.action_map import CALL, FOLD, RAISE0
+from pokerlab.abstraction.action_map import CALL, RAISE0, fit_raise
 from pokerlab.abstraction.action_tree import DECISION
 from pokerlab.agents.base import AgentError, PlayerView
 from pokerlab.cards.cards import BOARD_PREFIX
@@ -399,17 +399,13 @@ class HUNLPolicyAgent:
         raise there, else the smallest; a real raise with no abstract raise at ``node``
         (or one the translation read as check/call) is ``-1`` (not representable)."""
         legal = self.tree.actions(node)
-        is_raise = act.kind == ActionKind.RAISE
-        if is_raise and aid < RAISE0:
+        if act.kind == ActionKind.RAISE and aid < RAISE0:
             return -1
+        if aid >= RAISE0:
+            fit = fit_raise(aid, legal)
+            return -1 if fit is None else fit
         if aid in legal:
             return aid
-        raises = [a for a in legal if a >= RAISE0]
-        if aid >= RAISE0:
-            if not raises:
-                return -1
-            smaller = [a for a in raises if a < aid]
-            return max(smaller) if smaller else min(raises)
         return CALL if CALL in legal else -1  # no call here (a push/fold tree's limp)
 
     def _translate(self, real: HoldemState, act: Action, idx: int) -> int:
@@ -420,15 +416,10 @@ class HUNLPolicyAgent:
 
     def _fit(self, ab: HoldemState, aid: int) -> int:
         legal = self.map.abstract_actions(ab)
-        if aid in legal:
-            return aid
-        if aid == FOLD:
-            return CALL
-        raises = [a for a in legal if a >= RAISE0]
-        if aid >= RAISE0 and raises:
-            smaller = [a for a in raises if a < aid]
-            return max(smaller) if smaller else min(raises)
-        return CALL
+        if aid >= RAISE0:
+            fit = fit_raise(aid, legal)
+            return CALL if fit is None else fit
+        return aid if aid in legal else CALL
 
     # ------------------------------------------------------------------ policy
     def abstract_weights(self, view: PlayerView) -> tuple[HoldemState, list[int],
