@@ -47,6 +47,8 @@ def _state_digest(state: dict[str, Any]) -> str:
 def _read_checked_state(d: Path) -> dict[str, Any]:
     """``state.json`` of a checkpoint, its own checksum verified."""
     path = d / "state.json"
+    if not d.exists():
+        raise PolicyFileError(f"Deep CFR checkpoint {str(d)!r} does not exist")
     if not path.is_file():
         raise PolicyFileError(f"{str(d)!r} is not a Deep CFR checkpoint (no state.json)")
     try:
