@@ -193,7 +193,7 @@ def test_agent_plays_a_thesis_policy(tmp_path) -> None:  # type: ignore[no-untyp
     assert cfg == SMALL
     assert (tmp_path / "thesis_memory.png").stat().st_size > 1000
     agent = T.load_thesis_agent(paths["policy_path"], seed=3)
-    assert agent._bucket(2, (48, 49), (0, 1, 2, 3, 4)) == T.hand_class(48, 49)
+    assert agent.inner.bucket(2, (48, 49), (0, 1, 2, 3, 4)) == T.hand_class(48, 49)
     m = play_match(f"policy:{paths['policy_path']}", "call", hands=40, duplicate=True,
                    stack_bb=20, workers=1)
     assert m.hands == 40 and not m.fast_path

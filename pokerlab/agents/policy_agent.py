@@ -52,7 +52,7 @@ first action whose running weight sum exceeds ``u * total`` is played.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -134,11 +134,64 @@ class _Track:
                 and view.events[:n] == tuple(self.events))
 
 
+class Bucketer(Protocol):
+    """The card abstraction a policy agent reads its policy with (injected, so an agent with
+    other buckets is the same agent with another bucketer).  ``kernel``: the match kernel
+    computes the same buckets (from the policy's card spec or the game's tables), so a
+    match may play the agent there."""
+
+    kernel: bool
+
+    def bucket(self, street: int, hole: tuple[int, ...], board: tuple[int, ...]) -> int:
+        ...
+
+
+class HandStrengthBucketer:
+    """The blueprint's hand-strength buckets (:class:`pokerlab.abstraction.hs_cards.CardSpec`)."""
+
+    kernel = True
+
+    def __init__(self, spec: Any) -> None:
+        self.spec = spec
+
+    def bucket(self, street: int, hole: tuple[int, ...], board: tuple[int, ...]) -> int:
+        return int(self.spec.bucket(street, hole, board))
+
+
+class TableBucketer:
+    """The game's bucket tables (bucket 0 on streets without a table)."""
+
+    kernel = True
+
+    def __init__(self, cards: Any) -> None:
+        self.cards = cards
+
+    def bucket(self, street: int, hole: tuple[int, ...], board: tuple[int, ...]) -> int:
+        cards = self.cards
+        if cards is None or street >= len(cards.tables) or cards.num_buckets(street) <= 1:
+            return 0
+        return int(cards.bucket(street, hole, board[:BOARD_PREFIX[street]]))
+
+
+class PreflopClassBucketer:
+    """The starting-hand class 0..168 (grid order of :data:`pokerlab.cards.cards.CLASS_NAMES`)
+    on every street, no board information (the thesis agent's cards); no kernel form."""
+
+    kernel = False
+
+    def bucket(self, street: int, hole: tuple[int, ...], board: tuple[int, ...]) -> int:
+        from pokerlab.cards.cards import CLASS_OF_COMBO, combo_index
+
+        return int(CLASS_OF_COMBO[combo_index(int(hole[0]), int(hole[1]))])
+
+
 class HUNLPolicyAgent:
-    """A saved abstract-game policy playing real HUNL (see the module docstring)."""
+    """A saved abstract-game policy playing real HUNL (see the module docstring).
+    ``bucketer``: the card abstraction (default: the policy's hand-strength card spec when
+    its metadata has one, else the game's bucket tables)."""
 
     def __init__(self, policy: Any, game: Any, *, name: str = "policy", seed: int = 0,
-                 allin_behind: float | None = ALLIN_BEHIND) -> None:
+                 allin_behind: float | None = ALLIN_BEHIND, bucketer: Bucketer | None = None) -> None:
         from pokerlab.policy.indexed import IndexedPolicy
 
         self.policy = policy
@@ -169,6 +222,10 @@ class HUNLPolicyAgent:
             from pokerlab.abstraction.hs_cards import CardSpec
 
             self.card_spec = CardSpec.from_json(cards_meta).with_thresholds()
+        if bucketer is None:
+            bucketer = (HandStrengthBucketer(self.card_spec) if self.card_spec is not None
+                        else TableBucketer(game.cards))
+        self.bucketer: Bucketer = bucketer
         self.seed = seed
         self.rng = SplitMix64(seed)
         self.allin_behind = allin_behind
@@ -213,7 +270,7 @@ class HUNLPolicyAgent:
         """The match fast path's view of this agent
         (:class:`~pokerlab.evaluation.match_kernels.KernelSide`), ``None`` unless the
         policy is indexed (then every action is an edge of the compiled tree)."""
-        if not self.indexed:
+        if not self.indexed or not self.bucketer.kernel:
             return None
         from pokerlab.evaluation.match_kernels import KernelSide, policy_arrays
 
@@ -222,15 +279,8 @@ class HUNLPolicyAgent:
 
     # ------------------------------------------------------------------ card buckets
     def bucket(self, street: int, hole: tuple[int, ...], board: tuple[int, ...]) -> int:
-        """The card bucket on ``street``: the blueprint's hand-strength buckets when the
-        policy's metadata carries a card spec (``cards``), else the game's bucket tables
-        (bucket 0 on streets without a table)."""
-        if self.card_spec is not None:
-            return int(self.card_spec.bucket(street, hole, board))
-        cards = self.game.cards
-        if cards is None or street >= len(cards.tables) or cards.num_buckets(street) <= 1:
-            return 0
-        return int(cards.bucket(street, hole, board[:BOARD_PREFIX[street]]))
+        """The card bucket on ``street`` (the injected :class:`Bucketer`)."""
+        return self.bucketer.bucket(street, hole, board)
 
     # ------------------------------------------------------------------ tracking
     def _tracked(self, view: PlayerView) -> _Track:

@@ -18,28 +18,23 @@ CARD_KEY = "preflop_class"
 
 def hand_class(c1: int, c2: int) -> int:
     """The starting-hand class 0..168 (grid order of :data:`pokerlab.cards.cards.CLASS_NAMES`)."""
-    from pokerlab.cards.cards import CLASS_OF_COMBO, combo_index
+    from pokerlab.agents.policy_agent import PreflopClassBucketer
 
-    return int(CLASS_OF_COMBO[combo_index(int(c1), int(c2))])
+    return PreflopClassBucketer().bucket(0, (int(c1), int(c2)), ())
 
 
 class ThesisAgent:
-    """Plays a thesis policy: a :class:`~pokerlab.agents.policy_agent.HUNLPolicyAgent` whose
-    card bucket is the starting-hand class on every street (no board information).
-
-    Not a ``HUNLPolicyAgent`` itself, so matches never hand it to the card-bucket match
-    kernel (they play it hand by hand)."""
+    """Plays a thesis policy: a :class:`~pokerlab.agents.policy_agent.HUNLPolicyAgent` with
+    the starting-hand class on every street as its card bucket
+    (:class:`~pokerlab.agents.policy_agent.PreflopClassBucketer`: no board information, no
+    match-kernel form, so matches play it hand by hand)."""
 
     def __init__(self, policy: Any, game: Any, *, name: str = "thesis", seed: int = 0) -> None:
-        from pokerlab.agents.policy_agent import HUNLPolicyAgent
+        from pokerlab.agents.policy_agent import HUNLPolicyAgent, PreflopClassBucketer
 
-        self.inner = HUNLPolicyAgent(policy, game, name=name, seed=seed)
-        self.inner.bucket = self._bucket  # type: ignore[method-assign]
+        self.inner = HUNLPolicyAgent(policy, game, name=name, seed=seed,
+                                     bucketer=PreflopClassBucketer())
         self.name = name
-
-    @staticmethod
-    def _bucket(street: int, hole: tuple[int, ...], board: tuple[int, ...]) -> int:
-        return hand_class(hole[0], hole[1])
 
     def reset(self, seed: int) -> None:
         self.inner.reset(seed)

@@ -275,7 +275,10 @@ def bucket_vector(agent: Any, street: int, board: tuple[int, ...]) -> np.ndarray
     ``agent.bucket`` call per combo (:func:`_bucket_vector_py`)."""
     from pokerlab.cards.cards import BOARD_PREFIX, CLASS_OF_COMBO, COMBO_MASKS, cards_mask
 
-    spec = getattr(agent, "card_spec", None)
+    # an agent with an injected bucketer (policy agents): its hand-strength spec, if that
+    # is what it buckets with; else the agent's own card spec
+    bucketer = getattr(agent, "bucketer", None)
+    spec = getattr(bucketer, "spec", None) if bucketer is not None else getattr(agent, "card_spec", None)
     if spec is None or not hasattr(spec, "thresholds") or not hasattr(spec, "buckets"):
         return _bucket_vector_py(agent, street, board)
     blocked = (COMBO_MASKS & np.uint64(cards_mask(list(board)))) != 0
