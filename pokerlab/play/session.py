@@ -504,42 +504,11 @@ class Session:
 
     # ------------------------------------------------------------ coach
     def coach_report(self, number: int | None = None) -> dict[str, Any]:
-        """The coach's notes on the person's decisions of a finished hand."""
-        h = self._finished(number)
-        notes = []
-        reach = 1.0  # the probability of the person's own earlier choices under the policy
-        for d in h.decisions:
-            if d.coach is None:
-                d.coach = self._coach_decision(d)
-                if d.action_id is not None and d.coach.get("frequencies") is not None:
-                    d.coach["reached"] = reach > 1e-12
-                    if reach <= 1e-12:
-                        d.coach["note"] = (
-                            "the agent's policy never reaches this point (an earlier choice "
-                            "of yours has probability 0 under it): these frequencies are "
-                            "arbitrary, not advice")
-                    p = self._own_probability(d)
-                    reach *= 1.0 if p is None else p
-            notes.append(d.coach)
-        return {"hand": h.number, "decisions": notes}
+        """The coach's notes on the person's decisions of a finished hand
+        (:func:`pokerlab.play.coach.report`; each table writes its notes by ``_coach``)."""
+        from pokerlab.play.coach import report
 
-    def _own_probability(self, d: Decision) -> float | None:
-        """The policy's probability of the action the person chose at ``d`` (small and
-        generic games), or ``None`` when the agent does not say."""
-        fn = (getattr(self.agent, "probabilities", None)
-              or getattr(self.agent, "action_probabilities_state", None))
-        if fn is None or d.view is None or d.action_id is None:
-            return None
-        try:
-            probs = dict(fn(d.view, d.human_player))
-        except Exception:
-            return None
-        return float(probs.get(d.action_id, 0.0))
-
-    def _coach_decision(self, d: Decision) -> dict[str, Any]:
-        out: dict[str, Any] = {"street": d.street, "chosen": d.chosen, "frequencies": None,
-                               "grid": None}
-        return self._coach(d, out)
+        return report(self, self._finished(number))
 
     # ------------------------------------------------------------ snapshots
     def _finished(self, number: int | None) -> HandRecord:
