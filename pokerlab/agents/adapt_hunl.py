@@ -383,7 +383,7 @@ class HUNLAdaptAgent:
             self.stack_bb = float(min(cfg.stacks)) / float(cfg.big_blind)
         self._responder = responder
         self.seed = int(seed)
-        self.lifetime = {"refits": 0, "response_hands": 0}
+        self.lifetime = {"refits": 0, "response_hands": 0, "resyncs": 0}
         """Counts over every match this object played (what :meth:`counters` reports)."""
         self.records: list[AdaptHand] = []
         self.start_match()
@@ -391,6 +391,9 @@ class HUNLAdaptAgent:
     # ------------------------------------------------------------------ match boundaries
     def start_match(self) -> None:
         """Forget the opponent: a new match or play session starts."""
+        old = getattr(self, "response", None)
+        if old is not None:  # its counts stay in the totals
+            self.lifetime["resyncs"] += int(getattr(old, "resyncs", 0))
         self.obs = HUNLObservations.empty("opponent", self.base)
         self.response: Any = None
         self.budget = float(self.config.eps) * self.big_blind
@@ -428,7 +431,7 @@ class HUNLAdaptAgent:
     def counters(self) -> dict[str, float]:
         return {"refits": float(self.lifetime["refits"]),
                 "response_hands": float(self.lifetime["response_hands"]),
-                "resyncs": float(getattr(self.base, "resyncs", 0)
+                "resyncs": float(getattr(self.base, "resyncs", 0) + self.lifetime["resyncs"]
                                  + getattr(self.response, "resyncs", 0))}
 
     # ------------------------------------------------------------------ playing
@@ -490,6 +493,8 @@ class HUNLAdaptAgent:
             self._training = None
             self.refits += 1
             self.lifetime["refits"] += 1
+            if self.response is not None:  # its counts stay in the totals
+                self.lifetime["resyncs"] += int(getattr(self.response, "resyncs", 0))
             self.response = self._response_agent(job.trainer.policy())
 
     def _response_agent(self, policy: Any) -> Any:
