@@ -236,3 +236,26 @@ def test_open_start_close_loop_leaves_room(tmp_path, cycles):
                 break
             time.sleep(0.05)
         assert not m.sessions
+
+
+def test_a_small_game_table_plays_the_configured_agent(tmp_path):
+    # `pokerlab play --game leduc --agent adapt`: the leduc table plays adapt (which learns
+    # from the hands of the session), other small games offered by the page the equilibrium
+    with app_client(tmp_path, game="leduc", small_agent="adapt", seed=2) as c:
+        with c.websocket_connect("/ws") as ws:
+            cl = Client(ws)
+            sid, _ = cl.start(game="leduc")
+            s = c.app.state.play.manager.sessions[sid].session
+            assert s.agent_name == "adapt"
+            sid2, _ = cl.start(game="kuhn")
+            assert c.app.state.play.manager.sessions[sid2].session.agent_name == "kuhn-equilibrium"
+
+
+def test_play_command_checks_a_small_game_agent(tmp_path):
+    from typer.testing import CliRunner
+
+    from pokerlab.cli import app
+
+    res = CliRunner().invoke(app, ["play", "--game", "leduc", "--agent", "bogus", "--out",
+                                   str(tmp_path), "--no-open"])
+    assert res.exit_code == 2 and "bogus" in res.stderr

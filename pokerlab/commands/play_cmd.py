@@ -14,8 +14,8 @@ from pokerlab.errors import ConfigError
 def play(
     agent: str = typer.Option(
         None, "--agent", help="HUNL agent spec: blueprint, thesis, tag, call, raise, random, "
-        "policy:PATH (default: the shipped blueprint when installed, else tag); generic "
-        "games: equilibrium (default), random, policy:PATH."),
+        "policy:PATH, adapt (default: the shipped blueprint when installed, else tag); kuhn, "
+        "leduc and generic games: equilibrium (default), random, adapt, policy:PATH."),
     game: str = typer.Option("hunl", "--game", help="hunl, pushfold, leduc, kuhn, or any "
                              "small two-player game string: gamedef:PATH (or a shipped name "
                              "such as gamedef:leduc5), \"universal_poker(...)\"."),
@@ -56,8 +56,15 @@ def play(
             from pokerlab.agents.registry import make_agent
 
             make_agent(spec, game=game)  # a bad spec fails here, in one line
+    elif game in SMALL_TABLES:  # kuhn / leduc: the exact equilibrium or any agent of the game
+        spec = agent if agent is not None else "equilibrium"
+        if spec.strip().lower() not in ("equilibrium", "nash", "lp"):
+            from pokerlab.agents.registry import make_agent
+
+            make_agent(spec, game=game)  # a bad spec fails here, in one line
     else:
         spec = agent if agent is not None else default_agent()
+    own_agent = generic or game in SMALL_TABLES  # the spec is this game's agent, not a HUNL one
     if stack is None:
         stack = 10.0 if game == "pushfold" else 100.0
     if out is not None and out.exists() and not out.is_dir():
@@ -73,15 +80,15 @@ def play(
 
         root = out if out is not None else _default_root()
         folder = root / f"{time.strftime('%Y%m%d-%H%M%S')}-tty"
-        s = Session(SessionConfig(game=game, agent=spec if game == "hunl" or generic else "",
+        s = Session(SessionConfig(game=game, agent=spec if game == "hunl" or own_agent else "",
                                   stack=stack, carry_stacks=carry, seed=seed), folder=folder)
         play_tty(s)
         typer.echo(f"\nhand histories: {folder}")
         return
     from pokerlab.play.server import ServerConfig, serve
 
-    hunl_spec = default_agent() if generic else spec
-    cfg = ServerConfig(game=game, agent=hunl_spec, small_agent=spec if generic else "equilibrium",
+    hunl_spec = default_agent() if own_agent else spec
+    cfg = ServerConfig(game=game, agent=hunl_spec, small_agent=spec if own_agent else "equilibrium",
                        stack=stack, carry_stacks=carry,
                        out_dir=str(out) if out is not None else None, seed=seed,
                        grace_seconds=grace, max_sessions_per_client=per_client,
@@ -91,6 +98,10 @@ def play(
         serve(cfg, host=host, port=port, open_browser=open_browser, quiet=True)
     except KeyboardInterrupt:  # pragma: no cover - interactive
         pass
+
+
+SMALL_TABLES = ("kuhn", "leduc")
+"""Games with their own table that play any agent of the game (``--agent``)."""
 
 
 def default_agent() -> str:

@@ -67,8 +67,9 @@ class ServerConfig:
     agent: str = "tag"
     """The HUNL agent spec (and the default of the page's agent menu)."""
     small_agent: str = "equilibrium"
-    """The agent of the configured generic game (``equilibrium``, ``random``,
-    ``policy:PATH``); other generic games offered by the page play the exact equilibrium."""
+    """The agent of the configured small game (a generic game, kuhn or leduc:
+    ``equilibrium``, ``random``, ``adapt``, ``policy:PATH``); other small games offered by
+    the page play the exact equilibrium."""
     stack: float = 100.0
     carry_stacks: bool = False
     agents: tuple[str, ...] | None = None
@@ -258,6 +259,8 @@ class SessionManager:
                             f"{', '.join(c.allowed_agents())}")
         if game not in GAMES:  # a generic game: its own agent, never a HUNL spec
             agent = c.small_agent if game == c.game else "equilibrium"
+        elif game in ("kuhn", "leduc"):  # the configured game's agent (--agent), else the equilibrium
+            agent = c.small_agent if game == c.game else ""
         elif game != "hunl":
             agent = ""
         default_stack = c.stack if game == c.game else (10.0 if game == "pushfold" else 100.0)
