@@ -159,18 +159,20 @@ def test_hands_import_of_nothing_that_exists(tmp_path: Path) -> None:
 
 
 def test_progress_bar_is_erased_by_an_error(monkeypatch: pytest.MonkeyPatch) -> None:
-    import rich.progress
+    import rich.live
 
     from pokerlab.commands._common import progress
 
     seen: list[bool] = []
-    real_stop = rich.progress.Progress.stop
+    real_stop = rich.live.Live.stop
 
-    def stop(self: rich.progress.Progress) -> None:
-        seen.append(bool(self.live.transient))
+    def stop(self: rich.live.Live) -> None:
+        seen.append(bool(self.transient))
         real_stop(self)
 
-    monkeypatch.setattr(rich.progress.Progress, "stop", stop)
+    # the bar's display is stopped once per bar: kept when the work finished, erased
+    # (transient) when an error ends it
+    monkeypatch.setattr(rich.live.Live, "stop", stop)
     with progress("work", total=10) as update:
         update(3)
     with pytest.raises(ConfigError):
