@@ -90,8 +90,10 @@ def test_spec_forms_and_errors() -> None:
         build_agent("adapt:tag", game="hunl", config=CFG)
     # the base's stack is the agent's; blueprint at a stack none ships is refused
     assert spec_stack_bb("adapt") == spec_stack_bb("blueprint") == 100.0
-    with pytest.raises(AgentError, match="no 50 bb blueprint"):
+    with pytest.raises(AgentError, match="no 50 bb blueprint.*name adapt:blueprint-100 "):
         check_spec_stack("adapt", 50.0)
+    with pytest.raises(AgentError, match="no 50 bb blueprint.*name blueprint-100 "):
+        check_spec_stack("blueprint", 50.0)
 
 
 def test_registry_builds_it_over_the_blueprint(blueprint) -> None:

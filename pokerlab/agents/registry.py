@@ -243,9 +243,11 @@ def check_spec_stack(spec: str, stack_bb: float) -> None:
     ships = shipped_blueprints()
     if ships and float(stack_bb) not in ships:
         have = ", ".join(f"{x:g} bb (blueprint-{x:g})" for x in sorted(ships))
+        other = f"blueprint-{min(ships):g}"
+        if spec.strip().lower().startswith("adapt"):  # adapt over the blueprint: as its base
+            other = f"adapt:{other}"
         raise AgentError(f"no {float(stack_bb):g} bb blueprint ships (shipped: {have}); name "
-                         f"blueprint-{min(ships):g} to play it at {float(stack_bb):g} bb "
-                         f"by action translation")
+                         f"{other} to play it at {float(stack_bb):g} bb by action translation")
 
 
 def _adapt_base(spec: str) -> str:
