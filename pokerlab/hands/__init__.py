@@ -9,10 +9,11 @@ among them.
 
 from __future__ import annotations
 
-import importlib
 import sys
 import types
 from typing import TYPE_CHECKING, Any
+
+from pokerlab.lazy import lazy_getattr
 
 if TYPE_CHECKING:
     from pokerlab.hands.acpc_log import iter_acpc_text, write_acpc_log
@@ -74,13 +75,7 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    mod = _WHERE.get(name)
-    if mod is None:
-        raise AttributeError(f"module 'pokerlab.hands' has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"pokerlab.hands.{mod}"), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_getattr(__name__, _WHERE, globals())
 
 
 class _Package(types.ModuleType):

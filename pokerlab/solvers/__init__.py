@@ -7,8 +7,9 @@ import SciPy's LP solver with it (about 0.3 s of every command's start-up)."""
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from pokerlab.lazy import lazy_getattr
 
 if TYPE_CHECKING:
     from pokerlab.solvers.cfr import PRESETS, CFRConfig, CFRSolver, cfr_config
@@ -24,13 +25,7 @@ _WHERE = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    mod = _WHERE.get(name)
-    if mod is None:
-        raise AttributeError(f"module 'pokerlab.solvers' has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"pokerlab.solvers.{mod}"), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_getattr(__name__, _WHERE, globals())
 
 
 __all__ = [

@@ -189,6 +189,16 @@ def _dead(mode, top, opp_v, own_v):  # type: ignore[no-untyped-def]
     return 2
 
 
+@njit(cache=True, inline="always")
+def _regret_step(r, inst, pos_d, neg_d, plus):  # type: ignore[no-untyped-def]
+    """One regret's update by the instantaneous regret ``inst``: CFR+ adds and floors at 0;
+    the discounted family scales positive and negative sums by ``pos_d`` / ``neg_d`` first."""
+    if plus:
+        r = r + inst
+        return r if r >= 0.0 else 0.0
+    return r * (pos_d if r > 0.0 else neg_d) + inst
+
+
 @njit(cache=True)
 def _update_compressed(regrets, ssum, rscale, sscale, e, base, k, n, cfv, out_v, own_v, sigma,  # type: ignore[no-untyped-def]
                        pos_d, neg_d, strat_d, plus):
@@ -204,14 +214,7 @@ def _update_compressed(regrets, ssum, rscale, sscale, e, base, k, n, cfv, out_v,
     for b in range(k):
         off = base + b * n
         for h in range(n):
-            r = regrets[off + h] * rdec
-            inst = cfv[b * n + h] - out_v[h]
-            if plus:
-                r = r + inst
-                if r < 0.0:
-                    r = 0.0
-            else:
-                r = r * (pos_d if r > 0.0 else neg_d) + inst
+            r = _regret_step(regrets[off + h] * rdec, cfv[b * n + h] - out_v[h], pos_d, neg_d, plus)
             cfv[b * n + h] = r
             a = r if r >= 0.0 else -r
             if a > rmax:
@@ -451,15 +454,8 @@ def walk(mode, top, node, p, slot, opp_reach, own_reach, out, scratch, frames,  
                 for b in range(k):
                     off = base + b * n_q
                     for h in range(n_p):
-                        r = regrets[off + h]
-                        inst = cfv[b * n_p + h] - out_v[h]
-                        if plus:
-                            r = r + inst
-                            if r < 0.0:
-                                r = 0.0
-                        else:
-                            r = r * (pos_d if r > 0.0 else neg_d) + inst
-                        regrets[off + h] = r
+                        regrets[off + h] = _regret_step(regrets[off + h], cfv[b * n_p + h] - out_v[h],
+                                                        pos_d, neg_d, plus)
                         ssum[off + h] = ssum[off + h] * strat_d + own_v[h] * sigma[b * n_q + h]
             else:
                 _update_compressed(regrets, ssum, rscale, sscale, entry_base[nd] + sl, base, k, n_p,
