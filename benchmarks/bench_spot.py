@@ -20,7 +20,7 @@ Spots (``--spots river,turn,flop``; ``--quick``: smaller stacks and one bet size
 * flop:  Td9d6h, pot 100, stack 200, same ranges, bets 33%,75% flop, 50%,100% turn/river.
 
 Usage: ``python benchmarks/bench_spot.py [--spots LIST] [--quick] [--peer BIN] [--peer-only]
-[--target PCT] [--threads 1,2] [--timeout S] [--json]``. Exit 2: the peer is not built;
+[--target PCT] [--threads 1,2] [--timeout S] [--compress] [--json]``. Exit 2: the peer is not built;
 exit 1: ``pokerlab spot solve`` failed (the peer's figures are still printed).
 """
 
@@ -194,13 +194,15 @@ def pokerlab_cmd() -> list[str]:
     return [str(script)] if script.exists() else [sys.executable, "-m", "pokerlab.cli"]
 
 
-def run_pokerlab(spot: Spot, threads: int, target: float, timeout: float) -> dict[str, Any]:
+def run_pokerlab(spot: Spot, threads: int, target: float, timeout: float,
+                 compress: bool = False) -> dict[str, Any]:
     cmd = [*pokerlab_cmd(), "spot", "solve", "--board", spot.board, "--pot", str(spot.pot),
            "--stack", str(spot.stack), "--oop", spot.oop, "--ip", spot.ip,
            "--flop-bets", spot.flop_bets, "--turn-bets", spot.turn_bets,
            "--river-bets", spot.river_bets, "--raises", spot.raises,
            "--allin-threshold", str(spot.allin_threshold), "--force-allin", str(spot.force_allin),
-           "--target", str(target), "--threads", str(threads), "--json"]
+           "--target", str(target), "--threads", str(threads), "--json",
+           *(["--compress"] if compress else [])]
     env = dict(os.environ)
     env["NUMBA_NUM_THREADS"] = str(threads)
     try:
@@ -317,6 +319,8 @@ def main() -> int:
     ap.add_argument("--threads", default="1,2", help="thread counts, first is the reference")
     ap.add_argument("--max-iterations", type=int, default=2000, help="peer's iteration cap")
     ap.add_argument("--timeout", type=float, default=1800.0, help="seconds per solver run")
+    ap.add_argument("--compress", action="store_true",
+                    help="pokerlab stores regrets and strategy sums in 16 bits (--compress)")
     ap.add_argument("--json", action="store_true")
     a = ap.parse_args()
 
@@ -340,7 +344,7 @@ def main() -> int:
     if pk_error is None:
         # first (possibly cold-cache) start of the command, on the river spot
         try:
-            first = run_pokerlab(table["river"], threads[0], a.target, a.timeout)
+            first = run_pokerlab(table["river"], threads[0], a.target, a.timeout, a.compress)
             out["pokerlab_first_process_wall_seconds"] = first["process_wall_seconds"]
         except RunError as exc:
             pk_error = str(exc)
@@ -358,7 +362,7 @@ def main() -> int:
                 return 1
             if pk_error is None:
                 try:
-                    runs["pokerlab"][t] = run_pokerlab(spot, t, a.target, a.timeout)
+                    runs["pokerlab"][t] = run_pokerlab(spot, t, a.target, a.timeout, a.compress)
                 except RunError as exc:
                     pk_error = str(exc)
                     print(f"error: pokerlab spot solve on {name} ({t} threads): {exc}",
@@ -373,7 +377,7 @@ def main() -> int:
             out["pokerlab_river_process_wall_seconds"] = r.get("process_wall_seconds")
         else:
             try:
-                r2 = run_pokerlab(table["river"], threads[0], a.target, a.timeout)
+                r2 = run_pokerlab(table["river"], threads[0], a.target, a.timeout, a.compress)
                 out["pokerlab_river_process_wall_seconds"] = r2["process_wall_seconds"]
             except RunError as exc:
                 pk_error = str(exc)
