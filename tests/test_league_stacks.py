@@ -12,6 +12,7 @@ from typer.testing import CliRunner
 from pokerlab.agents.registry import (
     BLUEPRINT_FILES,
     agent_stack_bb,
+    shipped_blueprints,
     shipped_policy,
     spec_stack_bb,
 )
@@ -34,12 +35,12 @@ def test_blueprint_stacks() -> None:
     assert resolve_stack(["blueprint", "tag"], None, warn=said.append) == 100.0
     assert resolve_stack(["tag", "call"], None, warn=said.append) == 200.0
     assert said == []
-    with pytest.raises(AgentError, match="no 200 bb blueprint ships"):
-        resolve_stack(["blueprint", "tag"], 200.0, warn=said.append)
+    with pytest.raises(AgentError, match="no 150 bb blueprint ships"):
+        resolve_stack(["blueprint", "tag"], 150.0, warn=said.append)
     assert resolve_stack(["blueprint-100", "tag"], 200.0, warn=said.append) == 200.0
     assert len(said) == 1 and "blueprint-100 (100 bb)" in said[0]
-    with pytest.raises(AgentError, match="no 200 bb blueprint ships"):
-        make_agent("blueprint-200")
+    with pytest.raises(AgentError, match="no 150 bb blueprint ships"):
+        make_agent("blueprint-150")
     with pytest.raises(AgentError, match="blueprint-N"):
         make_agent("blueprint-big")
 
@@ -56,14 +57,43 @@ def test_commands_default_to_the_policy_stack() -> None:
     res = runner.invoke(app, ["lbr", "blueprint", "--hands", "1", "--json"])
     assert res.exit_code == 0, res.output
     assert json.loads(res.stdout)["stack_bb"] == 100.0
-    res = runner.invoke(app, ["match", "blueprint", "call", "--stack", "200", "--hands", "2"])
+    res = runner.invoke(app, ["match", "blueprint", "call", "--stack", "150", "--hands", "2"])
     assert res.exit_code == 2 and res.output.count("error:") == 1
-    assert "no 200 bb blueprint ships" in res.output
+    assert "no 150 bb blueprint ships" in res.output
     res = runner.invoke(app, ["lbr", "blueprint-100", "--stack", "150", "--hands", "1",
                               "--json"])
     assert res.exit_code == 0
     assert json.loads(res.stdout)["stack_bb"] == 150.0
     assert res.stderr.count("warning:") == 1
+
+
+needs_blueprint_200 = pytest.mark.skipif(200.0 not in shipped_blueprints(),
+                                         reason="no 200 bb blueprint shipped")
+
+
+@needs_blueprint_200
+def test_the_200bb_blueprint_is_the_acpc_game() -> None:
+    """``blueprint-200`` plays the ACPC / Slumbot game (blinds 50/100, stacks 20,000), and
+    ``blueprint`` means it at a 200 bb table (the 100 bb one otherwise)."""
+    from pokerlab.agents import make_agent
+    from pokerlab.cli import app
+    from pokerlab.holdem.engine import HoldemConfig
+
+    a = make_agent("blueprint-200")
+    assert agent_stack_bb(a) == 200.0
+    assert a.game.config.stacks == (20000, 20000) and a.game.config.big_blind == 100
+    assert spec_stack_bb("blueprint-200") == 200.0
+    deep = make_agent("blueprint", config=HoldemConfig.from_bb(200.0))
+    assert agent_stack_bb(deep) == 200.0
+    assert agent_stack_bb(make_agent("blueprint", config=HoldemConfig.from_bb(100.0))) == 100.0
+    said: list[str] = []
+    assert resolve_stack(["blueprint", "tag"], 200.0, warn=said.append) == 200.0
+    assert resolve_stack(["blueprint-200", "tag"], None, warn=said.append) == 200.0
+    assert said == []
+    res = CliRunner().invoke(app, ["match", "blueprint-200", "tag", "--hands", "4",
+                                   "--duplicate", "--workers", "1", "--json"])
+    assert res.exit_code == 0, res.output
+    assert json.loads(res.stdout)["stack_bb"] == 200.0
 
 
 def test_lbr_action_sets() -> None:

@@ -562,5 +562,6 @@ def _policy_game(game_str: str, metadata: dict[str, Any]) -> Any:
         from pokerlab.games.hunl import HUNLGame
 
         base = load_game(game_str.replace("bets=custom", "bets=identity"))
-        return HUNLGame(base.config, BetSetAbstraction(bets=parse_bet_set(text)))
+        return HUNLGame(base.config, BetSetAbstraction(bets=parse_bet_set(text)),
+                        base.bucket_config)  # the card tables (if any) load on first use
     return load_game(game_str)

@@ -1,8 +1,9 @@
 """Agent specs to agents (:func:`make_agent` / :func:`build_agent`).
 
 HUNL: ``random``, ``call``, ``raise``, ``tag``, ``pushfold``, ``policy:PATH``,
-``blueprint`` (the shipped blueprint policy, when it is installed), ``blueprint-N`` (the
-shipped blueprint of N big blinds: ``blueprint-100``), ``thesis`` (only when a thesis
+``blueprint`` (the shipped blueprint for the table's stack; 100 bb when no stack is
+given), ``blueprint-N`` (the shipped blueprint of N big blinds: ``blueprint-100``,
+``blueprint-200``), ``thesis`` (only when a thesis
 policy file is shipped), ``adapt`` (the adaptive agent over a blueprint:
 :mod:`pokerlab.agents.adapt_hunl`).  Small games (``kuhn``, ``leduc``, ``eight_card``): ``random`` and
 ``policy:PATH``.  Any game: ``python:MODULE:FACTORY`` and the names of the
@@ -29,6 +30,9 @@ OUTSIDE_SPECS = ("python:MODULE:FACTORY",)
 SMALL_SPECS = ("random", "policy:PATH", "adapt")
 
 BLUEPRINT_FILES = ("blueprint.npz", "blueprint_policy.npz", "blueprint/policy.npz")
+"""The default shipped blueprint (``blueprint`` without a stack: 100 bb)."""
+MORE_BLUEPRINT_FILES = ("blueprint_200_policy.npz",)
+"""Further shipped blueprints, one per stack (``blueprint-200``: the ACPC / Slumbot game)."""
 THESIS_FILES = ("thesis.npz", "thesis_policy.npz", "thesis/policy.npz")
 
 
@@ -119,7 +123,7 @@ def build_agent(spec: str, *, game: str = "hunl", config: HoldemConfig | None = 
     if low.startswith("blueprint-"):
         return _shipped_blueprint(s, config=config, seed=seed)
     if low in ("blueprint", "thesis"):
-        p = shipped_policy(BLUEPRINT_FILES if low == "blueprint" else THESIS_FILES)
+        p = (blueprint_for(config) if low == "blueprint" else shipped_policy(THESIS_FILES))
         if p is None:
             raise AgentError(
                 f"agent {spec!r}: no {low} policy is installed in {PACKAGE_DATA} "
@@ -149,11 +153,25 @@ def _policy_agent(path: str, *, name: str, config: HoldemConfig | None, seed: in
 # ----------------------------------------------------------------------------- stacks
 def shipped_blueprints() -> dict[float, Path]:
     """The shipped blueprint policies by their game's stack in big blinds."""
-    p = shipped_policy(BLUEPRINT_FILES)
-    if p is None:
-        return {}
-    bb = policy_stack_bb(str(p))
-    return {} if bb is None else {bb: p}
+    out: dict[float, Path] = {}
+    first = shipped_policy(BLUEPRINT_FILES)
+    for p in (first, *(PACKAGE_DATA / f for f in MORE_BLUEPRINT_FILES)):
+        if p is None or not p.is_file():
+            continue
+        bb = policy_stack_bb(str(p))
+        if bb is not None:
+            out.setdefault(bb, p)
+    return out
+
+
+def blueprint_for(config: HoldemConfig | None) -> Path | None:
+    """``blueprint``: the shipped blueprint for the table's stack (``config``) when one
+    ships for it, else the default one (100 bb; it then plays by action translation)."""
+    if config is not None and config.big_blind > 0:
+        p = shipped_blueprints().get(float(min(config.stacks)) / float(config.big_blind))
+        if p is not None:
+            return p
+    return shipped_policy(BLUEPRINT_FILES)
 
 
 def _shipped_blueprint(spec: str, *, config: HoldemConfig | None, seed: int) -> Any:

@@ -24,13 +24,19 @@ from __future__ import annotations
 
 import json
 from dataclasses import asdict, dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pokerlab.abstraction.bets import BetSet, parse_bet_set
 from pokerlab.errors import ConfigError
 from pokerlab.holdem.engine import HoldemConfig
 
+if TYPE_CHECKING:  # the bucket tables load numba kernels: imported when used
+    from pokerlab.abstraction.buckets import BucketConfig
+
 CONFIG_VERSION = 1
+CARD_METHODS = ("hs", "pa")
+PA_METHODS = ("lossless", "pa", "pa", "ehs")
+"""Bucketing methods per street of ``cards="pa"``."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -43,7 +49,12 @@ class BlueprintConfig:
     keep an average strategy), ``snapshot_every`` / ``snapshot_after`` (current-strategy
     snapshots summed for the other streets; 0 = off), ``allin_ev`` (a preflop all-in
     showdown pays its exact all-in equity instead of one sampled board), ``board_reuse``
-    (K iterations share one sampled board, each with its own hole cards).
+    (K iterations share one sampled board, each with its own hole cards).  ``cards``:
+    ``"hs"`` (hand-strength percentile buckets computed on the fly,
+    :mod:`pokerlab.abstraction.hs_cards`) or ``"pa"`` (potential-aware buckets: the card
+    abstraction's tables of :mod:`pokerlab.abstraction.buckets`, lossless preflop,
+    earth mover's k-means on the flop and turn, EHS percentiles on the river; built once
+    and cached).
     """
 
     preset: str = "custom"
@@ -55,6 +66,7 @@ class BlueprintConfig:
     buckets: tuple[int, int, int, int] = (169, 50, 50, 50)
     card_sample: int = 20_000
     card_seed: int = 0
+    cards: str = "hs"
     regret_dtype: str = "float32"
     avg_streets: tuple[bool, bool, bool, bool] = (True, True, True, True)
     lcfr_until: int = 0
@@ -84,6 +96,11 @@ class BlueprintConfig:
             raise ConfigError(f"board_reuse must be >= 1, got {self.board_reuse}")
         if self.seed < 0:
             raise ConfigError(f"seed must be >= 0, got {self.seed}")
+        if self.cards not in CARD_METHODS:
+            raise ConfigError(f"cards must be one of {', '.join(CARD_METHODS)}, got {self.cards!r}")
+        if self.cards == "pa" and int(self.buckets[0]) != 169:
+            raise ConfigError(f"cards 'pa' keeps the 169 preflop classes; buckets "
+                              f"{tuple(self.buckets)!r} start with {self.buckets[0]}")
         object.__setattr__(self, "buckets", tuple(int(b) for b in self.buckets))
         object.__setattr__(self, "avg_streets", tuple(bool(b) for b in self.avg_streets))
         self.bet_set()  # validates the bets text
@@ -91,6 +108,19 @@ class BlueprintConfig:
 
     def bet_set(self) -> BetSet:
         return parse_bet_set(self.bets)
+
+    def bucket_config(self) -> BucketConfig | None:
+        """The card abstraction's bucket config (``cards="pa"``), ``None`` for ``"hs"``."""
+        if self.cards != "pa":
+            return None
+        from pokerlab.abstraction.buckets import BucketConfig
+
+        return BucketConfig(buckets=tuple(int(b) for b in self.buckets),
+                            methods=PA_METHODS)
+
+    def cards_text(self) -> str:
+        """``hs:169-50-50-50`` / ``pa:169-50-50-50``."""
+        return f"{self.cards}:" + "-".join(str(b) for b in self.buckets)
 
     def holdem(self) -> HoldemConfig:
         return HoldemConfig.from_bb(self.stack_bb, small_blind=self.small_blind,
@@ -104,6 +134,8 @@ class BlueprintConfig:
             parts += [f"small_blind={self.small_blind}", f"big_blind={self.big_blind}"]
         bets = self.bets if "," not in self.bets and ";" not in self.bets else "custom"
         parts.append(f"bets={bets}")
+        if self.cards == "pa":  # the policy's buckets are the game's card tables
+            parts.append("buckets=" + "-".join(str(b) for b in self.buckets))
         return f"hunl({','.join(parts)})"
 
     def to_json(self) -> dict[str, Any]:

@@ -59,6 +59,7 @@ from numba.core import cgutils
 from numba.extending import intrinsic
 
 from pokerlab.abstraction.action_tree import DECISION, FOLD_TERMINAL
+from pokerlab.abstraction.indexer_kernels import SCRATCH, index_into
 from pokerlab.cards.cards import BOARD_PREFIX as BOARD_CARDS
 from pokerlab.cards.evaluator_kernels import (
     FLUSH_MASK,
@@ -348,6 +349,29 @@ def _street_buckets(s, cards, bucket, nbuckets, btable, class_of, combo_index, m
 
 
 @njit(cache=True)
+def _table_buckets(s, cards, bucket, nbuckets, ctab, h7, scratch):  # type: ignore[no-untyped-def]
+    """Fill ``bucket[0, s]`` and ``bucket[1, s]`` (``s`` >= 1) from the card abstraction's
+    tables ``ctab = (T1, T2, T3, t1, t2, t3)``: hand-indexer tables and bucket tables of the
+    flop, turn and river (:mod:`pokerlab.abstraction.buckets`)."""
+    if nbuckets[s] == 1:
+        bucket[0, s] = 0
+        bucket[1, s] = 0
+        return
+    nb = 2 + s
+    for j in range(nb):
+        h7[2 + j] = cards[4 + j]
+    for p in range(2):
+        h7[0] = cards[2 * p]
+        h7[1] = cards[2 * p + 1]
+        if s == 1:
+            bucket[p, s] = np.int64(ctab[3][index_into(ctab[0], h7[:5], scratch)])
+        elif s == 2:
+            bucket[p, s] = np.int64(ctab[4][index_into(ctab[1], h7[:6], scratch)])
+        else:
+            bucket[p, s] = np.int64(ctab[5][index_into(ctab[2], h7[:7], scratch)])
+
+
+@njit(cache=True)
 def _matching(regret, base, n, out):  # type: ignore[no-untyped-def]
     """Regret matching of ``regret[base:base + n]`` into ``out[:n]`` (the one shared
     :func:`pokerlab.solvers.regret.regret_match_row`, which :func:`traverse` inlines)."""
@@ -610,7 +634,7 @@ def run_iterations_bucket_major(t0, n, kind, actor, street, child_start, num_chi
                                 child_node, com0, com1, node_offset, regret, int_regret, avg,
                                 avg_mask, snap, nbuckets, thresholds, class_of, combo_index,
                                 tables, combos, state, deck, params_i, params_f, max_depth,
-                                max_actions, allin_d, r2, a2, s2):  # type: ignore[no-untyped-def]
+                                max_actions, allin_d, r2, a2, s2, ctab=None):  # type: ignore[no-untyped-def]
     """:func:`run_iterations` on bucket-major copies of the tables (copied in, run, copied
     back): the same results bit for bit (a permutation of where each value lives), but one
     iteration's rows of a player and street lie in one block, so far fewer cache lines are
@@ -627,7 +651,7 @@ def run_iterations_bucket_major(t0, n, kind, actor, street, child_start, num_chi
     _run(t0, n, kind, actor, street, child_start, num_children, child_node, com0, com1, local,
          r2, int_regret, a2, avg_mask, s2, nbuckets, thresholds, class_of, combo_index, tables,
          state, deck, params_i, params_f, max_depth, max_actions, allin_d, np.zeros(0),
-         np.zeros(0, dtype=np.bool_), 1.0, True, sbase, swidth)
+         np.zeros(0, dtype=np.bool_), 1.0, True, sbase, swidth, ctab)
     permute_tables(kind, street, num_children, node_offset, nbuckets, local, sbase, swidth,
                    regret, avg, snap, r2, a2, s2, False)
     return n
@@ -637,15 +661,16 @@ def run_iterations_bucket_major(t0, n, kind, actor, street, child_start, num_chi
 def run_iterations(t0, n, kind, actor, street, child_start, num_children, child_node, com0,
                    com1, node_offset, regret, int_regret, avg, avg_mask, snap, nbuckets,
                    thresholds, class_of, combo_index, tables, combos, state, deck, params_i,
-                   params_f, max_depth, max_actions, allin_d):  # type: ignore[no-untyped-def]
+                   params_f, max_depth, max_actions, allin_d, ctab=None):  # type: ignore[no-untyped-def]
     """Run iterations ``t0 + 1 .. t0 + n``; returns ``n``.  (``combos`` is no longer read;
-    it stays in the signature that the trainer, threads and Ray driver share.)"""
+    it stays in the signature that the trainer, threads and Ray driver share.)  ``ctab``:
+    card buckets from tables (see :func:`_table_buckets`) instead of hand strength."""
     return run_iterations_locked(t0, n, kind, actor, street, child_start, num_children,
                                  child_node, com0, com1, node_offset, regret, int_regret, avg,
                                  avg_mask, snap, nbuckets, thresholds, class_of, combo_index,
                                  tables, combos, state, deck, params_i, params_f, max_depth,
                                  max_actions, allin_d, np.zeros(0), np.zeros(0, dtype=np.bool_),
-                                 1.0)
+                                 1.0, ctab)
 
 
 @njit(cache=True)
@@ -653,7 +678,7 @@ def run_iterations_locked(t0, n, kind, actor, street, child_start, num_children,
                           com0, com1, node_offset, regret, int_regret, avg, avg_mask, snap,
                           nbuckets, thresholds, class_of, combo_index, tables, combos, state,
                           deck, params_i, params_f, max_depth, max_actions, allin_d, lock_sig,
-                          lock_row, lock_p):  # type: ignore[no-untyped-def]
+                          lock_row, lock_p, ctab=None):  # type: ignore[no-untyped-def]
     """:func:`run_iterations` with node locking: ``lock_sig`` (the fixed probabilities, tree
     layout) is played at the opponent's rows flagged in ``lock_row`` (flag at a row's first
     value), in an iteration with probability ``lock_p`` (one extra uniform draw per
@@ -663,14 +688,14 @@ def run_iterations_locked(t0, n, kind, actor, street, child_start, num_children,
                 node_offset, regret, int_regret, avg, avg_mask, snap, nbuckets, thresholds,
                 class_of, combo_index, tables, state, deck, params_i, params_f, max_depth,
                 max_actions, allin_d, lock_sig, lock_row, lock_p, False,
-                np.zeros(4, dtype=np.int64), np.zeros(4, dtype=np.int64))
+                np.zeros(4, dtype=np.int64), np.zeros(4, dtype=np.int64), ctab)
 
 
 @njit(cache=True)
 def _run(t0, n, kind, actor, street, child_start, num_children, child_node, com0, com1,
          node_offset, regret, int_regret, avg, avg_mask, snap, nbuckets, thresholds, class_of,
          combo_index, tables, state, deck, params_i, params_f, max_depth, max_actions, allin_d,
-         lock_sig, lock_row, lock_p, bm, sbase, swidth):  # type: ignore[no-untyped-def]
+         lock_sig, lock_row, lock_p, bm, sbase, swidth, ctab):  # type: ignore[no-untyped-def]
     """The iteration loop.  ``bm``: the tables are bucket-major (``node_offset`` holds the
     offsets within a street's block, see :func:`bucket_major_layout`), else the tree
     layout (``node_offset[node] + bucket * children``)."""
@@ -688,7 +713,9 @@ def _run(t0, n, kind, actor, street, child_start, num_children, child_node, com0
     btable = np.zeros((4, 2 * ncombos[1] + 1), dtype=np.int64)
     bucket_table(nbuckets, thresholds, ncombos, btable)
     reuse = max(params_i[P_BOARD_REUSE], 1)
-    need_hs = nbuckets[1] > 1 or nbuckets[2] > 1 or nbuckets[3] > 1
+    need_hs = (nbuckets[1] > 1 or nbuckets[2] > 1 or nbuckets[3] > 1) and ctab is None
+    h7 = np.zeros(7, dtype=np.int64)
+    scratch = np.zeros(SCRATCH, dtype=np.int64)
     if need_hs and t0 % reuse != 0:  # resuming inside a block sharing one board
         board_tables(tables, deck, nbuckets, mat, hist, coarse)
     sig = np.zeros((max_depth + 1) * max_actions)
@@ -747,8 +774,11 @@ def _run(t0, n, kind, actor, street, child_start, num_children, child_node, com0
             s1 = strength_nb(tables, hand, 7)
         outcome = 1.0 if s0 > s1 else (-1.0 if s0 < s1 else 0.0)
         for s in range(1, 4):
-            _street_buckets(s, cards, bucket, nbuckets, btable, class_of, combo_index, mat,
-                            hist, coarse)
+            if ctab is None:
+                _street_buckets(s, cards, bucket, nbuckets, btable, class_of, combo_index, mat,
+                                hist, coarse)
+            else:
+                _table_buckets(s, cards, bucket, nbuckets, ctab, h7, scratch)
         sd_pre = outcome
         if has_allin:
             sd_pre = allin_d[combo_index[cards[0], cards[1]], combo_index[cards[2], cards[3]]]
@@ -783,9 +813,12 @@ def run_iterations_py(t0: int, n: int, tree: Any, node_offset: np.ndarray, regre
                       spec_thresholds: np.ndarray, nbuckets: np.ndarray, state: np.ndarray,
                       deck: np.ndarray, params_i: np.ndarray, params_f: np.ndarray,
                       allin_d: np.ndarray, lock_sig: np.ndarray | None = None,
-                      lock_row: np.ndarray | None = None, lock_p: float = 1.0) -> None:
+                      lock_row: np.ndarray | None = None, lock_p: float = 1.0,
+                      card_tables: Any = None) -> None:
     """Plain-Python twin of :func:`run_iterations` / :func:`run_iterations_locked` (slow;
-    for parity tests)."""
+    for parity tests).  ``card_tables``: a
+    :class:`~pokerlab.abstraction.buckets.CardAbstraction` whose tables give the flop, turn
+    and river buckets (the kernel's ``ctab``)."""
     from pokerlab.blueprint.cards import bucket_of_hs
     from pokerlab.cards.cards import CLASS_OF_COMBO, COMBO_INDEX
     from pokerlab.cards.evaluator import strength, strengths_on_board
@@ -828,6 +861,8 @@ def run_iterations_py(t0: int, n: int, tree: Any, node_offset: np.ndarray, regre
                                     if nbuckets[0] > 1 else 0)
                 elif nbuckets[s] == 1:
                     bucket[p, s] = 0
+                elif card_tables is not None:
+                    bucket[p, s] = int(card_tables.bucket(s, (a, b), cards[4:4 + 2 + s]))
                 else:
                     st = strengths_on_board(cards[4:4 + 2 + s])
                     from pokerlab.blueprint.cards import _combos64, hand_strength

@@ -131,6 +131,9 @@ def run_threaded(trainer: BlueprintTrainer, n: int, threads: int) -> None:
 
     if threads < 1:
         raise ConfigError(f"threads must be >= 1, got {threads}")
+    if trainer._ctab is not None:  # numba's parallel loop cannot take the table tuples
+        raise ConfigError("threads > 1 train hand-strength cards only; cards 'pa' trains on "
+                          "one thread per process (or on Ray workers)")
     previous = numba.get_num_threads()
     limit = int(getattr(numba.config, "NUMBA_NUM_THREADS", 1))
     numba.set_num_threads(max(1, min(threads, limit)))

@@ -65,6 +65,28 @@ def tree_depth(tree: ActionTree) -> int:
     return int(depth.max())
 
 
+def card_tables(config: Any, *, given: Any = None,
+                progress: Callable[[str, int, int], None] | None = None
+                ) -> tuple[Any, tuple[Any, ...]]:
+    """The card abstraction of ``config`` (a :class:`~pokerlab.abstraction.buckets.
+    BucketConfig`; ``given``, or loaded from the cache or built) and the kernel's
+    ``ctab``: the flop, turn and river hand-indexer tables and bucket tables."""
+    from pokerlab.abstraction.buckets import load_or_build
+    from pokerlab.abstraction.indexer import street_indexer
+
+    if given is not None:
+        if tuple(given.config.buckets) != tuple(config.buckets) or len(given.tables) < 4:
+            raise ConfigError(f"the given card abstraction has buckets "
+                              f"{tuple(given.config.buckets)!r}, the config "
+                              f"{tuple(config.buckets)!r}")
+        abs_ = given
+    else:
+        abs_ = load_or_build(config, progress=progress)[0]
+    tabs = [np.ascontiguousarray(abs_.tables[s], dtype=np.uint16) for s in (1, 2, 3)]
+    ixs = [street_indexer(s).tables for s in (1, 2, 3)]
+    return abs_, (ixs[0], ixs[1], ixs[2], tabs[0], tabs[1], tabs[2])
+
+
 def table_bytes(config: BlueprintConfig, num_values: int) -> int:
     """Bytes of the regret, average-strategy and snapshot tables."""
     n = 4 * num_values
@@ -79,7 +101,7 @@ class BlueprintTrainer:
     """External-sampling MCCFR on a compiled tree (see the module docstring)."""
 
     def __init__(self, config: BlueprintConfig, *, storage: str = "memory",
-                 folder: str | Path | None = None) -> None:
+                 folder: str | Path | None = None, cards: Any = None) -> None:
         if storage not in ("memory", "disk"):
             raise ConfigError(f"storage must be memory or disk, got {storage!r}")
         if storage == "disk" and folder is None:
@@ -90,7 +112,14 @@ class BlueprintTrainer:
         self.tree = compile_tree(config.bet_set(), config.holdem(), no_limp=config.no_limp,
                                  max_bytes=config.max_memory)
         self.cards = CardSpec(buckets=config.buckets, sample=config.card_sample,
-                              seed=config.card_seed).with_thresholds()
+                              seed=config.card_seed)
+        self.card_tables: Any = None
+        self._ctab: tuple[Any, ...] | None = None
+        bcfg = config.bucket_config()
+        if bcfg is None:
+            self.cards = self.cards.with_thresholds()
+        else:  # potential-aware: the abstraction's tables (built once, then cached)
+            self.card_tables, self._ctab = card_tables(bcfg, given=cards)
         self.layout = self.tree.layout(config.buckets)
         need = table_bytes(config, self.layout.num_values) + self.tree.nbytes
         if need > config.max_memory:
@@ -116,7 +145,8 @@ class BlueprintTrainer:
                                   config.board_reuse], dtype=np.int64)
         self.params_f = np.array([config.prune_prob, config.prune_threshold_bb * bb,
                                   config.regret_floor_bb * bb], dtype=np.float64)
-        self._thresholds = self.cards.threshold_array()
+        self._thresholds = (self.cards.threshold_array() if self._ctab is None
+                            else np.full((4, max(config.buckets) + 1), 2.0))
         self._nbuckets = np.asarray(config.buckets, dtype=np.int64)
         self._avg_mask = np.asarray(config.avg_streets, dtype=np.bool_)
         self._combo_index = np.ascontiguousarray(COMBO_INDEX, dtype=np.int64)
@@ -177,7 +207,7 @@ class BlueprintTrainer:
                 self._nbuckets, self._thresholds, self._class_of, self._combo_index,
                 eval_tables(), _combos64(), self.state, self.deck, self.params_i,
                 self.params_f, self.max_depth, self.max_actions, self._allin_d, self.lock_sig,
-                self.lock_row, self.lock_p)
+                self.lock_row, self.lock_p, self._ctab)
             return
         # bucket-major copies of the tables for the call: the same results bit for bit,
         # ~1.3x faster (see mccfr_kernels.run_iterations_bucket_major); in memory only
@@ -193,9 +223,9 @@ class BlueprintTrainer:
             if self._work is None:
                 self._work = (np.empty_like(self.regret), np.empty_like(self.avg),
                               np.empty_like(self.snap))
-            K.run_iterations_bucket_major(*args, *self._work)
+            K.run_iterations_bucket_major(*args, *self._work, self._ctab)
         else:
-            K.run_iterations(*args)
+            K.run_iterations(*args, self._ctab)
 
     def run(self, iterations: int, *, chunk: int = 100_000, seconds: float | None = None,
             progress: Progress | None = None, eval_every: int = 0, threads: int = 1) -> None:
@@ -265,9 +295,18 @@ class BlueprintTrainer:
     def metadata(self) -> dict[str, Any]:
         return {"game": self.config.game_string(), "trainer": "blueprint",
                 "preset": self.config.preset, "config": self.config.to_json(),
-                "cards": self.cards.to_json(), "iterations": self.iterations,
+                "cards": self._cards_json(), "iterations": self.iterations,
                 "tree_fingerprint": self.tree.fingerprint(),
-                "buckets": "hs:" + "-".join(str(b) for b in self.config.buckets)}
+                "buckets": self.config.cards_text()}
+
+    def _cards_json(self) -> dict[str, Any]:
+        """The policy's card abstraction: the hand-strength spec (with its thresholds), or
+        the potential-aware tables' config and cache key (the game string names them)."""
+        if self.card_tables is None:
+            return self.cards.to_json()  # type: ignore[no-any-return]
+        bc = self.card_tables.config
+        return {"method": "pa", "buckets": list(bc.buckets), "methods": list(bc.methods),
+                "key": bc.key()}
 
     def policy(self) -> IndexedPolicy:
         return IndexedPolicy.from_tree(self.tree, self.config.buckets, self.strategy(),
@@ -346,7 +385,7 @@ class BlueprintTrainer:
                 "iterations_per_s": (self.iterations / self.seconds) if self.seconds else 0.0,
                 "infosets": self.infosets, "bytes": self.table_nbytes,
                 "nodes": self.tree.num_nodes, "history": self.history,
-                "cards": self.cards.text}
+                "cards": self.cards.text if self.card_tables is None else self.config.cards_text()}
 
     @classmethod
     def resume(cls, folder: str | Path, *, storage: str = "memory") -> BlueprintTrainer:

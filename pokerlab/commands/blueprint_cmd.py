@@ -59,6 +59,13 @@ def train(
     force: bool = typer.Option(False, "--force", help="Replace the run in --out (its files "
                                "are removed once the new run writes)."),
     storage: str = typer.Option("memory", "--storage", help="memory | disk."),
+    cards: str | None = typer.Option(None, "--cards",
+                                     help="Card buckets: hs (hand strength, on the fly) | pa "
+                                     "(potential-aware tables, built once and cached); "
+                                     "default: the preset's."),
+    buckets: str | None = typer.Option(None, "--buckets",
+                                       help="Buckets per street, e.g. 169,50,50,50 "
+                                       "(default: the preset's)."),
     update: str = typer.Option("mccfr", "--update",
                                help="thesis preset: mccfr | thesis (its own update, docs/thesis.md)."),
     max_memory_gb: float | None = typer.Option(None, "--max-memory",
@@ -122,10 +129,17 @@ def train(
         tr = BlueprintTrainer.resume(folder, storage=storage)
     else:
         cfg = get_preset(preset, stack=stack, seed=seed)
+        cfg = _with_cards(cfg, cards, buckets)
+        if cfg.cards == "pa" and threads != 1:
+            raise ConfigError(f"--threads {threads} with --cards pa: the table kernel runs on "
+                              "one thread per process (use --threads 1 or --ray-workers)")
         if max_memory_gb is not None:
             check_positive(max_memory_gb, "--max-memory")
             cfg = replace(cfg, max_memory=int(max_memory_gb * (1 << 30)))
-        tr = BlueprintTrainer(cfg, storage=storage, folder=folder)
+        tr = BlueprintTrainer(cfg, storage=storage, folder=folder,
+                              cards=_card_tables(cfg, enabled=not as_json))
+    if resume and (cards is not None or buckets is not None):
+        raise ConfigError("--cards/--buckets cannot change a run: --resume keeps its config")
     budget = iterations if iterations is not None else 1 << 62
     seconds = None if minutes is None else 60.0 * minutes
     eval_every = 100_000 if tr.config.preset == "pushfold" else 0
@@ -180,7 +194,7 @@ def train(
         "infosets": tr.infosets, "bytes": tr.table_nbytes,
         "iterations_per_s": tr.iterations / tr.seconds if tr.seconds else 0.0,
         "policy_path": str(paths["policy"]), "checkpoint_path": str(paths["checkpoint"]),
-        "cards": tr.cards.text, "nodes": tr.tree.num_nodes,
+        "cards": tr.config.cards_text(), "nodes": tr.tree.num_nodes,
         "threads": threads, "ray_workers": ray_workers,
     }
     if tr.config.preset == "pushfold":
@@ -194,6 +208,39 @@ def train(
         return
     for k, v in result.items():
         typer.echo(f"{k}: {v}")
+
+
+def _with_cards(cfg: Any, cards: str | None, buckets: str | None) -> Any:
+    """``cfg`` with ``--cards`` / ``--buckets`` applied (validated by the config)."""
+    from dataclasses import replace
+
+    if buckets is not None:
+        try:
+            counts = tuple(int(x) for x in buckets.replace("-", ",").split(","))
+        except ValueError:
+            raise ConfigError(f"--buckets {buckets!r}: expected four counts, e.g. "
+                              "169,50,50,50") from None
+        if len(counts) != 4 or min(counts) < 1:
+            raise ConfigError(f"--buckets {buckets!r}: expected four positive counts (preflop, "
+                              "flop, turn, river), e.g. 169,50,50,50")
+        cfg = replace(cfg, buckets=counts)
+    if cards is not None:
+        cfg = replace(cfg, cards=cards.strip().lower())
+    return cfg
+
+
+def _card_tables(cfg: Any, *, enabled: bool) -> Any:
+    """The potential-aware tables of ``cfg`` (``None`` for hand-strength cards), built
+    under a progress bar when they are not cached yet."""
+    bcfg = cfg.bucket_config()
+    if bcfg is None:
+        return None
+    from pokerlab.blueprint.trainer import card_tables
+
+    with progress("card abstraction", enabled=enabled, total=4.0, unit="street",
+                  fields={"street": "-"}) as bar:
+        abs_, _ = card_tables(bcfg, progress=lambda label, k, n: bar(k, None, street=label))
+    return abs_
 
 
 def _policy_file(path: Path) -> Path:

@@ -278,6 +278,9 @@ def bucket_vector(agent: Any, street: int, board: tuple[int, ...]) -> np.ndarray
     # an agent with an injected bucketer (policy agents): its hand-strength spec, if that
     # is what it buckets with; else the agent's own card spec
     bucketer = getattr(agent, "bucketer", None)
+    tables = getattr(bucketer, "cards", None)
+    if tables is not None and hasattr(tables, "tables") and hasattr(bucketer, "bucket"):
+        return _table_bucket_vector(tables, street, board)
     spec = getattr(bucketer, "spec", None) if bucketer is not None else getattr(agent, "card_spec", None)
     if spec is None or not hasattr(spec, "thresholds") or not hasattr(spec, "buckets"):
         return _bucket_vector_py(agent, street, board)
@@ -301,6 +304,27 @@ def bucket_vector(agent: Any, street: int, board: tuple[int, ...]) -> np.ndarray
     th = np.asarray(spec.thresholds[street], dtype=np.float64)
     out = (hs[:, None] > th[None, :]).sum(axis=1).astype(np.int64)
     return np.where(blocked | (strengths == 0), -1, out)
+
+
+def _table_bucket_vector(cards: Any, street: int, board: tuple[int, ...]) -> np.ndarray:
+    """:func:`bucket_vector` of a table bucketer (a card abstraction's tables,
+    :class:`~pokerlab.agents.policy_agent.TableBucketer`): every unblocked combo's
+    canonical index on the board in one indexer call, then one table gather."""
+    from pokerlab.abstraction.indexer import street_indexer
+    from pokerlab.cards.cards import BOARD_PREFIX, COMBO_MASKS, COMBOS, cards_mask
+
+    out = np.full(NUM_COMBOS, -1, dtype=np.int64)
+    bd = list(board)[:BOARD_PREFIX[street]]
+    live = (COMBO_MASKS & np.uint64(cards_mask(list(board)))) == 0
+    if street >= len(cards.tables) or cards.num_buckets(street) <= 1:
+        out[live] = 0
+        return out
+    hands = np.empty((int(live.sum()), 2 + len(bd)), dtype=np.int64)
+    hands[:, 0] = COMBOS[live, 1]
+    hands[:, 1] = COMBOS[live, 0]
+    hands[:, 2:] = np.asarray(bd, dtype=np.int64)
+    out[live] = cards.tables[street][street_indexer(street).index_many(hands)]
+    return out
 
 
 def _bucket_vector_py(agent: Any, street: int, board: tuple[int, ...]) -> np.ndarray:
