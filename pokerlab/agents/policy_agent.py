@@ -126,6 +126,16 @@ class _Track:
         self.ids: list[int] = []
         self.ok = True
 
+    def copy(self) -> _Track:
+        t = _Track.__new__(_Track)
+        t.player, t.hole, t.config = self.player, self.hole, self.config
+        t.events = list(self.events)
+        t.real = self.real.clone()
+        t.node, t.lost, t.ok = self.node, self.lost, self.ok
+        t.ab = None if self.ab is None else self.ab.clone()
+        t.ids = list(self.ids)
+        return t
+
     def continued_by(self, view: PlayerView) -> bool:
         """``view`` is this hand at or after the events tracked so far."""
         n = len(self.events)
@@ -240,6 +250,7 @@ class HUNLPolicyAgent:
         self._fed_track: _Track | None = None
         self._fed_ok = True
         self._view_track: _Track | None = None
+        self._view_base: _Track | None = None
 
     def reset(self, seed: int) -> None:
         self.seed = seed
@@ -252,6 +263,7 @@ class HUNLPolicyAgent:
         self._fed_track = None
         self._fed_ok = True
         self._view_track = None
+        self._view_base = None
 
     def observe_event(self, event: Event) -> None:
         """One event of the hand this agent plays, as it happens (see
@@ -300,8 +312,16 @@ class HUNLPolicyAgent:
         else:
             t = self._view_track
             if t is None or not t.continued_by(view):
-                t = self._view_track = self._new_track(view)
-                self.replays += 1
+                base = self._view_base
+                if base is not None and base.continued_by(view):
+                    t = self._view_track = base.copy()  # a sibling of the last view
+                else:
+                    t = self._view_track = self._new_track(view)
+                    self.replays += 1
+            if len(view.events) > len(t.events):
+                # keep the hand before these events: range queries (LBR, AIVAT) ask about
+                # hypothetical next actions one after another, then the real one
+                self._view_base = t.copy()
             self._advance(t, view.events)
         if self.indexed:
             real = t.real
@@ -390,6 +410,12 @@ class HUNLPolicyAgent:
         assert t.ab is not None
         ok = t.ok and t.ab.phase == Phase.BETTING and t.ab.actor == view.player
         return t.real.clone(), t.ab.clone(), list(t.ids), ok
+
+    def decision_node(self, view: PlayerView) -> tuple[HoldemState, int, bool]:
+        """(real state, tree node, on track) at ``view`` for an indexed policy: what
+        :meth:`track` says without building the abstract state (range queries)."""
+        real, node = self.locate(view)
+        return real, node, node >= 0 and self._decides(node, real)
 
     def _abstract_state(self, ids: list[int]) -> HoldemState:
         ab = HoldemState(config=self.game.config)

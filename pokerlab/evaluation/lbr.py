@@ -149,7 +149,7 @@ def _indexed_policy_all_hands(agent: Any, view: Any, live: np.ndarray, *,
     per-combo twin (the parity tests compare the two bit for bit)."""
     from pokerlab.holdem.engine import Action, ActionKind
 
-    if not (getattr(agent, "indexed", False) and hasattr(agent, "track")
+    if not (getattr(agent, "indexed", False) and hasattr(agent, "decision_node")
             and hasattr(agent, "bucket") and hasattr(agent, "map")):
         return None
     try:
@@ -158,12 +158,11 @@ def _indexed_policy_all_hands(agent: Any, view: Any, live: np.ndarray, *,
         return None
     if not fs.ok:
         return None
-    real, _, ids, ok = agent.track(view)
+    real, node, ok = agent.decision_node(view)
     call = Action(kind=ActionKind.CHECK_CALL)
     if not ok:
         return [call], live.astype(np.float64)[:, None]
     tree = agent.tree
-    node = tree.node_of(ids)
     acts = [int(a) for a in tree.actions(node)]
     street = int(tree.street[node])
     legal_real = set(agent.map.abstract_actions(real))
