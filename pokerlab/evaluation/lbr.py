@@ -592,10 +592,16 @@ def lbr_holdem(agent: Any, *, config: Any = None, lbr: LBRConfig | None = None,
 
 def per_deal_holdem(agent: Any, config: Any, lbr: LBRConfig, deals: Sequence[int],
                     progress: Callable[[int], None] | None = None, *,
-                    vectorised: bool = True) -> np.ndarray:
+                    vectorised: bool = True, kernel: bool = True) -> np.ndarray:
     """``per_deal[i, seat]`` chips for the given deal numbers (worker entry point);
-    ``vectorised=False`` plays the per-combo reference LBR (same hands, same values)."""
+    ``vectorised=False`` plays the per-combo reference LBR (same hands, same values);
+    fold/call LBR against an indexed policy on its own tree runs in one kernel
+    (:func:`fc_kernel_deals`) unless ``kernel=False``."""
     aset = parse_action_set(lbr.actions)
+    if vectorised and kernel and not aset.raises:
+        fast = fc_kernel_deals(agent, config, lbr, deals, progress)
+        if fast is not None:
+            return fast
 
     def make(d: int, seat: int) -> tuple[LBRSession, np.random.Generator]:
         agent.reset(int(np.random.default_rng([lbr.seed, d, seat, 3]).integers(2**31)))
@@ -604,6 +610,72 @@ def per_deal_holdem(agent: Any, config: Any, lbr: LBRConfig, deals: Sequence[int
         return sess, np.random.default_rng([lbr.seed, d, seat, 1])
 
     return run_sessions(make, list(deals), progress)
+
+
+def fc_kernel_side(agent: Any, config: Any) -> Any:
+    """The agent's match-kernel side when fold/call LBR can run in
+    :func:`pokerlab.evaluation.lbr_kernels.lbr_fc_kernel`: an indexed policy on its own
+    tree at the LBR table ``config`` (so LBR's folds and calls never leave it) whose
+    nodes never offer two actions of the same chips; else ``None``."""
+    from pokerlab.evaluation.match_kernels import kernel_side
+
+    side = kernel_side(agent)
+    if side is None or side.config != config:
+        return None
+    t = side.tree
+    ok = getattr(t, "_lbr_fc_ok", None)
+    if ok is None:
+        ok = True
+        for node in np.flatnonzero(t.kind == 0).tolist():
+            a, k = int(t.child_start[node]), int(t.num_children[node])
+            ch = t.child_node[a:a + k]
+            if len({(int(t.committed0[c]), int(t.committed1[c])) for c in ch}) < k:
+                ok = False
+                break
+        t._lbr_fc_ok = ok
+    return side if ok else None
+
+
+def fc_kernel_deals(agent: Any, config: Any, lbr: LBRConfig, deals: Sequence[int],
+                    progress: Callable[[int], None] | None = None) -> np.ndarray | None:
+    """``per_deal`` of fold/call LBR by the kernel (``None`` when the agent does not
+    qualify, see :func:`fc_kernel_side`): the same hands and values as the Python path
+    (tests/test_lbr_fast.py), in blocks of 256 deals for the progress callback."""
+    side = fc_kernel_side(agent, config)
+    if side is None:
+        return None
+    from pokerlab.abstraction.indexer import street_indexer
+    from pokerlab.cards.cards import CLASS_OF_COMBO, COMBO_INDEX
+    from pokerlab.cards.equity import preflop_equity_matrix
+    from pokerlab.cards.evaluator import eval_tables
+    from pokerlab.evaluation.lbr_kernels import lbr_fc_kernel
+
+    t = side.tree
+    depth = int(t.street.shape[0])  # more draws than any hand needs are never read
+    depth = min(depth, 64)
+    Ts = [street_indexer(s).tables for s in range(4)]
+    pre = np.ascontiguousarray(preflop_equity_matrix(), dtype=np.float64)
+    stacks = np.asarray(config.stacks, dtype=np.int64)
+    out = np.zeros((len(deals), 2))
+    ds = list(deals)
+    for lo in range(0, len(ds), 256):
+        block = ds[lo:lo + 256]
+        cards = np.array([deal_cards(lbr.seed, d) for d in block], dtype=np.int64)
+        uni = np.zeros((len(block), 2, depth))
+        for i, d in enumerate(block):
+            for seat in (0, 1):
+                uni[i, seat] = np.random.default_rng([lbr.seed, d, seat, 1]).random(depth)
+        res = np.zeros((len(block), 2))
+        lbr_fc_kernel(cards, uni, int(lbr.from_round), t.kind, t.actor, t.street,
+                      t.child_start, t.num_children, t.child_action, t.child_node,
+                      t.committed0, t.committed1, stacks, *side.arrays, *Ts, eval_tables(),
+                      _combos64(), np.ascontiguousarray(COMBO_INDEX, dtype=np.int64),
+                      np.ascontiguousarray(CLASS_OF_COMBO, dtype=np.int64), pre,
+                      res)  # type: ignore[call-arg]
+        out[lo:lo + len(block)] = res
+        if progress is not None:
+            progress(lo + len(block))
+    return out
 
 
 # ----------------------------------------------------------------------------- runner

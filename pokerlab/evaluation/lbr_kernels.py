@@ -21,11 +21,14 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
+from pokerlab.abstraction.indexer_kernels import SCRATCH, index_into
 from pokerlab.cards.equity_kernels import monte_carlo
 from pokerlab.cards.evaluator_kernels import (
     ROW_MASK,
     ROW_SHIFT,
+    combos_on_board_kernel,
     strength_from,
+    strength_nb,
 )
 
 
@@ -107,22 +110,19 @@ def _val(m, v):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def _rank_vals(nf, offs, key_t, key, board_rank, m, row):  # type: ignore[no-untyped-def]
-    """``row[13 * x + y]``: ``2 * win + tie`` of strength ``m`` against hole ranks ``x, y``
-    without a flush beside the 5-card board whose key sum is ``key`` (such a strength
-    depends on the ranks only); 0 for pairs the board leaves no cards for."""
-    rb = key >> 16
+def _rank_strengths(nf, offs, key_t, rank_key, board_rank, out):  # type: ignore[no-untyped-def]
+    """``out[13 * x + y]`` (``x <= y``): the strength without a flush of hole ranks ``x, y``
+    beside a 5-card board whose rank-key sum is ``rank_key`` and rank counts
+    ``board_rank`` (such a strength depends on the ranks only); -1 for pairs the board
+    leaves no cards for."""
     for x in range(13):
-        if board_rank[x] >= 4:
-            continue
-        rx = rb + (key_t[4 * x] >> 16)
+        rx = rank_key + (key_t[4 * x] >> 16)
         for y in range(x, 13):
-            if board_rank[y] + 1 + (1 if x == y else 0) > 4:
+            if board_rank[x] >= 4 or board_rank[y] + 1 + (1 if x == y else 0) > 4:
+                out[13 * x + y] = -1
                 continue
             r = rx + (key_t[4 * y] >> 16)
-            v = _val(m, nf[offs[r >> ROW_SHIFT] + (r & ROW_MASK)])
-            row[13 * x + y] = v
-            row[13 * y + x] = v
+            out[13 * x + y] = nf[offs[r >> ROW_SHIFT] + (r & ROW_MASK)]
 
 
 @njit(cache=True)
@@ -145,24 +145,47 @@ def checkdown_equity(tables, hole, board, nboard, combos, out):  # type: ignore[
     keys, bitss, masks, mine, used = _runouts(tables, hole, board, nboard)
     n = keys.shape[0]
     nc = combos.shape[0]
-    # per runout: 2 * win + tie against each rank pair without a flush (0: no such pair)
+    # per runout: 2 * win + tie against each rank pair without a flush (0: no such pair);
+    # the rank-pair strengths depend on the board's ranks only, so they are computed once
+    # per rank pattern of the runout cards (at most 91 patterns on the flop, 13 on the turn)
     rt = np.zeros((n, 169), dtype=np.int8)
     base_rank = np.zeros(13, dtype=np.int64)
+    base_key = np.int64(0)
     for c in range(nboard):
         base_rank[board[c] >> 2] += 1
+        base_key += key_t[board[c]] >> 16
+    rs = np.zeros((169, 169), dtype=np.int32)
+    have = np.zeros(169, dtype=np.bool_)
+    s2 = np.zeros(169, dtype=np.int64)  # 2 * wins + ties per rank pair, every runout
+    br = np.zeros(13, dtype=np.int64)
     for i in range(n):
-        br = base_rank.copy()
         mk = masks[i]
+        rk = base_key
+        br[:] = base_rank
+        lo_r = 13
+        hi_r = 0
         while mk:
             c = _low_bit(mk)
-            br[c >> 2] += 1
+            r = c >> 2
+            br[r] += 1
+            rk += key_t[c] >> 16
+            lo_r = min(lo_r, r)
+            hi_r = max(hi_r, r)
             mk &= mk - 1
-        _rank_vals(nf, offs, key_t, keys[i], br, mine[i], rt[i])
-    # 2 * wins + ties per rank pair over every runout
-    s2 = np.zeros(169, dtype=np.int64)
-    for i in range(n):
-        for r in range(169):
-            s2[r] += rt[i, r]
+        pt = 13 * lo_r + hi_r if nboard == 3 else (lo_r if nboard == 4 else 0)
+        if not have[pt]:
+            _rank_strengths(nf, offs, key_t, rk, br, rs[pt])
+            have[pt] = True
+        m = mine[i]
+        row = rs[pt]
+        ri = rt[i]
+        for x in range(13):
+            for y in range(x, 13):
+                v = row[13 * x + y]
+                if v >= 0:
+                    w = _val(m, v)
+                    ri[13 * x + y] = w
+                    s2[13 * x + y] += w
     # the runouts holding each card
     per_card = np.zeros(52, dtype=np.int64)
     runs_of = np.zeros((52, max(n // 8, 1) if nboard < 5 else 1), dtype=np.int64)
@@ -173,25 +196,28 @@ def checkdown_equity(tables, hole, board, nboard, combos, out):  # type: ignore[
             runs_of[c, per_card[c]] = i
             per_card[c] += 1
             mk &= mk - 1
-    # flush corrections, per runout whose board holds 3+ cards of a suit
+    # flush corrections, per runout whose board holds 3+ cards of a suit: with 3 both hole
+    # cards must be of it, with 4 one, with 5 any combo holds a flush
     corr = np.zeros(nc, dtype=np.int64)
-    two = np.zeros((4, nc), dtype=np.int64)  # live combos with both cards of the suit
-    one = np.zeros((4, nc), dtype=np.int64)  # ... with at least one
-    nlist = np.zeros((2, 4), dtype=np.int64)
-    every = np.arange(nc)
+    lists = np.zeros((3, 4, nc), dtype=np.int64)  # [both / at least one / any, suit]
+    nlist = np.zeros((3, 4), dtype=np.int64)
+    cmj = np.zeros(nc, dtype=np.int64)
+    baj = np.zeros(nc, dtype=np.int64)
+    rpj = np.zeros(nc, dtype=np.int64)
     for j in range(nc):
         a = combos[j, 0]
         b = combos[j, 1]
-        if used & ((np.int64(1) << a) | (np.int64(1) << b)):
+        cmj[j] = (np.int64(1) << a) | (np.int64(1) << b)
+        baj[j] = bit_t[a] | bit_t[b]
+        rpj[j] = 13 * min(a >> 2, b >> 2) + max(a >> 2, b >> 2)
+        if used & cmj[j]:
             continue
         for f in range(4):
             k = np.int64((a & 3) == f) + np.int64((b & 3) == f)
-            if k == 2:
-                two[f, nlist[0, f]] = j
-                nlist[0, f] += 1
-            if k >= 1:
-                one[f, nlist[1, f]] = j
-                nlist[1, f] += 1
+            for t in range(3):
+                if (t == 0 and k == 2) or (t == 1 and k >= 1) or t == 2:
+                    lists[t, f, nlist[t, f]] = j
+                    nlist[t, f] += 1
     for i in range(n):
         key = keys[i]
         fsuit = -1
@@ -205,25 +231,18 @@ def checkdown_equity(tables, hole, board, nboard, combos, out):  # type: ignore[
             continue
         m = mine[i]
         mk = masks[i]
+        sh = 16 * fsuit
         bits = bitss[i]
-        # 3 of the suit on the board: both hole cards must be of it; 4: one; 5: any combo
-        lst = two[fsuit] if fcount == 3 else (one[fsuit] if fcount == 4 else every)
-        for q in range(lst.shape[0] if fcount >= 5 else nlist[fcount - 3, fsuit]):
+        t = min(fcount - 3, 2)
+        lst = lists[t, fsuit]
+        for q in range(nlist[t, fsuit]):
             j = lst[q]
-            a = combos[j, 0]
-            b = combos[j, 1]
-            cm = (np.int64(1) << a) | (np.int64(1) << b)
-            if (used & cm) or (mk & cm):
+            if mk & cmj[j]:
                 continue
-            suited = np.int64((a & 3) == fsuit) + np.int64((b & 3) == fsuit)
-            if fcount + suited < 5:
-                continue
-            kk = key + key_t[a] + key_t[b]
-            exact = strength_from(nf, offs, fl, kk, bits | bit_t[a] | bit_t[b])
-            ra = a >> 2
-            rb = b >> 2
-            rp = 13 * min(ra, rb) + max(ra, rb)
-            corr[j] += _val(m, exact) - np.int64(rt[i, rp])
+            # five or more cards of one suit among seven make neither a full house nor
+            # quads: the flush table decides
+            exact = fl[((bits | baj[j]) >> sh) & 0x1FFF]
+            corr[j] += _val(m, exact) - np.int64(rt[i, rpj[j]])
     for j in range(nc):
         a = combos[j, 0]
         b = combos[j, 1]
@@ -290,7 +309,22 @@ def hand_strength_all(strengths, combos, out):  # type: ignore[no-untyped-def]
     ``ties_j = T - T_a - T_b + 1`` and ``n_j = N - N_a - N_b + 1``; wins and halves are
     exact in float64, so the quotient equals the one-at-a-time value bit for bit."""
     n = combos.shape[0]
-    order = np.argsort(strengths, kind="mergesort")
+    # counting sort by strength (1..7462; 0 = blocked): within a strength the order does
+    # not matter, every tie group is counted before any of its values is taken
+    top = np.int64(0)
+    for j in range(n):
+        if strengths[j] > top:
+            top = np.int64(strengths[j])
+    start = np.zeros(top + 2, dtype=np.int64)
+    for j in range(n):
+        start[strengths[j] + 1] += 1
+    for v in range(1, top + 2):
+        start[v] += start[v - 1]
+    order = np.empty(n, dtype=np.int64)
+    for j in range(n):
+        v = strengths[j]
+        order[start[v]] = j
+        start[v] += 1
     total_c = np.zeros(52, dtype=np.int64)
     below_c = np.zeros(52, dtype=np.int64)
     tie_c = np.zeros(52, dtype=np.int64)
@@ -397,3 +431,316 @@ def equity_vs_random_each_py(board: list[int], idx: np.ndarray, seeds: np.ndarra
         res = monte_carlo_equity([one_hot(hole), np.ones(COMBOS.shape[0])], list(board),
                                  samples=samples, seed=int(seeds[t]))
         out[j] = float(res.equity[0])
+
+
+# ----------------------------------------------------------------------------- fold/call LBR
+@njit(cache=True)
+def _all_buckets(s, board, mode, use, thr, pre, t0, t1, t2, t3, T0, T1, T2, T3, ET, combos,
+                 class_of, strengths, hs, hand, scratch, out):  # type: ignore[no-untyped-def]
+    """Every combo's bucket on street ``s`` of ``board`` (-1: blocked by the board):
+    :func:`pokerlab.evaluation.lbr.bucket_vector` (hand strength, ``mode`` 1) or the
+    tables over the hand indexer (``mode`` 0; ``use[s]`` = 0: bucket 0)."""
+    nb = 0 if s == 0 else 2 + s
+    bm = np.int64(0)
+    for c in range(nb):  # the board dealt so far blocks
+        bm |= np.int64(1) << board[c]
+    nc = combos.shape[0]
+    if mode == 1 and s > 0:
+        combos_on_board_kernel(ET, combos, board, nb, strengths)
+        hand_strength_all(strengths, combos, hs)
+    for j in range(nc):
+        a = combos[j, 0]
+        b = combos[j, 1]
+        if bm & ((np.int64(1) << a) | (np.int64(1) << b)):
+            out[j] = -1
+            continue
+        if mode == 1:
+            if s == 0:
+                out[j] = class_of[j] if pre else 0
+            elif strengths[j] == 0:
+                out[j] = -1
+            else:  # thresholds ascending (padded with 2.0): how many lie below hs
+                h = hs[j]
+                lo = 0
+                hi = thr.shape[1]
+                while lo < hi:
+                    mid = (lo + hi) >> 1
+                    if thr[s, mid] < h:
+                        lo = mid + 1
+                    else:
+                        hi = mid
+                out[j] = lo
+        elif use[s] == 0:
+            out[j] = 0
+        else:
+            hand[0] = b
+            hand[1] = a
+            for c in range(nb):
+                hand[2 + c] = board[c]
+            if s == 0:
+                out[j] = t0[index_into(T0, hand[:2], scratch)]
+            elif s == 1:
+                out[j] = t1[index_into(T1, hand[:5], scratch)]
+            elif s == 2:
+                out[j] = t2[index_into(T2, hand[:6], scratch)]
+            else:
+                out[j] = t3[index_into(T3, hand[:7], scratch)]
+
+
+@njit(cache=True)
+def lbr_fc_kernel(deals, uniforms, from_round, kind, actor, street, child_start,  # type: ignore[no-untyped-def]
+                  num_children, child_action, child_node, committed0, committed1, stacks,
+                  off, probs, rp, rb, csr, use, mode, thr, pre, t0, t1, t2, t3,
+                  T0, T1, T2, T3, ET, combos, combo_index, class_of, pre_eq, out):
+    """Fold/call LBR against an indexed policy agent on its own tree, every hand in one
+    kernel: ``out[i, seat]`` = LBR's chips in seat ``seat`` of deal ``deals[i]`` (hole of
+    player 0, of player 1, flop, turn, river), the agent's actions drawn with
+    ``uniforms[i, seat, :]`` (one per agent decision, in order).
+
+    The plain-Python twin is the general LBR (:func:`pokerlab.evaluation.lbr.
+    per_deal_holdem` with :class:`~pokerlab.evaluation.lbr.HoldemSession`): the same
+    range (uniform over the combos that miss LBR's cards, board cards removed, Bayes'
+    rule through the policy's rows at every agent action, renormalised), the same
+    check-down equities, the same decision rule (``lbr_core.lbr_choose``: call, then
+    fold, a later option must win by more than a relative 1e-9) and the same draw from
+    the agent's row.  With fold and call only, the hand never leaves the tree."""
+    nc = combos.shape[0]
+    rng = np.zeros(nc)
+    eq = np.zeros((4, nc))
+    have_eq = np.zeros(4, dtype=np.bool_)
+    bk = np.zeros((4, nc), dtype=np.int64)
+    have_bk = np.zeros(4, dtype=np.bool_)
+    strengths = np.zeros(nc, dtype=np.int32)
+    hs = np.zeros(nc)
+    hand = np.zeros(7, dtype=np.int64)
+    scratch = np.empty(SCRATCH, dtype=np.int64)
+    board = np.zeros(5, dtype=np.int64)
+    hole = np.zeros(2, dtype=np.int64)
+    row = np.zeros(16)
+    rowb = np.empty((65536, 16))  # per bucket: the node's row (stamped per decision)
+    stamp = np.zeros(65536, dtype=np.int64)
+    dec = 0
+    masks = np.zeros(nc, dtype=np.int64)
+    for j in range(nc):
+        masks[j] = (np.int64(1) << combos[j, 0]) | (np.int64(1) << combos[j, 1])
+    for i in range(deals.shape[0]):
+        for c in range(5):
+            board[c] = deals[i, 4 + c]
+        have_bk[:] = False  # the agent's buckets depend on the board only: both seats
+        for seat in range(2):
+            opp = 1 - seat
+            hole[0] = deals[i, 2 * seat]
+            hole[1] = deals[i, 2 * seat + 1]
+            hm = (np.int64(1) << hole[0]) | (np.int64(1) << hole[1])
+            for j in range(nc):
+                rng[j] = 0.0 if masks[j] & hm else 1.0
+            oc = combo_index[deals[i, 2 * opp], deals[i, 2 * opp + 1]]
+            have_eq[:] = False
+            node = 0
+            cur = 0
+            u = 0
+            while kind[node] == 0:
+                s = street[node]
+                while cur < s:  # board cards of the new street remove combos
+                    lo = 0 if cur == 0 else 2 + cur
+                    cur += 1
+                    bmask = np.int64(0)
+                    for c in range(lo, 2 + cur):
+                        bmask |= np.int64(1) << board[c]
+                    for j in range(nc):
+                        if masks[j] & bmask:
+                            rng[j] = 0.0
+                cs = child_start[node]
+                k = num_children[node]
+                if actor[node] == seat:
+                    pick = -1
+                    call_e = -1
+                    fold_e = -1
+                    for e in range(k):
+                        a = child_action[cs + e]
+                        if a == 1:
+                            call_e = e
+                        elif a == 0:
+                            fold_e = e
+                    pick = call_e
+                    if s + 1 >= from_round and fold_e >= 0:  # else checking is all LBR can do
+                        if not have_eq[s]:
+                            if s == 0:
+                                r = combo_index[hole[0], hole[1]]
+                                for j in range(nc):
+                                    v = pre_eq[r, j]
+                                    eq[0, j] = 0.0 if np.isnan(v) else v
+                            else:
+                                checkdown_equity(ET, hole, board, 2 + s, combos, eq[s])
+                            have_eq[s] = True
+                        c_me = committed0[node] if seat == 0 else committed1[node]
+                        c_opp = committed1[node] if seat == 0 else committed0[node]
+                        c_call = min(stacks[seat], c_opp)
+                        den = max(_np_sum(rng), 1e-300)
+                        wn = rng / den
+                        v = (2.0 * eq[s] - 1.0) * np.float64(c_call)
+                        ev_call = np.dot(wn, v)
+                        ev_fold = -np.float64(c_me) * _np_sum(wn)
+                        if ev_fold > ev_call + 1e-9 * (1.0 + abs(ev_call)):
+                            pick = fold_e
+                    node = child_node[cs + pick]
+                    continue
+                # the agent: every live combo's row (one per bucket), then one draw
+                if not have_bk[s]:
+                    _all_buckets(s, board, mode, use, thr, pre, t0, t1, t2, t3, T0, T1, T2,
+                                 T3, ET, combos, class_of, strengths, hs, hand, scratch, bk[s])
+                    have_bk[s] = True
+                # one row per bucket (as the Python path: rows by bucket, gathered)
+                dec += 1
+                for j in range(nc):
+                    if rng[j] > 0.0:
+                        b = bk[s, j]
+                        if stamp[b] != dec:
+                            stamp[b] = dec
+                            r0 = _policy_row_start(off, rp, rb, csr, node, b, k)
+                            tw = 0.0
+                            for e in range(k):
+                                w = 1.0 if r0 < 0 else np.float64(probs[r0 + e])
+                                row[e] = w
+                                tw = tw + w
+                            if not (tw > 0.0):
+                                for e in range(k):
+                                    row[e] = 1.0
+                                tw = 0.0
+                                for _ in range(k):
+                                    tw = tw + 1.0
+                            for e in range(k):
+                                rowb[b, e] = row[e] / tw
+                ob = bk[s, oc]
+                total = 0.0
+                for e in range(k):
+                    total += rowb[ob, e]
+                x = uniforms[i, seat, min(u, uniforms.shape[2] - 1)] * total
+                u += 1
+                acc = 0.0
+                pick = 0
+                for e in range(k):
+                    acc += rowb[ob, e]
+                    if acc <= x:
+                        pick = e + 1
+                if pick > k - 1:
+                    pick = k - 1
+                while rowb[ob, pick] <= 0.0 and pick > 0:
+                    pick -= 1
+                for j in range(nc):
+                    if rng[j] > 0.0:
+                        rng[j] = rng[j] * rowb[bk[s, j], pick]
+                tot = _np_sum(rng)
+                for j in range(nc):
+                    rng[j] = rng[j] / tot
+                node = child_node[cs + pick]
+            c0 = committed0[node]
+            c1 = committed1[node]
+            if kind[node] == 1:
+                pay0 = c1 if c0 > c1 else -c0
+            else:
+                for c in range(5):
+                    hand[2 + c] = board[c]
+                hand[0] = deals[i, 0]
+                hand[1] = deals[i, 1]
+                s0 = strength_nb(ET, hand, 7)
+                hand[0] = deals[i, 2]
+                hand[1] = deals[i, 3]
+                s1 = strength_nb(ET, hand, 7)
+                m = min(c0, c1)
+                pay0 = m if s0 > s1 else (-m if s1 > s0 else 0)
+            out[i, seat] = pay0 if seat == 0 else -pay0
+
+
+@njit(cache=True)
+def _np_sum(a):  # type: ignore[no-untyped-def]
+    """``a.sum()`` as numpy adds a contiguous float64 vector (pairwise: blocks of at most
+    128 summed with eight accumulators, halves split at multiples of 8), so the range
+    weights round as in the Python path."""
+    n = a.shape[0]
+    stack = np.empty((64, 2), dtype=np.int64)
+    stack[0, 0] = 0
+    stack[0, 1] = n
+    top = 1
+    res = 0.0
+    # the recursion sum(lo, n) = sum(lo, n2) + sum(lo + n2, n - n2), added left to right:
+    # the leaves are summed in order and combined pairwise by a second stack
+    vals = np.empty(64)
+    depth = np.empty(64, dtype=np.int64)
+    nv = 0
+    lvl = np.empty(64, dtype=np.int64)
+    lvl[0] = 0
+    while top > 0:
+        top -= 1
+        lo = stack[top, 0]
+        m = stack[top, 1]
+        d = lvl[top]
+        if m > 128:
+            n2 = m // 2
+            n2 -= n2 % 8
+            stack[top, 0] = lo + n2
+            stack[top, 1] = m - n2
+            lvl[top] = d + 1
+            stack[top + 1, 0] = lo
+            stack[top + 1, 1] = n2
+            lvl[top + 1] = d + 1
+            top += 2
+            continue
+        if m < 8:
+            r = 0.0
+            for q in range(m):
+                r += a[lo + q]
+        else:
+            r0 = a[lo]
+            r1 = a[lo + 1]
+            r2 = a[lo + 2]
+            r3 = a[lo + 3]
+            r4 = a[lo + 4]
+            r5 = a[lo + 5]
+            r6 = a[lo + 6]
+            r7 = a[lo + 7]
+            q = 8
+            while q < m - (m % 8):
+                r0 += a[lo + q]
+                r1 += a[lo + q + 1]
+                r2 += a[lo + q + 2]
+                r3 += a[lo + q + 3]
+                r4 += a[lo + q + 4]
+                r5 += a[lo + q + 5]
+                r6 += a[lo + q + 6]
+                r7 += a[lo + q + 7]
+                q += 8
+            r = ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))
+            while q < m:
+                r += a[lo + q]
+                q += 1
+        # combine with finished siblings: a node's value is (left) + (right)
+        vals[nv] = r
+        depth[nv] = d
+        nv += 1
+        while nv >= 2 and depth[nv - 1] == depth[nv - 2]:
+            vals[nv - 2] = vals[nv - 2] + vals[nv - 1]
+            depth[nv - 2] -= 1
+            nv -= 1
+    res = vals[0] if nv > 0 else 0.0
+    return res
+
+
+@njit(cache=True)
+def _policy_row_start(off, rp, rb, csr, node, bucket, k):  # type: ignore[no-untyped-def]
+    """``IndexedPolicy.row_start`` (-1: no row stored for the bucket)."""
+    if not csr:
+        return off[node] + bucket * k
+    lo = rp[node]
+    hi = rp[node + 1]
+    a = lo
+    b = hi
+    while a < b:
+        mid = (a + b) // 2
+        if rb[mid] < bucket:
+            a = mid + 1
+        else:
+            b = mid
+    if a < hi and rb[a] == bucket:
+        return off[node] + (a - lo) * k
+    return -1
