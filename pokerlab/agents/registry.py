@@ -233,12 +233,15 @@ def agent_stack_bb(agent: Any) -> float | None:
     return None
 
 
-def spec_stack_bb(spec: str) -> float | None:
+def spec_stack_bb(spec: str, at: float | None = None) -> float | None:
     """The stack (big blinds) the agent of ``spec`` was trained for (``policy:PATH``,
     ``blueprint``, ``blueprint-N``, ``thesis``; ``adapt``: its base's), ``None`` for agents
-    without one."""
+    without one.  ``at``: the table's stack, where ``blueprint`` means the blueprint
+    shipped for it when there is one."""
     spec = _adapt_base(spec)
     low = spec.strip().lower()
+    if low == "blueprint" and at is not None and float(at) in shipped_blueprints():
+        return float(at)
     if low.startswith("policy:"):
         path = spec.strip().split(":", 1)[1]
         return policy_stack_bb(path) if Path(path).is_file() else None

@@ -108,7 +108,7 @@ def resolve_stack(agents: list[Any] | tuple[Any, ...], stack_bb: float | None, *
     say = warn or _stderr_warning
     known: list[tuple[str, float]] = []
     for k, x in enumerate(agents):
-        n = spec_stack_bb(x) if isinstance(x, str) else agent_stack_bb(x)
+        n = spec_stack_bb(x, stack_bb) if isinstance(x, str) else agent_stack_bb(x)
         if n is not None:
             known.append((agent_label(x, f"agent {k + 1}"), n))
     if stack_bb is None:
