@@ -8,8 +8,8 @@ Train (``--train``): two blueprint runs of the same preset (``small``: its bet s
     pokerlab blueprint train --preset small --cards pa --minutes M --threads 1 --out DIR/pa
 
 (the ``pa`` tables are built first, outside the training time, and cached).  Evaluate
-(always): duplicate matches of each policy against the other and against ``tag`` and
-``call``, and LBR (``fc`` and ``fcpa``, both seats) of each, at 100 bb:
+(always): duplicate matches of each policy against the other, against the shipped 100 bb
+blueprint (``blueprint-100``) and against ``tag`` and ``call``, and LBR (``fc`` and ``fcpa``, both seats) of each, at 100 bb:
 
     pokerlab match policy:DIR/pa/policy.npz policy:DIR/hs/policy.npz --hands N --duplicate
     pokerlab match policy:DIR/X/policy.npz tag --hands N2 --duplicate
@@ -70,7 +70,8 @@ def evaluate(folder: Path, a: argparse.Namespace) -> dict[str, Any]:
                    stack_bb=100.0, workers=a.workers)
     res["matches"]["pa vs hs"] = _m(m, time.perf_counter() - t)
     for c in CARDS:
-        for opp, n in (("tag", a.tag_hands), ("call", a.tag_hands)):
+        for opp, n in (("tag", a.tag_hands), ("call", a.tag_hands),
+                       ("blueprint-100", a.hands)):
             t = time.perf_counter()
             m = play_match(spec[c], opp, hands=n, duplicate=True, seed=a.seed, stack_bb=100.0,
                            workers=a.workers)
@@ -90,8 +91,8 @@ def _m(m: Any, seconds: float) -> dict[str, Any]:
 
 
 def table(trained: dict[str, Any], ev: dict[str, Any]) -> str:
-    lines = ["| cards | iterations | it/s | info sets | vs the other | vs tag | vs call "
-             "| LBR fc | LBR fcpa |", "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    lines = ["| cards | iterations | it/s | info sets | vs the other | vs shipped | vs tag "
+             "| vs call | LBR fc | LBR fcpa |", "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
     pm = ev["matches"]["pa vs hs"]
     for c in CARDS:
         tr = trained.get(c, {})
@@ -100,6 +101,7 @@ def table(trained: dict[str, Any], ev: dict[str, Any]) -> str:
         lines.append(
             f"| `{c}` | {tr.get('iterations', 0):,} | {tr.get('iterations_per_s', 0):,.0f} | "
             f"{tr.get('infosets', 0):,} | {cell(pm, sign)} | "
+            f"{cell(ev['matches'][f'{c} vs blueprint-100'])} | "
             f"{cell(ev['matches'][f'{c} vs tag'])} | {cell(ev['matches'][f'{c} vs call'])} | "
             f"{cell(ev['lbr'][f'{c} fc'])} | {cell(ev['lbr'][f'{c} fcpa'])} |")
     n = pm["hands"]
@@ -107,7 +109,8 @@ def table(trained: dict[str, Any], ev: dict[str, Any]) -> str:
     nl = ev["lbr"]["pa fc"]["hands"]
     lines.append("")
     lines.append(f"mbb/hand +- 95% CI at 100 bb; matches duplicate ({n:,} hands between the "
-                 f"two, {nt:,} against each rule agent), LBR {nl:,} hands per setting "
+                 f"two and against the shipped `blueprint-100`, {nt:,} against each rule "
+                 f"agent), LBR {nl:,} hands per setting "
                  f"(both seats); load average {ev['load_before']:.1f} before, "
                  f"{ev['load_after']:.1f} after.")
     return "\n".join(lines)
