@@ -118,7 +118,8 @@ EXTRA_GAMES: dict[str, tuple[str, ...]] = {
 
 #: options that are free text parsed by the command (no generic rule but the type's)
 FREE = frozenset({
-    "--algo", "--preset", "--features", "--epsilons", "--buckets", "--bets", "--raises",
+    "--algo", "--preset", "--cards", "--features", "--epsilons", "--buckets", "--bets",
+    "--raises",
     "--flop-bets", "--turn-bets", "--river-bets", "--oop-bets", "--ip-bets", "--donk",
     "--oop", "--ip", "--board", "--node", "--player", "--players", "--stakes", "--since",
     "--until", "--group", "--aggression", "--compare", "--human", "--weights", "--stacks",
