@@ -9,7 +9,8 @@ Train (``--train``): two blueprint runs of the same preset (``small``: its bet s
 
 (the ``pa`` tables are built first, outside the training time, and cached).  Evaluate
 (always): duplicate matches of each policy against the other, against the shipped 100 bb
-blueprint (``blueprint-100``) and against ``tag`` and ``call``, and LBR (``fc`` and ``fcpa``, both seats) of each, at 100 bb:
+blueprint (``blueprint-100``) and against ``tag`` and ``call``, and LBR (``fc`` and
+``fcpa``, both seats) of each, at 100 bb:
 
     pokerlab match policy:DIR/pa/policy.npz policy:DIR/hs/policy.npz --hands N --duplicate
     pokerlab match policy:DIR/X/policy.npz tag --hands N2 --duplicate
