@@ -29,7 +29,7 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 DOC = ROOT / "docs" / "benchmarks.md"
-BEGIN, END = "<!-- blueprint_200:begin -->", "<!-- blueprint_200:end -->"
+NAME = "blueprint_200"  # the doc block <!-- NAME:begin --> .. <!-- NAME:end -->
 AGENT = "blueprint-200"
 
 
@@ -73,12 +73,9 @@ def table(res: dict[str, Any]) -> str:
 
 
 def write(text: str) -> None:
-    md = DOC.read_text()
-    if BEGIN not in md:
-        md = md.rstrip("\n") + f"\n\n{BEGIN}\n{END}\n"
-    head, rest = md.split(BEGIN, 1)
-    _, tail = rest.split(END, 1)
-    DOC.write_text(f"{head}{BEGIN}\n{text}\n{END}{tail}")
+    from search_safety import write_block
+
+    write_block(DOC, NAME, text)
 
 
 def main() -> None:

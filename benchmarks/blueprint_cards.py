@@ -36,7 +36,7 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 DOC = ROOT / "docs" / "blueprint.md"
-BEGIN, END = "<!-- blueprint_cards:begin -->", "<!-- blueprint_cards:end -->"
+NAME = "blueprint_cards"  # the doc block <!-- NAME:begin --> .. <!-- NAME:end -->
 CARDS = ("hs", "pa")
 
 
@@ -118,12 +118,9 @@ def table(trained: dict[str, Any], ev: dict[str, Any]) -> str:
 
 
 def write(text: str) -> None:
-    md = DOC.read_text()
-    if BEGIN not in md:
-        md = md.rstrip("\n") + f"\n\n{BEGIN}\n{END}\n"
-    head, rest = md.split(BEGIN, 1)
-    _, tail = rest.split(END, 1)
-    DOC.write_text(f"{head}{BEGIN}\n{text}\n{END}{tail}")
+    from search_safety import write_block
+
+    write_block(DOC, NAME, text)
 
 
 def main() -> None:

@@ -21,7 +21,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from pokerlab.abstraction.indexer_kernels import SCRATCH, index_into
+from pokerlab.abstraction.indexer_kernels import SCRATCH
 from pokerlab.cards.equity_kernels import monte_carlo
 from pokerlab.cards.evaluator_kernels import (
     ROW_MASK,
@@ -30,6 +30,7 @@ from pokerlab.cards.evaluator_kernels import (
     strength_from,
     strength_nb,
 )
+from pokerlab.evaluation.match_kernels import _row_start, _table_bucket
 
 
 @njit(cache=True)
@@ -477,14 +478,7 @@ def _all_buckets(s, board, mode, use, thr, pre, t0, t1, t2, t3, T0, T1, T2, T3, 
             hand[1] = a
             for c in range(nb):
                 hand[2 + c] = board[c]
-            if s == 0:
-                out[j] = t0[index_into(T0, hand[:2], scratch)]
-            elif s == 1:
-                out[j] = t1[index_into(T1, hand[:5], scratch)]
-            elif s == 2:
-                out[j] = t2[index_into(T2, hand[:6], scratch)]
-            else:
-                out[j] = t3[index_into(T3, hand[:7], scratch)]
+            out[j] = _table_bucket(T0, T1, T2, T3, t0, t1, t2, t3, hand, s, scratch)
 
 
 @njit(cache=True)
@@ -597,7 +591,7 @@ def lbr_fc_kernel(deals, uniforms, from_round, kind, actor, street, child_start,
                         b = bk[s, j]
                         if stamp[b] != dec:
                             stamp[b] = dec
-                            r0 = _policy_row_start(off, rp, rb, csr, node, b, k)
+                            r0 = _row_start(off, rp, rb, csr, node, b, k)
                             tw = 0.0
                             for e in range(k):
                                 w = 1.0 if r0 < 0 else np.float64(probs[r0 + e])
@@ -724,23 +718,3 @@ def _np_sum(a):  # type: ignore[no-untyped-def]
             nv -= 1
     res = vals[0] if nv > 0 else 0.0
     return res
-
-
-@njit(cache=True)
-def _policy_row_start(off, rp, rb, csr, node, bucket, k):  # type: ignore[no-untyped-def]
-    """``IndexedPolicy.row_start`` (-1: no row stored for the bucket)."""
-    if not csr:
-        return off[node] + bucket * k
-    lo = rp[node]
-    hi = rp[node + 1]
-    a = lo
-    b = hi
-    while a < b:
-        mid = (a + b) // 2
-        if rb[mid] < bucket:
-            a = mid + 1
-        else:
-            b = mid
-    if a < hi and rb[a] == bucket:
-        return off[node] + (a - lo) * k
-    return -1
