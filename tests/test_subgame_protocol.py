@@ -130,7 +130,7 @@ def test_returns_are_net_zero_sum_and_within_the_bounds(river):
 @pytest.mark.parametrize("iso", [True, False])
 def test_values_and_best_responses_equal_the_protocol_game(which, iso, river, turn):
     spot = river if which == "river" else turn
-    s = SpotSolver(spot, SolveConfig(algo="dcfr", isomorphism=iso))
+    s = SpotSolver(spot, SolveConfig(precision="double", algo="dcfr", isomorphism=iso))
     s.solve(iterations=60, target_pct=None)  # a strategy well away from equilibrium too
     g = SpotGame(spot)
     ev, br, pol = protocol_values(g, s)
@@ -145,7 +145,7 @@ def test_a_flop_spot_through_two_dealt_streets():
     2,352 turn-river boards solved) and one river bet: exact through both chance streets."""
     spot = make_spot(board="Ks 8s 5d", pot=POT, stack=100, oop="AcAh,KcQc,KhQh", ip="QcQh,JsTs",
                      tree=tree_config(bets="none", river_bets="100%", raises="none", allin_threshold=0))
-    s = SpotSolver(spot, SolveConfig(isomorphism=True))
+    s = SpotSolver(spot, SolveConfig(precision="double", isomorphism=True))
     assert s.size.boards == (1, 36, 1429)
     s.solve(iterations=30, target_pct=None)
     ev, br, _ = protocol_values(SpotGame(spot), s)
@@ -156,11 +156,11 @@ def test_a_flop_spot_through_two_dealt_streets():
 def test_isomorphism_changes_nothing(turn):
     out = []
     for iso in (True, False):
-        s = SpotSolver(turn, SolveConfig(isomorphism=iso))
+        s = SpotSolver(turn, SolveConfig(precision="double", isomorphism=iso))
         s.solve(iterations=40, target_pct=None)
         out.append((s.values(), s.best_response_values()))
     assert s.size.boards[2] == 48
-    assert SpotSolver(turn, SolveConfig(isomorphism=True)).size.boards[2] == 35
+    assert SpotSolver(turn, SolveConfig(precision="double", isomorphism=True)).size.boards[2] == 35
     np.testing.assert_allclose(np.array(out[0]), np.array(out[1]), atol=1e-6, rtol=0)
 
 
@@ -170,7 +170,7 @@ def test_isomorphism_changes_nothing(turn):
 @pytest.mark.parametrize("which, spot_its, cfr_its", [("river", 3000, 10000), ("turn", 3000, 5000)])
 def test_full_tree_cfr_reaches_the_same_game_value(which, spot_its, cfr_its, river, turn):
     spot = river if which == "river" else turn
-    s = SpotSolver(spot, SolveConfig(algo="dcfr"))
+    s = SpotSolver(spot, SolveConfig(precision="double", algo="dcfr"))
     s.solve(iterations=spot_its, target_pct=None)
     e_spot = s.exploitability()[0]
     g = SpotGame(spot)
@@ -198,7 +198,7 @@ def test_polarised_range_against_a_bluff_catcher():
     P, b = 100, 100
     spot = make_spot(board="Ks 8d 5c 2h 3s", pot=P, stack=1000, oop="KQ", ip="88,JTs",
                      tree=tree_config(bets="100%", oop_bets="none", raises="none", allin_threshold=0))
-    s = SpotSolver(spot, SolveConfig(algo="dcfr"))
+    s = SpotSolver(spot, SolveConfig(precision="double", algo="dcfr"))
     assert s.action_names(0) == ["check"]
     pct = s.solve(iterations=3000, target_pct=0.005)
     assert pct <= 0.005
@@ -229,7 +229,7 @@ def test_polarised_range_against_a_bluff_catcher():
 
 
 def test_exploitability_falls_with_iterations(river):
-    s = SpotSolver(river, SolveConfig(algo="dcfr"))
+    s = SpotSolver(river, SolveConfig(precision="double", algo="dcfr"))
     seen = []
     for it in (10, 50, 200):
         s.solve(iterations=it, target_pct=None)
@@ -246,7 +246,7 @@ def test_no_betting_gives_the_equity_split():
     nobet = tree_config(bets="none", raises="none")
     # identical ranges, nobody can bet: a symmetric game, each gets half the pot
     sym = make_spot(board="Ks 8d 5c 2h 3s", pot=POT, stack=200, oop=rng, ip=rng, tree=nobet)
-    s = SpotSolver(sym)
+    s = SpotSolver(sym, SolveConfig(precision="double"))
     s.solve(iterations=1, target_pct=None)
     ev = s.values()
     assert ev[0] == pytest.approx(POT / 2, abs=1e-9) and ev[1] == pytest.approx(POT / 2, abs=1e-9)
@@ -254,7 +254,7 @@ def test_no_betting_gives_the_equity_split():
     # different ranges on the turn: EV = pot x equity over every river, both counted independently
     for spot in (turn_spot(tree=nobet), river_spot(tree=nobet)):
         g = SpotGame(spot)
-        s = SpotSolver(spot)
+        s = SpotSolver(spot, SolveConfig(precision="double"))
         s.solve(iterations=1, target_pct=None)
         only = tabular_policy(g, lambda path: np.ones((1, NUM_COMBOS)))
         ev_p = expected_values(g, only) + POT / 2
@@ -268,7 +268,7 @@ def test_no_betting_gives_the_equity_split():
 @pytest.mark.parametrize("which", ["river", "turn"])
 def test_rake_reduces_the_values_by_the_expected_rake(which):
     spot = (river_spot if which == "river" else turn_spot)(rake=0.05, rake_cap=8)
-    s = SpotSolver(spot)
+    s = SpotSolver(spot, SolveConfig(precision="double"))
     s.solve(iterations=200, target_pct=None)
     g = SpotGame(spot)
     ev, br, pol = protocol_values(g, s)
@@ -288,13 +288,13 @@ def test_locking_oop_to_check_is_the_game_without_oop_bets(river):
     """A river lock of OOP's root to 'check' is the spot where OOP has no bet (its only bet
     is at the root; its raises stay): the re-solved values equal that game's value, which
     full-tree CFR finds on its protocol game; IP's best response is the protocol game's."""
-    s = SpotSolver(river, SolveConfig(algo="dcfr"))
+    s = SpotSolver(river, SolveConfig(precision="double", algo="dcfr"))
     s.solve(iterations=400, target_pct=None)
     free_ip = s.values()[1]
     k = len(s.action_names(0))
     check = np.zeros((k, NUM_COMBOS))
     check[0] = 1.0
-    locked = SpotSolver(river, SolveConfig(algo="dcfr"))
+    locked = SpotSolver(river, SolveConfig(precision="double", algo="dcfr"))
     locked.lock((), check)
     locked.solve(iterations=1000, target_pct=None)
     rep = locked.node_report(locked.cursor(()))
@@ -315,7 +315,7 @@ def test_locking_oop_to_check_is_the_game_without_oop_bets(river):
 
 
 def test_locking_some_hands_to_bet_moves_the_best_response(river):
-    s = SpotSolver(river, SolveConfig(algo="dcfr", isomorphism=False))
+    s = SpotSolver(river, SolveConfig(precision="double", algo="dcfr", isomorphism=False))
     s.solve(iterations=200, target_pct=None)
     br_free = s.best_response_values()
     names = s.action_names(0)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from pokerlab.subgame import SpotSolver, make_spot, tree_config
+from pokerlab.subgame import SolveConfig, SpotSolver, make_spot, tree_config
 from pokerlab.subgame.resolve import (
     counterfactual_values,
     decision_paths,
@@ -59,14 +59,14 @@ def test_mid_street_values_equal_the_full_tree() -> None:
     """Both strategies fixed: the subgame's counterfactual values at its root equal the full
     tree's at the node (same reach)."""
     spot = _spot()
-    full = SpotSolver(spot)
+    full = SpotSolver(spot, SolveConfig(precision="double"))
     full.solve(iterations=30, target_pct=None)
     path = ("bet 50",)
     view, r0, r1 = node_reach(full, path)
     sub_spot = subgame_spot(spot, root_after(spot, [("bet", 50)]), 1, (r0, r1), safe=False)
     strategies0 = {p[1:]: strategy_at(full, p)[1] for p in decision_paths(full, 0, prefix=path)}
     strategies1 = {p[1:]: strategy_at(full, p)[1] for p in decision_paths(full, 1, prefix=path)}
-    sub = lock_player(sub_spot, 0, strategies0)
+    sub = lock_player(sub_spot, 0, strategies0, SolveConfig(isomorphism=False, precision="double"))
     for p, st in strategies1.items():
         sub.lock(list(p), np.where(np.isnan(st), 1 / st.shape[0], st), ~np.isnan(st[0]))
     for p in (0, 1):

@@ -458,8 +458,8 @@ class SearchAgent:
         tr = solver.tree
         live = np.asarray(spot.ranges[me]) > 0
         for path in decision_paths(solver, me):
-            if time.perf_counter() > deadline:
-                return None
+            if not self.config.iterations and time.perf_counter() > deadline:
+                return None  # with iters=N play does not depend on the clock
             st = view.replay_state()
             node = 0
             for name in path:

@@ -124,7 +124,7 @@ FREE = frozenset({
     "--oop", "--ip", "--board", "--node", "--player", "--players", "--stakes", "--since",
     "--until", "--group", "--aggression", "--compare", "--human", "--weights", "--stacks",
     "--actions", "--lbr-actions", "--device", "--storage", "--opponent", "--infosets",
-    "--reveal", "--host", "--cache", "--db", "--model", "--stack", "--update",
+    "--reveal", "--host", "--cache", "--db", "--model", "--stack", "--update", "--precision",
     "players", "notation", "cards", "paths",
 })
 

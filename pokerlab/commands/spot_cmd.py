@@ -52,6 +52,8 @@ BB = _opt(1.0, "--big-blind", "Chips per big blind (for figures in bb).")
 MAX_MEM = _opt(8e9, "--max-memory", "Refuse a spot whose memory estimate (bytes) is larger.")
 NO_ISO = _opt(False, "--no-isomorphism", "Solve every turn/river card (no suit isomorphism).")
 COMPRESS = _opt(False, "--compress", "Store regrets and strategy sums in 16 bits (about half the memory).")
+PRECISION = _opt("single", "--precision", "Reach and value vectors in single (float32, faster) or double "
+                 "(float64) precision.")
 
 
 def _spot(board: str | None, pot: float | None, stack: float | None, oop: str | None, ip: str | None,
@@ -135,6 +137,7 @@ def solve_cmd(board: str | None = BOARD, pot: float | None = POT, stack: float |
               threads: int | None = typer.Option(None, "--threads", help="Threads (default: all cores)."),
               algo: str = algo_option("dcfr", "dcfr (alpha 1.5, beta 0, gamma 2), cfr+, lcfr or cfr"),
               max_memory: float = MAX_MEM, no_isomorphism: bool = NO_ISO, compress: bool = COMPRESS,
+              precision: str = PRECISION,
               out: Path | None = typer.Option(None, "--out", help="Save the solved spot (.npz; refuses to "
                                               "replace a file: use --resume to continue one)."),
               resume: Path | None = typer.Option(None, "--resume", help="Continue the solve saved in this "
@@ -146,6 +149,7 @@ def solve_cmd(board: str | None = BOARD, pot: float | None = POT, stack: float |
     from pokerlab.subgame import SolveConfig, SpotSolver
 
     _check_memory(max_memory)
+    config = SolveConfig(algo=algo, isomorphism=not no_isomorphism, compress=compress, precision=precision)
     if iterations < 0:
         raise ConfigError(f"--iterations must be >= 0, got {iterations}")
     if not (math.isfinite(target) and target >= 0):
@@ -176,8 +180,7 @@ def solve_cmd(board: str | None = BOARD, pot: float | None = POT, stack: float |
         spot = _spot(board, pot, stack, oop, ip, bets, raises, flop_bets, turn_bets, river_bets, oop_bets,
                      ip_bets, donk, allin_threshold, force_allin, merge, raise_cap, rake, rake_cap,
                      big_blind)
-        solver = SpotSolver(spot, SolveConfig(algo=algo, isomorphism=not no_isomorphism, compress=compress),
-                            max_memory=max_memory, threads=threads)
+        solver = SpotSolver(spot, config, max_memory=max_memory, threads=threads)
     spot = solver.spot
     with progress(f"spot {spot.board_str()}", enabled=not as_json, total=iterations, unit="it",
                   fields={"expl": "-"}) as bar:
@@ -199,7 +202,8 @@ def solve_cmd(board: str | None = BOARD, pot: float | None = POT, stack: float |
                          title=f"{spot.board_str()} pot {spot.pot} stack {spot.stack}")
     bb = spot.big_blind
     obj = {"board": spot.board_str(), "pot": spot.pot, "stack": spot.stack, "big_blind": bb,
-           "algo": solver.config.algo, "compress": solver.config.compress, "iterations": solver.iteration,
+           "algo": solver.config.algo, "compress": solver.config.compress,
+           "precision": solver.config.precision, "iterations": solver.iteration,
            "target_pct": target,
            "target_reached": pct <= target, "exploitability": chips, "exploitability_pct": pct,
            "exploitability_mbb": 1000.0 * chips / bb, "ev_oop": ev[0], "ev_ip": ev[1],

@@ -189,6 +189,7 @@ def legal_strategy(values: np.ndarray, legal: np.ndarray) -> np.ndarray:
 
 
 __all__ = [
+    "VEC_FLAGS",
     "legal_strategy",
     "regret_match_row",
     "regret_match_row_py",
@@ -205,41 +206,54 @@ __all__ = [
 
 
 # ------------------------------------------------ column form (range-vectorised solvers)
-@njit(cache=True)
+VEC_FLAGS = {"nnan", "ninf", "nsz"}
+"""numba ``fastmath`` flags of the loops over hands (no NaN, no infinity, no signed zero):
+they let LLVM turn the loops' selects into vector min/max and vectorise them, and change no
+value (no reassociation, no contraction, no approximate division)."""
+
+
+@njit(cache=True, fastmath=VEC_FLAGS)
 def regret_match_columns(regrets, base, k, n, out, tot):  # type: ignore[no-untyped-def]  # pragma: no cover
     """Regret matching of ``n`` hands at once over an action-major block: column ``h`` of
     ``regrets[base + a * n + h]`` (``a < k``) into ``out[a * n + h]``; ``tot`` is scratch of
-    ``n``.  The same rule as :func:`regret_match_row` per hand (sum in action order in
-    float64), with the inner loops over hands (what the subgame solver's vectors need)."""
+    ``n``.  The rule of :func:`regret_match_row` per hand (positive regrets summed in action
+    order, in the dtype of ``tot``), with one division per hand: each positive regret is
+    multiplied by the sum's reciprocal (a sum below ``1e-30``, which only float32 underflow
+    reaches, counts as none: uniform).  The inner loops run over hands on contiguous views,
+    so that they vectorise (what the subgame solver's vectors need)."""
+    t = tot[:n]
     for h in range(n):
-        tot[h] = 0.0
+        t[h] = 0.0
     for a in range(k):
-        off = base + a * n
+        r = regrets[base + a * n:base + a * n + n]
         for h in range(n):
-            r = regrets[off + h]
-            if r > 0.0:
-                tot[h] += r
+            x = r[h]
+            t[h] += x if x > 0.0 else 0.0
+    for h in range(n):
+        s = t[h]
+        t[h] = 1.0 / s if s > 1e-30 else 0.0
     uni = 1.0 / k
     for a in range(k):
-        off = base + a * n
+        r = regrets[base + a * n:base + a * n + n]
+        o = out[a * n:a * n + n]
         for h in range(n):
-            t = tot[h]
-            if t > 0.0:
-                r = regrets[off + h]
-                out[a * n + h] = r / t if r > 0.0 else 0.0
-            else:
-                out[a * n + h] = uni
+            x = r[h]
+            v = t[h]
+            o[h] = (x * v if x > 0.0 else 0.0) if v > 0.0 else uni
 
 
 def regret_match_columns_py(regrets: np.ndarray, base: int, k: int, n: int, out: np.ndarray,
                             tot: np.ndarray) -> None:
-    """Plain-Python twin of :func:`regret_match_columns` (one :func:`regret_match_row_py`
-    per hand)."""
-    col = np.empty(k)
-    row = np.empty(k)
+    """Plain-Python twin of :func:`regret_match_columns` (the same arithmetic per hand, in
+    the dtype of ``tot``)."""
+    f = tot.dtype.type
     for h in range(n):
+        s = f(0.0)
         for a in range(k):
-            col[a] = float(regrets[base + a * n + h])
-        regret_match_row_py(col, 0, k, row, 0)
+            x = f(regrets[base + a * n + h])
+            if x > 0.0:
+                s = s + x
+        inv = f(1.0) / s if s > 1e-30 else f(0.0)
         for a in range(k):
-            out[a * n + h] = row[a]
+            x = f(regrets[base + a * n + h])
+            out[a * n + h] = (x * inv if x > 0.0 else 0.0) if inv > 0.0 else 1.0 / k

@@ -22,6 +22,7 @@ import numpy as np
 
 from pokerlab.cards.cards import COMBOS, NUM_COMBOS, combo_index
 from pokerlab.cards.evaluator import strengths_on_board
+from pokerlab.subgame.solver_kernels import showdown_index
 
 SWAPS = tuple(combinations(range(4), 2))  # the six suit transpositions
 
@@ -68,6 +69,7 @@ class Deal:
     sd_strength: tuple[np.ndarray, np.ndarray]
     sd_count: tuple[np.ndarray, np.ndarray]
     sd_cards: tuple[np.ndarray, np.ndarray]  # per player: (river slots, 2 n) the cards of sd_order's hands
+    sd_index: tuple[np.ndarray, np.ndarray]  # per player: (river slots, 2 n) int64, showdown_index's words
     board: tuple[int, ...]
     isomorphism: bool
 
@@ -172,7 +174,7 @@ def build_deal(board: tuple[int, ...], ranges: np.ndarray, *, isomorphism: bool 
     for p in (0, 1):
         n = combos[p].shape[0]
         order = np.zeros((len(river_boards), n), dtype=np.int32)
-        strg = np.zeros((len(river_boards), n), dtype=np.int32)
+        strg = np.zeros((len(river_boards), n), dtype=np.int16)  # strengths are at most 7462
         cnt = np.zeros(len(river_boards), dtype=np.int64)
         crd = np.zeros((len(river_boards), 2 * n), dtype=np.uint8)
         for j, s_all in enumerate(strengths):
@@ -187,6 +189,14 @@ def build_deal(board: tuple[int, ...], ranges: np.ndarray, *, isomorphism: bool 
         sd_strength.append(strg)
         sd_count.append(cnt)
         sd_cards.append(crd)
+    sd_index = []
+    for p in (0, 1):
+        other = 1 - p
+        idx = np.zeros((len(river_boards), 2 * combos[p].shape[0]), dtype=np.int64)
+        for j in range(len(river_boards)):
+            showdown_index(sd_order[p][j], sd_strength[p][j], sd_cards[p][j], sd_count[p][j],
+                           sd_strength[other][j], sd_cards[other][j], sd_count[other][j], idx[j])
+        sd_index.append(idx)
     return Deal(combos=(combos[0], combos[1]), hand_cards=(hand_cards[0], hand_cards[1]),
                 weights=(weights[0], weights[1]), same=(same[0], same[1]),
                 card_start=(card_start[0], card_start[1]), card_hands=(card_hands[0], card_hands[1]),
@@ -195,6 +205,7 @@ def build_deal(board: tuple[int, ...], ranges: np.ndarray, *, isomorphism: bool 
                 slot_cards=(slot_cards[0], slot_cards[1], slot_cards[2]),
                 sd_order=(sd_order[0], sd_order[1]), sd_strength=(sd_strength[0], sd_strength[1]),
                 sd_count=(sd_count[0], sd_count[1]), sd_cards=(sd_cards[0], sd_cards[1]),
+                sd_index=(sd_index[0], sd_index[1]),
                 board=tuple(board), isomorphism=isomorphism)
 
 

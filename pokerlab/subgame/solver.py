@@ -49,13 +49,18 @@ class SpotFileError(PokerlabError):
     """A saved spot file is malformed, of an unknown version or fails its checksum."""
 
 
+PRECISIONS: dict[str, Any] = {"single": np.float32, "double": np.float64}
+
+
 @dataclass(frozen=True, kw_only=True)
 class SolveConfig:
     """``algo``: ``dcfr`` (Discounted CFR, alpha 1.5, beta 0, gamma 2 by default), ``cfr+``,
     ``lcfr`` (Linear CFR) or ``cfr`` (vanilla); ``isomorphism``: solve one of each class of
     suit-isomorphic turn/river cards; ``compress``: store regrets and strategy sums in 16
     bits (int16 / uint16 with one float32 scale per node and board, as postflop-solver's
-    compression) instead of float32: about half the memory."""
+    compression) instead of float32: about half the memory; ``precision``: the reach and
+    value vectors of the walk in ``single`` (float32, as postflop-solver; the default) or
+    ``double`` (float64) precision (sums over hands at terminals are float64 either way)."""
 
     algo: str = "dcfr"
     alpha: float = 1.5
@@ -63,6 +68,7 @@ class SolveConfig:
     gamma: float = 2.0
     isomorphism: bool = True
     compress: bool = False
+    precision: str = "single"
 
     def __post_init__(self) -> None:
         if self.algo not in ALGOS:
@@ -71,6 +77,9 @@ class SolveConfig:
             v = getattr(self, name)
             if not (math.isfinite(v) and v >= 0):
                 raise ConfigError(f"DCFR {name} must be a finite number >= 0, got {v!r}")
+        if self.precision not in PRECISIONS:
+            raise ConfigError(f"unknown --precision {self.precision!r}: expected one of "
+                              f"{', '.join(PRECISIONS)}")
 
     def discounts(self, t: int) -> tuple[float, float, float, bool]:
         """(positive-regret, negative-regret, strategy-sum) multipliers applied to the sums of
@@ -91,7 +100,7 @@ class SolveConfig:
 
     def to_json(self) -> dict[str, Any]:
         return {"algo": self.algo, "alpha": self.alpha, "beta": self.beta, "gamma": self.gamma,
-                "isomorphism": self.isomorphism, "compress": self.compress}
+                "isomorphism": self.isomorphism, "compress": self.compress, "precision": self.precision}
 
 
 @dataclass(frozen=True)
@@ -139,7 +148,8 @@ def estimate_size(spot: Spot, *, isomorphism: bool = True, tree: BettingTree | N
     n_hands = (int(np.count_nonzero(spot.ranges[0])), int(np.count_nonzero(spot.ranges[1])))
     slots = count_slots(spot.board, spot.ranges, isomorphism=isomorphism)
     _, _, total, entries, nodes = _layout(tree, n_hands, slots)
-    showdown = slots[2] * (n_hands[0] + n_hands[1]) * 10  # order, strength (int32), cards (2 x uint8)
+    # order (int32), strength (int16), cards (2 x uint8), showdown_index's words (2 x int64)
+    showdown = slots[2] * (n_hands[0] + n_hands[1]) * 24
     storage = 2 * (2 * total + 4 * entries) if compress else 2 * 4 * total
     mem = storage + 8 * entries + showdown + 64 * tree.num_nodes
     decisions = int(np.count_nonzero(tree.kind == DECISION))
@@ -184,7 +194,8 @@ class SpotSolver:
         self.deal: Deal = build_deal(spot.board, spot.ranges, isomorphism=self.config.isomorphism)
         n_hands = self.deal.num_hands
         self.node_base, self.entry_base, total, entries, _ = _layout(self.tree, n_hands, self.deal.num_slots)
-        self.vec_dtype = np.float64  # reach and value vectors (storage is float32)
+        # reach and value vectors (storage is float32, or 16 bits)
+        self.vec_dtype = PRECISIONS[self.config.precision]
         if self.config.compress:
             self.regrets: np.ndarray = np.zeros(total, dtype=np.int16)
             self.ssum: np.ndarray = np.zeros(total, dtype=np.uint16)
@@ -256,7 +267,8 @@ class SpotSolver:
                 self.node_base, self.entry_base, self.regrets, self.ssum, self.rscale, self.sscale,
                 self.lock_data, self.lock_ptr,
                 d.hand_cards, d.same, d.card_start, d.card_hands, d.swap,
-                d.next_slot, d.iso_rep, d.iso_swap, d.sd_order, d.sd_strength, d.sd_count, d.sd_cards)
+                d.next_slot, d.iso_rep, d.iso_swap, d.sd_order, d.sd_strength, d.sd_count, d.sd_cards,
+                d.sd_index)
 
     def _params(self, t: int) -> tuple[Any, ...]:
         pos_d, neg_d, strat_d, plus = self.config.discounts(t)
@@ -326,6 +338,8 @@ class SpotSolver:
                  int(self.spot.street))
         K.walk(K.MODE_EV, K.TOP_FULL, int(folds[0]), p, 0, opp, own, out, self.scratch,  # type: ignore[call-arg]
                self.frames, *ctx, *prm, *extra)
+        comp = np.zeros(self.deal.num_hands[p])
+        K.fold_values(opp, self.deal.hand_cards[p], self.deal.hand_cards[o], self.deal.same[p], 1.0, comp)
         if self.task_node.shape[0] > 0:
             K.run_tasks(0, 0, K.MODE_EV, p, self.task_node, self.task_card, self.task_slot,  # type: ignore[call-arg]
                         self.task_chance, self.scratch_size, self.depth, *ctx, *prm, *extra)

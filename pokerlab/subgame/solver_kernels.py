@@ -28,7 +28,7 @@ import math
 import numpy as np
 from numba import njit
 
-from pokerlab.solvers.regret import regret_match_columns
+from pokerlab.solvers.regret import VEC_FLAGS, regret_match_columns
 
 DECISION = 0
 CHANCE = 1
@@ -47,14 +47,20 @@ TOP_COMBINE = 2  # take the starting street's chance values from the task result
 @njit(cache=True)
 def fold_values(opp_reach, hand_cards, opp_cards, same, payoff, out):  # type: ignore[no-untyped-def]
     """``out[h] = payoff * (weight of opponent hands sharing no card with h)``."""
-    per_card = np.zeros(52)
+    _fold_values(opp_reach, hand_cards, opp_cards, same, payoff, out, np.empty(52))
+
+
+@njit(cache=True, fastmath=VEC_FLAGS)
+def _fold_values(opp_reach, hand_cards, opp_cards, same, payoff, out, per_card):  # type: ignore[no-untyped-def]
+    """:func:`fold_values` with the per-card sums in ``per_card`` (scratch of 52 floats)."""
+    for c in range(52):
+        per_card[c] = 0.0
     total = 0.0
     for o in range(opp_reach.shape[0]):
-        w = opp_reach[o]
-        if w != 0.0:
-            total += w
-            per_card[opp_cards[o, 0]] += w
-            per_card[opp_cards[o, 1]] += w
+        w = float(opp_reach[o])
+        total += w
+        per_card[opp_cards[o, 0]] += w
+        per_card[opp_cards[o, 1]] += w
     for h in range(out.shape[0]):
         s = same[h]
         v = total - per_card[hand_cards[h, 0]] - per_card[hand_cards[h, 1]]
@@ -133,6 +139,90 @@ def showdown_values(opp_reach, same, my_order, my_cards, my_str, my_n, opp_order
 
 
 @njit(cache=True)
+def showdown_index(my_order, my_str, my_cards, my_n, opp_str, opp_cards, opp_n, idx):  # type: ignore[no-untyped-def]
+    """The static part of :func:`showdown_fast` on one river board (built once per board and
+    player), two int64 words per hand at strength position ``q`` (``n = idx.shape[0] // 2``):
+    ``idx[q] = lo | l1 << 12 | l2 << 24 | c1 << 36 | h << 42`` and ``idx[n + q] = hi | h1 << 12
+    | h2 << 24 | c2 << 36``, where ``lo`` / ``hi`` count the opponent's hands weaker / not
+    stronger, ``l1``, ``l2`` (``h1``, ``h2``) are the slots in :func:`showdown_fast`'s per-card
+    running sums of the last opponent hand below ``lo`` (``hi``) holding my first / second
+    card (0: none), ``c1``, ``c2`` my cards and ``h`` my hand's index: everything the pass over
+    my hands reads, in two loads."""
+    n = idx.shape[0] // 2
+    last = np.zeros(52, dtype=np.int64)
+    for bound in range(2):
+        for c in range(52):
+            last[c] = 0
+        j = 0
+        for q in range(my_n):
+            s = my_str[q]
+            while j < opp_n and (opp_str[j] < s or (bound == 1 and opp_str[j] == s)):
+                last[opp_cards[2 * j]] = 2 * j + 1
+                last[opp_cards[2 * j + 1]] = 2 * j + 2
+                j += 1
+            c1 = np.int64(my_cards[2 * q])
+            c2 = np.int64(my_cards[2 * q + 1])
+            if bound == 0:
+                idx[q] = (j | (last[c1] << 12) | (last[c2] << 24) | (c1 << 36)
+                          | (np.int64(my_order[q]) << 42))
+            else:
+                idx[n + q] = j | (last[c1] << 12) | (last[c2] << 24) | (c2 << 36)
+
+
+@njit(cache=True, fastmath=VEC_FLAGS)
+def showdown_fast(opp_reach, same, my_n, opp_order, opp_cards, opp_n, idx,  # type: ignore[no-untyped-def]
+                  win, tie, lose, out, pre, card_pre, run):
+    """:func:`showdown_values` without its data-dependent branches: one pass over the
+    opponent's hands in strength order builds the prefix sums of its reach (``pre``: n_o + 1)
+    and, per card, of the reach holding that card (``card_pre``: 2 n_o + 1 slots, in the
+    pass's order; ``run``: 52 running totals); then each of my hands reads its weaker and
+    stronger sums at the static bounds of :func:`showdown_index` (``idx``), card removal by
+    the per-card sums at the same bounds.  The same values as :func:`showdown_values` up to
+    rounding (the sums are float64 either way)."""
+    n = idx.shape[0] // 2
+    for c in range(52):
+        run[c] = 0.0
+    acc = 0.0
+    pre[0] = 0.0
+    card_pre[0] = 0.0
+    for j in range(opp_n):
+        w = float(opp_reach[opp_order[j]])
+        acc += w
+        pre[j + 1] = acc
+        c1 = opp_cards[2 * j]
+        c2 = opp_cards[2 * j + 1]
+        x = run[c1] + w
+        run[c1] = x
+        card_pre[2 * j + 1] = x
+        y = run[c2] + w
+        run[c2] = y
+        card_pre[2 * j + 2] = y
+    for h in range(out.shape[0]):
+        out[h] = 0.0
+    dw = win - tie
+    dl = lose - tie
+    lo = idx[0:n]
+    hi = idx[n:2 * n]
+    for q in range(my_n):
+        a = lo[q]
+        b = hi[q]
+        c1 = (a >> 36) & 63
+        c2 = (b >> 36) & 63
+        wv = pre[a & 4095] - card_pre[(a >> 12) & 4095] - card_pre[(a >> 24) & 4095]
+        lv = ((acc - pre[b & 4095]) - (run[c1] - card_pre[(b >> 12) & 4095])
+              - (run[c2] - card_pre[(b >> 24) & 4095]))
+        v = wv * dw + lv * dl
+        h = a >> 42
+        if tie != 0.0:
+            comp = acc - run[c1] - run[c2]
+            sm = same[h]
+            if sm >= 0:
+                comp += opp_reach[sm]
+            v += comp * tie
+        out[h] = v
+
+
+@njit(cache=True, fastmath=VEC_FLAGS)
 def current_strategy(regrets, base, k, n, lock, lptr, sigma, tot):  # type: ignore[no-untyped-def]
     """Regret matching per hand into flat ``sigma[a * n + h]`` (action-major, as stored),
     vectorised over the hands (:func:`pokerlab.solvers.regret.regret_match_columns`);
@@ -145,21 +235,23 @@ def current_strategy(regrets, base, k, n, lock, lptr, sigma, tot):  # type: igno
                     sigma[a * n + h] = lock[lptr + n + a * n + h]
 
 
-@njit(cache=True)
+@njit(cache=True, fastmath=VEC_FLAGS)
 def average_strategy(ssum, base, k, n, lock, lptr, sigma, tot):  # type: ignore[no-untyped-def]
     """The average strategy (normalised strategy sums; uniform where they are all 0)."""
-    for h in range(n):
-        tot[h] = 0.0
-    for a in range(k):
-        off = base + a * n
+    t = tot[:n]
+    t[:] = ssum[base:base + n]
+    for a in range(1, k):
+        sa = ssum[base + a * n:base + a * n + n]
         for h in range(n):
-            tot[h] += ssum[off + h]
+            t[h] += sa[h]
     uni = 1.0 / k
     for a in range(k):
-        off = base + a * n
+        sa = ssum[base + a * n:base + a * n + n]
+        sg = sigma[a * n:a * n + n]
         for h in range(n):
-            t = tot[h]
-            sigma[a * n + h] = ssum[off + h] / t if t > 0.0 else uni
+            x = t[h]
+            dv = x if x > 0.0 else 1.0
+            sg[h] = sa[h] / dv if x > 0.0 else uni
     if lptr >= 0:
         for h in range(n):
             if lock[lptr + h] > 0.0:
@@ -234,12 +326,19 @@ def _update_compressed(regrets, ssum, rscale, sscale, e, base, k, n, cfv, out_v,
     sscale[e] = smax
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, fastmath=VEC_FLAGS, inline="always")
+def _scale(dst, x, y):  # type: ignore[no-untyped-def]
+    """``dst[h] = x[h] * y[h]`` over ``dst``'s length (contiguous views: vectorised)."""
+    for h in range(dst.shape[0]):
+        dst[h] = x[h] * y[h]
+
+
+@njit(cache=True, nogil=True, fastmath=VEC_FLAGS)
 def walk(mode, top, node, p, slot, opp_reach, own_reach, out, scratch, frames,  # type: ignore[no-untyped-def]
          kind, player, street, child_start, num_children, children, contrib,
          node_base, entry_base, regrets, ssum, rscale, sscale, lock, lock_ptr,
          hand_cards, same, card_start, card_hands, swap,
-         next_slot, iso_rep, iso_swap, sd_order, sd_str, sd_count, sd_cards,
+         next_slot, iso_rep, iso_swap, sd_order, sd_str, sd_count, sd_cards, sd_index,
          pot, rake, rake_cap, pos_d, neg_d, strat_d, plus,
          chance_index, chance_opp, chance_own, task_of, task_cfv, root_street):
     """Counterfactual values ``out`` (player ``p``'s hands) of the subtree at ``node`` on
@@ -248,12 +347,17 @@ def walk(mode, top, node, p, slot, opp_reach, own_reach, out, scratch, frames,  
     A depth-first walk with an explicit stack (``frames``: (depth, 8) int64; no recursion,
     so the kernel caches): each frame holds its node, board slot, next child (or card),
     and the offsets in ``scratch`` of its opponent reach, own reach and output vectors and
-    of its own work area (strategy, regret-matching sums, child values, child reaches)."""
+    of its own work area (strategy, regret-matching sums, child values, child reaches).
+    Vectors have ``scratch``'s dtype (float32 or float64); the loops over hands run on
+    contiguous views so that they vectorise."""
     o = 1 - p
     n_p = hand_cards[p].shape[0]
     n_o = hand_cards[o].shape[0]
     half = 0.5 * pot
     buf = np.empty(104)
+    fbuf = np.empty(52)
+    pre = np.empty(n_o + 1)
+    card_pre = np.empty(2 * n_o + 1)
     # the root's vectors
     for i in range(n_o):
         scratch[i] = opp_reach[i]
@@ -285,8 +389,7 @@ def walk(mode, top, node, p, slot, opp_reach, own_reach, out, scratch, frames,  
         st = street[nd]
         if kd == FOLD or kd == SHOWDOWN:
             if dead:
-                for h in range(n_p):
-                    out_v[h] = 0.0
+                out_v[:] = 0.0
                 d -= 1
                 continue
             cp = contrib[nd, p]
@@ -296,23 +399,22 @@ def walk(mode, top, node, p, slot, opp_reach, own_reach, out, scratch, frames,  
                 r = rake_cap
             if kd == FOLD:
                 pay = (-cp if player[nd] == p else final - r - cp) - half
-                fold_values(opp_v, hand_cards[p], hand_cards[o], same[p], pay, out_v)
+                _fold_values(opp_v, hand_cards[p], hand_cards[o], same[p], pay, out_v, fbuf)
             else:
                 # payoffs relative to a tie (half the starting pot less): the same constant
                 # for every terminal, added back by the caller (SpotSolver._run)
                 tie = 0.5 * (final - r) - cp - half
                 if abs(tie) < 1e-9:
                     tie = 0.0
-                showdown_values(opp_v, same[p], sd_order[p][sl], sd_cards[p][sl], sd_str[p][sl],
-                                sd_count[p][sl], sd_order[o][sl], sd_cards[o][sl], sd_str[o][sl],
-                                sd_count[o][sl], final - r - cp - half, tie, -cp - half, out_v, buf)
+                showdown_fast(opp_v, same[p], sd_count[p][sl], sd_order[o][sl], sd_cards[o][sl],
+                              sd_count[o][sl], sd_index[p][sl], final - r - cp - half, tie, -cp - half,
+                              out_v, pre, card_pre, buf)
             d -= 1
             continue
         if kd == CHANCE:
             tmp = scratch[sp:sp + n_p]
             if a == -1:
-                for h in range(n_p):
-                    out_v[h] = 0.0
+                out_v[:] = 0.0
                 if not dead:
                     dead = _dead(mode, top, opp_v, own_v)
                     if dead == 2:
@@ -321,10 +423,8 @@ def walk(mode, top, node, p, slot, opp_reach, own_reach, out, scratch, frames,  
                     frames[d, F_DEAD] = dead
                 if top == TOP_COLLECT and st == root_street:
                     ci = chance_index[nd]
-                    for i in range(n_o):
-                        chance_opp[ci, i] = opp_v[i]
-                    for i in range(n_p):
-                        chance_own[ci, i] = own_v[i]
+                    chance_opp[ci, :n_o] = opp_v
+                    chance_own[ci, :n_p] = own_v
                     d -= 1
                     continue
                 c = 0
@@ -355,16 +455,13 @@ def walk(mode, top, node, p, slot, opp_reach, own_reach, out, scratch, frames,  
             frames[d, F_A] = c
             if top == TOP_COMBINE and st == root_street:
                 t = task_of[chance_index[nd], c]
-                for h in range(n_p):
-                    tmp[h] = task_cfv[t, h]
+                tmp[:] = task_cfv[t, :n_p]
                 continue  # handled as a returned child on the next pass
             so = sp + n_p
             sw = so + n_o
-            for i in range(n_o):
-                scratch[so + i] = opp_v[i]
+            scratch[so:so + n_o] = opp_v
             _zero_card(scratch[so:so + n_o], card_start[o], card_hands[o], c)
-            for i in range(n_p):
-                scratch[sw + i] = own_v[i]
+            scratch[sw:sw + n_p] = own_v
             _zero_card(scratch[sw:sw + n_p], card_start[p], card_hands[p], c)
             d += 1
             frames[d, F_DEAD] = dead
@@ -388,8 +485,7 @@ def walk(mode, top, node, p, slot, opp_reach, own_reach, out, scratch, frames,  
             if not dead:
                 dead = _dead(mode, top, opp_v, own_v)
                 if dead == 2:
-                    for h in range(n_p):
-                        out_v[h] = 0.0
+                    out_v[:] = 0.0
                     d -= 1
                     continue
                 frames[d, F_DEAD] = dead
@@ -415,13 +511,11 @@ def walk(mode, top, node, p, slot, opp_reach, own_reach, out, scratch, frames,  
                 if mode == MODE_BR:
                     frames[d, F_OWN] = ow
                 else:
-                    for h in range(n_p):
-                        scratch[sub + h] = own_v[h] * sigma[a * n_q + h]
+                    _scale(scratch[sub:sub + n_p], own_v, sigma[a * n_q:a * n_q + n_q])
                     frames[d, F_OWN] = sub
                 frames[d, F_OPP] = oo
             else:
-                for i in range(n_q):
-                    scratch[sub + i] = opp_v[i] * sigma[a * n_q + i]
+                _scale(scratch[sub:sub + n_q], opp_v, sigma[a * n_q:a * n_q + n_q])
                 frames[d, F_OPP] = sub
                 frames[d, F_OWN] = ow
             continue
@@ -429,39 +523,48 @@ def walk(mode, top, node, p, slot, opp_reach, own_reach, out, scratch, frames,  
         cfv = scratch[cfv_off:cfv_off + k * n_p]
         d -= 1
         if q != p:
-            for h in range(n_p):
-                out_v[h] = 0.0
-            for b in range(k):
+            out_v[:] = cfv[:n_p]
+            for b in range(1, k):
+                cb = cfv[b * n_p:b * n_p + n_p]
                 for h in range(n_p):
-                    out_v[h] += cfv[b * n_p + h]
+                    out_v[h] += cb[h]
             continue
         if mode == MODE_BR:
-            for h in range(n_p):
-                out_v[h] = cfv[h]
+            out_v[:] = cfv[:n_p]
             for b in range(1, k):
+                cb = cfv[b * n_p:b * n_p + n_p]
                 for h in range(n_p):
-                    v = cfv[b * n_p + h]
-                    if v > out_v[h]:
-                        out_v[h] = v
+                    v = cb[h]
+                    out_v[h] = v if v > out_v[h] else out_v[h]
             continue
-        for h in range(n_p):
-            out_v[h] = 0.0
-        for b in range(k):
+        _scale(out_v, sigma[:n_p], cfv[:n_p])
+        for b in range(1, k):
+            cb = cfv[b * n_p:b * n_p + n_p]
+            sb = sigma[b * n_q:b * n_q + n_q]
             for h in range(n_p):
-                out_v[h] += sigma[b * n_q + h] * cfv[b * n_p + h]
+                out_v[h] += sb[h] * cb[h]
         if mode == MODE_CFR and top != TOP_COLLECT:
             if rscale.shape[0] == 0:
                 for b in range(k):
                     off = base + b * n_q
-                    for h in range(n_p):
-                        regrets[off + h] = _regret_step(regrets[off + h], cfv[b * n_p + h] - out_v[h],
-                                                        pos_d, neg_d, plus)
-                        ssum[off + h] = ssum[off + h] * strat_d + own_v[h] * sigma[b * n_q + h]
+                    rg = regrets[off:off + n_q]
+                    ss = ssum[off:off + n_q]
+                    cb = cfv[b * n_p:b * n_p + n_p]
+                    sb = sigma[b * n_q:b * n_q + n_q]
+                    if plus:
+                        for h in range(n_p):
+                            x = rg[h] + (cb[h] - out_v[h])
+                            rg[h] = x if x > 0.0 else 0.0
+                            ss[h] = ss[h] * strat_d + own_v[h] * sb[h]
+                    else:
+                        for h in range(n_p):
+                            x = rg[h]
+                            rg[h] = x * (pos_d if x > 0.0 else neg_d) + (cb[h] - out_v[h])
+                            ss[h] = ss[h] * strat_d + own_v[h] * sb[h]
             else:
                 _update_compressed(regrets, ssum, rscale, sscale, entry_base[nd] + sl, base, k, n_p,
                                    cfv, out_v, own_v, sigma, pos_d, neg_d, strat_d, plus)
-    for h in range(n_p):
-        out[h] = scratch[n_o + n_p + h]
+    out[:n_p] = scratch[n_o + n_p:n_o + 2 * n_p]
 
 
 @njit(cache=True, nogil=True)
@@ -469,7 +572,7 @@ def run_tasks(lo, hi, mode, p, task_node, task_card, task_slot, task_chance, scr
               kind, player, street, child_start, num_children, children, contrib,
               node_base, entry_base, regrets, ssum, rscale, sscale, lock, lock_ptr,
               hand_cards, same, card_start, card_hands, swap,
-              next_slot, iso_rep, iso_swap, sd_order, sd_str, sd_count, sd_cards,
+              next_slot, iso_rep, iso_swap, sd_order, sd_str, sd_count, sd_cards, sd_index,
               pot, rake, rake_cap, pos_d, neg_d, strat_d, plus,
               chance_index, chance_opp, chance_own, task_of, task_cfv, root_street):
     """The independent subtrees below the starting street's chance nodes, in parallel."""
@@ -491,7 +594,7 @@ def run_tasks(lo, hi, mode, p, task_node, task_card, task_slot, task_chance, scr
              kind, player, street, child_start, num_children, children, contrib,
              node_base, entry_base, regrets, ssum, rscale, sscale, lock, lock_ptr,
              hand_cards, same, card_start, card_hands, swap,
-             next_slot, iso_rep, iso_swap, sd_order, sd_str, sd_count, sd_cards,
+             next_slot, iso_rep, iso_swap, sd_order, sd_str, sd_count, sd_cards, sd_index,
              pot, rake, rake_cap, pos_d, neg_d, strat_d, plus,
              chance_index, chance_opp, chance_own, task_of, task_cfv, root_street)
         for h in range(out.shape[0]):
