@@ -212,7 +212,7 @@ they let LLVM turn the loops' selects into vector min/max and vectorise them, an
 value (no reassociation, no contraction, no approximate division)."""
 
 
-@njit(cache=True, fastmath=VEC_FLAGS)
+@njit(cache=True, _nrt=False, fastmath=VEC_FLAGS)
 def regret_match_columns(regrets, base, k, n, out, tot):  # type: ignore[no-untyped-def]  # pragma: no cover
     """Regret matching of ``n`` hands at once over an action-major block: column ``h`` of
     ``regrets[base + a * n + h]`` (``a < k``) into ``out[a * n + h]``; ``tot`` is scratch of

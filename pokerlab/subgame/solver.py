@@ -311,13 +311,13 @@ class SpotSolver:
         args = (mode, p, self.task_node, self.task_card, self.task_slot, self.task_chance,
                 self.scratch_size, self.depth, *ctx, *prm, *extra)  # type: ignore[call-arg]
         if threads <= 1 or n < 2:
-            K.run_tasks(0, n, *args)
+            K.run_tasks(0, n, 1, *args)
             return
-        # interleaved chunks: tasks of one chance node are neighbours and of similar cost
-        bounds = np.linspace(0, n, min(n, 8 * threads) + 1).astype(int)
-        chunks = [(int(a), int(b)) for a, b in zip(bounds[:-1], bounds[1:], strict=True) if b > a]
+        # strided sets: each holds tasks of every chance node (their costs differ by the
+        # betting before the card), so the sets cost about the same
+        sets = min(n, 2 * threads)
         pool = self._pool(threads)
-        list(pool.map(lambda ab: K.run_tasks(ab[0], ab[1], *args), chunks))
+        list(pool.map(lambda k: K.run_tasks(k, n, sets, *args), range(sets)))
 
     def _load_kernels(self) -> None:
         """Load the compiled kernels now (numba's first call of a kernel in a process reads
@@ -341,7 +341,7 @@ class SpotSolver:
         comp = np.zeros(self.deal.num_hands[p])
         K.fold_values(opp, self.deal.hand_cards[p], self.deal.hand_cards[o], self.deal.same[p], 1.0, comp)
         if self.task_node.shape[0] > 0:
-            K.run_tasks(0, 0, K.MODE_EV, p, self.task_node, self.task_card, self.task_slot,  # type: ignore[call-arg]
+            K.run_tasks(0, 0, 1, K.MODE_EV, p, self.task_node, self.task_card, self.task_slot,  # type: ignore[call-arg]
                         self.task_chance, self.scratch_size, self.depth, *ctx, *prm, *extra)
 
     def num_threads(self) -> int:

@@ -50,7 +50,7 @@ def fold_values(opp_reach, hand_cards, opp_cards, same, payoff, out):  # type: i
     _fold_values(opp_reach, hand_cards, opp_cards, same, payoff, out, np.empty(52))
 
 
-@njit(cache=True, fastmath=VEC_FLAGS)
+@njit(cache=True, _nrt=False, fastmath=VEC_FLAGS)
 def _fold_values(opp_reach, hand_cards, opp_cards, same, payoff, out, per_card):  # type: ignore[no-untyped-def]
     """:func:`fold_values` with the per-card sums in ``per_card`` (scratch of 52 floats)."""
     for c in range(52):
@@ -169,7 +169,7 @@ def showdown_index(my_order, my_str, my_cards, my_n, opp_str, opp_cards, opp_n, 
                 idx[n + q] = j | (last[c1] << 12) | (last[c2] << 24) | (c2 << 36)
 
 
-@njit(cache=True, fastmath=VEC_FLAGS)
+@njit(cache=True, _nrt=False, fastmath=VEC_FLAGS)
 def showdown_fast(opp_reach, same, my_n, opp_order, opp_cards, opp_n, idx,  # type: ignore[no-untyped-def]
                   win, tie, lose, out, pre, card_pre, run):
     """:func:`showdown_values` without its data-dependent branches: one pass over the
@@ -222,7 +222,7 @@ def showdown_fast(opp_reach, same, my_n, opp_order, opp_cards, opp_n, idx,  # ty
         out[h] = v
 
 
-@njit(cache=True, fastmath=VEC_FLAGS)
+@njit(cache=True, _nrt=False, fastmath=VEC_FLAGS)
 def current_strategy(regrets, base, k, n, lock, lptr, sigma, tot):  # type: ignore[no-untyped-def]
     """Regret matching per hand into flat ``sigma[a * n + h]`` (action-major, as stored),
     vectorised over the hands (:func:`pokerlab.solvers.regret.regret_match_columns`);
@@ -235,11 +235,13 @@ def current_strategy(regrets, base, k, n, lock, lptr, sigma, tot):  # type: igno
                     sigma[a * n + h] = lock[lptr + n + a * n + h]
 
 
-@njit(cache=True, fastmath=VEC_FLAGS)
+@njit(cache=True, _nrt=False, fastmath=VEC_FLAGS)
 def average_strategy(ssum, base, k, n, lock, lptr, sigma, tot):  # type: ignore[no-untyped-def]
     """The average strategy (normalised strategy sums; uniform where they are all 0)."""
     t = tot[:n]
-    t[:] = ssum[base:base + n]
+    s0 = ssum[base:base + n]
+    for h in range(n):
+        t[h] = s0[h]
     for a in range(1, k):
         sa = ssum[base + a * n:base + a * n + n]
         for h in range(n):
@@ -324,6 +326,31 @@ def _update_compressed(regrets, ssum, rscale, sscale, e, base, k, n, cfv, out_v,
             ssum[off + h] = math.floor(sigma[b * n + h] * senc + 0.5)
     rscale[e] = rmax
     sscale[e] = smax
+
+
+@njit(cache=True, _nrt=False, fastmath=VEC_FLAGS)
+def _update(regrets, ssum, base, k, n, cfv, out_v, own_v, sigma, pos_d, neg_d, strat_d, plus):  # type: ignore[no-untyped-def]
+    """The float32 regret and strategy-sum update of one (node, board) entry: regrets by the
+    instantaneous regrets ``cfv[b] - out_v`` (:func:`_regret_step`), strategy sums discounted
+    by ``strat_d`` plus the own reach times the strategy.  Compiled without numba's reference
+    counting (``_nrt=False``): views of the shared tables then cost no atomic counter updates,
+    which threads on the two cores would otherwise contend for."""
+    for b in range(k):
+        off = base + b * n
+        rg = regrets[off:off + n]
+        ss = ssum[off:off + n]
+        cb = cfv[b * n:b * n + n]
+        sb = sigma[b * n:b * n + n]
+        if plus:
+            for h in range(n):
+                x = rg[h] + (cb[h] - out_v[h])
+                rg[h] = x if x > 0.0 else 0.0
+                ss[h] = ss[h] * strat_d + own_v[h] * sb[h]
+        else:
+            for h in range(n):
+                x = rg[h]
+                rg[h] = x * (pos_d if x > 0.0 else neg_d) + (cb[h] - out_v[h])
+                ss[h] = ss[h] * strat_d + own_v[h] * sb[h]
 
 
 @njit(cache=True, fastmath=VEC_FLAGS, inline="always")
@@ -545,22 +572,7 @@ def walk(mode, top, node, p, slot, opp_reach, own_reach, out, scratch, frames,  
                 out_v[h] += sb[h] * cb[h]
         if mode == MODE_CFR and top != TOP_COLLECT:
             if rscale.shape[0] == 0:
-                for b in range(k):
-                    off = base + b * n_q
-                    rg = regrets[off:off + n_q]
-                    ss = ssum[off:off + n_q]
-                    cb = cfv[b * n_p:b * n_p + n_p]
-                    sb = sigma[b * n_q:b * n_q + n_q]
-                    if plus:
-                        for h in range(n_p):
-                            x = rg[h] + (cb[h] - out_v[h])
-                            rg[h] = x if x > 0.0 else 0.0
-                            ss[h] = ss[h] * strat_d + own_v[h] * sb[h]
-                    else:
-                        for h in range(n_p):
-                            x = rg[h]
-                            rg[h] = x * (pos_d if x > 0.0 else neg_d) + (cb[h] - out_v[h])
-                            ss[h] = ss[h] * strat_d + own_v[h] * sb[h]
+                _update(regrets, ssum, base, k, n_p, cfv, out_v, own_v, sigma, pos_d, neg_d, strat_d, plus)
             else:
                 _update_compressed(regrets, ssum, rscale, sscale, entry_base[nd] + sl, base, k, n_p,
                                    cfv, out_v, own_v, sigma, pos_d, neg_d, strat_d, plus)
@@ -568,18 +580,19 @@ def walk(mode, top, node, p, slot, opp_reach, own_reach, out, scratch, frames,  
 
 
 @njit(cache=True, nogil=True)
-def run_tasks(lo, hi, mode, p, task_node, task_card, task_slot, task_chance, scratch_size, depth,  # type: ignore[no-untyped-def]
+def run_tasks(lo, hi, step, mode, p, task_node, task_card, task_slot, task_chance, scratch_size, depth,  # type: ignore[no-untyped-def]
               kind, player, street, child_start, num_children, children, contrib,
               node_base, entry_base, regrets, ssum, rscale, sscale, lock, lock_ptr,
               hand_cards, same, card_start, card_hands, swap,
               next_slot, iso_rep, iso_swap, sd_order, sd_str, sd_count, sd_cards, sd_index,
               pot, rake, rake_cap, pos_d, neg_d, strat_d, plus,
               chance_index, chance_opp, chance_own, task_of, task_cfv, root_street):
-    """The independent subtrees below the starting street's chance nodes, in parallel."""
+    """The independent subtrees below the starting street's chance nodes ``lo, lo + step, ..``
+    below ``hi`` (callers run strided sets in parallel)."""
     o = 1 - p
     scratch = np.empty(scratch_size, dtype=chance_opp.dtype)
     frames = np.empty((depth, 8), dtype=np.int64)
-    for t in range(lo, hi):
+    for t in range(lo, hi, step):
         ci = task_chance[t]
         c = task_card[t]
         n_o = hand_cards[o].shape[0]
