@@ -189,6 +189,7 @@ def legal_strategy(values: np.ndarray, legal: np.ndarray) -> np.ndarray:
 
 
 __all__ = [
+    "NO_RC",
     "VEC_FLAGS",
     "legal_strategy",
     "regret_match_row",
@@ -206,13 +207,17 @@ __all__ = [
 
 
 # ------------------------------------------------ column form (range-vectorised solvers)
+NO_RC: dict[str, Any] = {"_nrt": False}
+"""numba options of kernels that allocate nothing: compiled without reference counting, so
+views of arrays shared between threads cost no atomic counter updates."""
+
 VEC_FLAGS = {"nnan", "ninf", "nsz"}
 """numba ``fastmath`` flags of the loops over hands (no NaN, no infinity, no signed zero):
 they let LLVM turn the loops' selects into vector min/max and vectorise them, and change no
 value (no reassociation, no contraction, no approximate division)."""
 
 
-@njit(cache=True, _nrt=False, fastmath=VEC_FLAGS)
+@njit(cache=True, fastmath=VEC_FLAGS, **NO_RC)
 def regret_match_columns(regrets, base, k, n, out, tot):  # type: ignore[no-untyped-def]  # pragma: no cover
     """Regret matching of ``n`` hands at once over an action-major block: column ``h`` of
     ``regrets[base + a * n + h]`` (``a < k``) into ``out[a * n + h]``; ``tot`` is scratch of

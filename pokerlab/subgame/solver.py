@@ -222,6 +222,7 @@ class SpotSolver:
         self.scratch_size = int((self.depth + 1) * (2 * kmax + 3) * max(n_hands))
         self.scratch = np.empty(self.scratch_size, dtype=self.vec_dtype)
         self.frames = np.empty((self.depth, 8), dtype=np.int64)
+        self.work = np.empty(K.work_size(max(n_hands)))
         self._z = self._normaliser()
         self._load_kernels()
         self.gadget_player = -1  # see set_gadget
@@ -289,12 +290,14 @@ class SpotSolver:
         if node == 0 and self.task_node.shape[0] > 0:
             self.chance_opp[:] = 0.0
             self.chance_own[:] = 0.0
-            K.walk(mode, K.TOP_COLLECT, 0, p, 0, opp, own, out, self.scratch, self.frames, *ctx, *prm, *extra)  # type: ignore[call-arg]
+            K.walk(mode, K.TOP_COLLECT, 0, p, 0, opp, own, out, self.scratch, self.frames,  # type: ignore[call-arg]
+                   self.work, *ctx, *prm, *extra)
             self._run_tasks(mode, p, ctx, prm, extra)
-            K.walk(mode, K.TOP_COMBINE, 0, p, 0, opp, own, out, self.scratch, self.frames, *ctx, *prm, *extra)  # type: ignore[call-arg]
+            K.walk(mode, K.TOP_COMBINE, 0, p, 0, opp, own, out, self.scratch, self.frames,  # type: ignore[call-arg]
+                   self.work, *ctx, *prm, *extra)
         else:
             K.walk(mode, K.TOP_FULL, node, p, slot, opp, own, out, self.scratch,  # type: ignore[call-arg]
-                   self.frames, *ctx, *prm, *extra)
+                   self.frames, self.work, *ctx, *prm, *extra)
         # the kernels' payoffs are relative to a tie (every terminal less half the starting
         # pot: the same for every action, so regrets and best responses do not change); the
         # constant comes back here: half the pot times the compatible opponent reach
@@ -337,7 +340,7 @@ class SpotSolver:
         extra = (self.chance_index, self.chance_opp, self.chance_own, self.task_of, self.task_cfv,
                  int(self.spot.street))
         K.walk(K.MODE_EV, K.TOP_FULL, int(folds[0]), p, 0, opp, own, out, self.scratch,  # type: ignore[call-arg]
-               self.frames, *ctx, *prm, *extra)
+               self.frames, self.work, *ctx, *prm, *extra)
         comp = np.zeros(self.deal.num_hands[p])
         K.fold_values(opp, self.deal.hand_cards[p], self.deal.hand_cards[o], self.deal.same[p], 1.0, comp)
         if self.task_node.shape[0] > 0:

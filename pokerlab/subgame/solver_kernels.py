@@ -28,7 +28,7 @@ import math
 import numpy as np
 from numba import njit
 
-from pokerlab.solvers.regret import VEC_FLAGS, regret_match_columns
+from pokerlab.solvers.regret import NO_RC, VEC_FLAGS, regret_match_columns
 
 DECISION = 0
 CHANCE = 1
@@ -50,7 +50,7 @@ def fold_values(opp_reach, hand_cards, opp_cards, same, payoff, out):  # type: i
     _fold_values(opp_reach, hand_cards, opp_cards, same, payoff, out, np.empty(52))
 
 
-@njit(cache=True, _nrt=False, fastmath=VEC_FLAGS)
+@njit(cache=True, fastmath=VEC_FLAGS, **NO_RC)
 def _fold_values(opp_reach, hand_cards, opp_cards, same, payoff, out, per_card):  # type: ignore[no-untyped-def]
     """:func:`fold_values` with the per-card sums in ``per_card`` (scratch of 52 floats)."""
     for c in range(52):
@@ -169,7 +169,7 @@ def showdown_index(my_order, my_str, my_cards, my_n, opp_str, opp_cards, opp_n, 
                 idx[n + q] = j | (last[c1] << 12) | (last[c2] << 24) | (c2 << 36)
 
 
-@njit(cache=True, _nrt=False, fastmath=VEC_FLAGS)
+@njit(cache=True, fastmath=VEC_FLAGS, **NO_RC)
 def showdown_fast(opp_reach, same, my_n, opp_order, opp_cards, opp_n, idx,  # type: ignore[no-untyped-def]
                   win, tie, lose, out, pre, card_pre, run):
     """:func:`showdown_values` without its data-dependent branches: one pass over the
@@ -222,7 +222,7 @@ def showdown_fast(opp_reach, same, my_n, opp_order, opp_cards, opp_n, idx,  # ty
         out[h] = v
 
 
-@njit(cache=True, _nrt=False, fastmath=VEC_FLAGS)
+@njit(cache=True, fastmath=VEC_FLAGS, **NO_RC)
 def current_strategy(regrets, base, k, n, lock, lptr, sigma, tot):  # type: ignore[no-untyped-def]
     """Regret matching per hand into flat ``sigma[a * n + h]`` (action-major, as stored),
     vectorised over the hands (:func:`pokerlab.solvers.regret.regret_match_columns`);
@@ -235,7 +235,7 @@ def current_strategy(regrets, base, k, n, lock, lptr, sigma, tot):  # type: igno
                     sigma[a * n + h] = lock[lptr + n + a * n + h]
 
 
-@njit(cache=True, _nrt=False, fastmath=VEC_FLAGS)
+@njit(cache=True, fastmath=VEC_FLAGS, **NO_RC)
 def average_strategy(ssum, base, k, n, lock, lptr, sigma, tot):  # type: ignore[no-untyped-def]
     """The average strategy (normalised strategy sums; uniform where they are all 0)."""
     t = tot[:n]
@@ -328,7 +328,7 @@ def _update_compressed(regrets, ssum, rscale, sscale, e, base, k, n, cfv, out_v,
     sscale[e] = smax
 
 
-@njit(cache=True, _nrt=False, fastmath=VEC_FLAGS)
+@njit(cache=True, fastmath=VEC_FLAGS, **NO_RC)
 def _update(regrets, ssum, base, k, n, cfv, out_v, own_v, sigma, pos_d, neg_d, strat_d, plus):  # type: ignore[no-untyped-def]
     """The float32 regret and strategy-sum update of one (node, board) entry: regrets by the
     instantaneous regrets ``cfv[b] - out_v`` (:func:`_regret_step`), strategy sums discounted
@@ -360,8 +360,19 @@ def _scale(dst, x, y):  # type: ignore[no-untyped-def]
         dst[h] = x[h] * y[h]
 
 
-@njit(cache=True, nogil=True, fastmath=VEC_FLAGS)
-def walk(mode, top, node, p, slot, opp_reach, own_reach, out, scratch, frames,  # type: ignore[no-untyped-def]
+def work_size(n_max: int) -> int:
+    """Floats of :func:`walk`'s float64 work area for hand lists of at most ``n_max``."""
+    return 160 + 3 * n_max
+
+
+@njit(cache=True, nogil=True, fastmath=VEC_FLAGS, **NO_RC)
+def _copy(dst, src):  # type: ignore[no-untyped-def]
+    for h in range(dst.shape[0]):
+        dst[h] = src[h]
+
+
+@njit(cache=True, nogil=True, fastmath=VEC_FLAGS, **NO_RC)
+def walk(mode, top, node, p, slot, opp_reach, own_reach, out, scratch, frames, work,  # type: ignore[no-untyped-def]
          kind, player, street, child_start, num_children, children, contrib,
          node_base, entry_base, regrets, ssum, rscale, sscale, lock, lock_ptr,
          hand_cards, same, card_start, card_hands, swap,
@@ -376,15 +387,18 @@ def walk(mode, top, node, p, slot, opp_reach, own_reach, out, scratch, frames,  
     and the offsets in ``scratch`` of its opponent reach, own reach and output vectors and
     of its own work area (strategy, regret-matching sums, child values, child reaches).
     Vectors have ``scratch``'s dtype (float32 or float64); the loops over hands run on
-    contiguous views so that they vectorise."""
+    contiguous views so that they vectorise.  ``work``: float64 scratch of
+    :func:`work_size` for the terminals' sums.  Compiled without numba's reference counting
+    (it allocates nothing): views of the shared tables cost no atomic counter updates, which
+    the threads of :func:`run_tasks` would otherwise contend for."""
     o = 1 - p
     n_p = hand_cards[p].shape[0]
     n_o = hand_cards[o].shape[0]
     half = 0.5 * pot
-    buf = np.empty(104)
-    fbuf = np.empty(52)
-    pre = np.empty(n_o + 1)
-    card_pre = np.empty(2 * n_o + 1)
+    buf = work[0:104]
+    fbuf = work[104:156]
+    pre = work[156:157 + n_o]
+    card_pre = work[157 + n_o:158 + 3 * n_o]
     # the root's vectors
     for i in range(n_o):
         scratch[i] = opp_reach[i]
@@ -450,8 +464,8 @@ def walk(mode, top, node, p, slot, opp_reach, own_reach, out, scratch, frames,  
                     frames[d, F_DEAD] = dead
                 if top == TOP_COLLECT and st == root_street:
                     ci = chance_index[nd]
-                    chance_opp[ci, :n_o] = opp_v
-                    chance_own[ci, :n_p] = own_v
+                    _copy(chance_opp[ci, :n_o], opp_v)
+                    _copy(chance_own[ci, :n_p], own_v)
                     d -= 1
                     continue
                 c = 0
@@ -482,13 +496,13 @@ def walk(mode, top, node, p, slot, opp_reach, own_reach, out, scratch, frames,  
             frames[d, F_A] = c
             if top == TOP_COMBINE and st == root_street:
                 t = task_of[chance_index[nd], c]
-                tmp[:] = task_cfv[t, :n_p]
+                _copy(tmp, task_cfv[t, :n_p])
                 continue  # handled as a returned child on the next pass
             so = sp + n_p
             sw = so + n_o
-            scratch[so:so + n_o] = opp_v
+            _copy(scratch[so:so + n_o], opp_v)
             _zero_card(scratch[so:so + n_o], card_start[o], card_hands[o], c)
-            scratch[sw:sw + n_p] = own_v
+            _copy(scratch[sw:sw + n_p], own_v)
             _zero_card(scratch[sw:sw + n_p], card_start[p], card_hands[p], c)
             d += 1
             frames[d, F_DEAD] = dead
@@ -550,14 +564,14 @@ def walk(mode, top, node, p, slot, opp_reach, own_reach, out, scratch, frames,  
         cfv = scratch[cfv_off:cfv_off + k * n_p]
         d -= 1
         if q != p:
-            out_v[:] = cfv[:n_p]
+            _copy(out_v, cfv[:n_p])
             for b in range(1, k):
                 cb = cfv[b * n_p:b * n_p + n_p]
                 for h in range(n_p):
                     out_v[h] += cb[h]
             continue
         if mode == MODE_BR:
-            out_v[:] = cfv[:n_p]
+            _copy(out_v, cfv[:n_p])
             for b in range(1, k):
                 cb = cfv[b * n_p:b * n_p + n_p]
                 for h in range(n_p):
@@ -576,7 +590,7 @@ def walk(mode, top, node, p, slot, opp_reach, own_reach, out, scratch, frames,  
             else:
                 _update_compressed(regrets, ssum, rscale, sscale, entry_base[nd] + sl, base, k, n_p,
                                    cfv, out_v, own_v, sigma, pos_d, neg_d, strat_d, plus)
-    out[:n_p] = scratch[n_o + n_p:n_o + 2 * n_p]
+    _copy(out[:n_p], scratch[n_o + n_p:n_o + 2 * n_p])
 
 
 @njit(cache=True, nogil=True)
@@ -592,6 +606,7 @@ def run_tasks(lo, hi, step, mode, p, task_node, task_card, task_slot, task_chanc
     o = 1 - p
     scratch = np.empty(scratch_size, dtype=chance_opp.dtype)
     frames = np.empty((depth, 8), dtype=np.int64)
+    work = np.empty(160 + 3 * chance_opp.shape[1])
     for t in range(lo, hi, step):
         ci = task_chance[t]
         c = task_card[t]
@@ -603,7 +618,7 @@ def run_tasks(lo, hi, step, mode, p, task_node, task_card, task_slot, task_chanc
         _zero_card(sub_own, card_start[p], card_hands[p], c)
         out = np.zeros(n_p, dtype=scratch.dtype)
         walk(mode, TOP_FULL, children[child_start[task_node[t]]], p, task_slot[t], sub_opp, sub_own, out,
-             scratch, frames,
+             scratch, frames, work,
              kind, player, street, child_start, num_children, children, contrib,
              node_base, entry_base, regrets, ssum, rscale, sscale, lock, lock_ptr,
              hand_cards, same, card_start, card_hands, swap,
