@@ -316,11 +316,12 @@ class SpotSolver:
         if threads <= 1 or n < 2:
             K.run_tasks(0, n, 1, *args)
             return
-        # strided sets: each holds tasks of every chance node (their costs differ by the
-        # betting before the card), so the sets cost about the same
-        sets = min(n, 2 * threads)
+        # contiguous chunks, several per thread: neighbouring tasks (cards of one chance node)
+        # write neighbouring blocks of the tables, so one thread owns each boundary
+        bounds = np.linspace(0, n, min(n, 8 * threads) + 1).astype(int)
+        chunks = [(int(a), int(b)) for a, b in zip(bounds[:-1], bounds[1:], strict=True) if b > a]
         pool = self._pool(threads)
-        list(pool.map(lambda k: K.run_tasks(k, n, sets, *args), range(sets)))
+        list(pool.map(lambda ab: K.run_tasks(ab[0], ab[1], 1, *args), chunks))
 
     def _load_kernels(self) -> None:
         """Load the compiled kernels now (numba's first call of a kernel in a process reads
