@@ -293,37 +293,44 @@ def _regret_step(r, inst, pos_d, neg_d, plus):  # type: ignore[no-untyped-def]
     return r * (pos_d if r > 0.0 else neg_d) + inst
 
 
-@njit(cache=True)
+@njit(cache=True, fastmath=VEC_FLAGS, **NO_RC)
 def _update_compressed(regrets, ssum, rscale, sscale, e, base, k, n, cfv, out_v, own_v, sigma,  # type: ignore[no-untyped-def]
                        pos_d, neg_d, strat_d, plus):
     """The regret and strategy-sum update of one (node, board) entry stored in 16 bits:
     ``regrets`` int16 times ``rscale[e] / 32767``, ``ssum`` uint16 times ``sscale[e] /
     65535`` (one scale per entry, the largest magnitude in it, as postflop-solver's
     compression).  Decode, update as the float32 path does, re-encode with rounding.  ``cfv``
-    and ``sigma`` are overwritten (the caller is done with them)."""
+    and ``sigma`` are overwritten (the caller is done with them).  Loops over hands on
+    contiguous views (vectorised; the maxima are exact in any order)."""
     rdec = float(rscale[e]) / 32767.0
     sdec = float(sscale[e]) / 65535.0
     rmax = 0.0
     smax = 0.0
     for b in range(k):
         off = base + b * n
+        rg = regrets[off:off + n]
+        ss = ssum[off:off + n]
+        cb = cfv[b * n:b * n + n]
+        sb = sigma[b * n:b * n + n]
         for h in range(n):
-            r = _regret_step(regrets[off + h] * rdec, cfv[b * n + h] - out_v[h], pos_d, neg_d, plus)
-            cfv[b * n + h] = r
+            r = _regret_step(rg[h] * rdec, cb[h] - out_v[h], pos_d, neg_d, plus)
+            cb[h] = r
             a = r if r >= 0.0 else -r
-            if a > rmax:
-                rmax = a
-            sv = ssum[off + h] * sdec * strat_d + own_v[h] * sigma[b * n + h]
-            sigma[b * n + h] = sv
-            if sv > smax:
-                smax = sv
+            rmax = a if a > rmax else rmax
+            sv = ss[h] * sdec * strat_d + own_v[h] * sb[h]
+            sb[h] = sv
+            smax = sv if sv > smax else smax
     renc = 32767.0 / rmax if rmax > 0.0 else 0.0
     senc = 65535.0 / smax if smax > 0.0 else 0.0
     for b in range(k):
         off = base + b * n
+        rg = regrets[off:off + n]
+        ss = ssum[off:off + n]
+        cb = cfv[b * n:b * n + n]
+        sb = sigma[b * n:b * n + n]
         for h in range(n):
-            regrets[off + h] = math.floor(cfv[b * n + h] * renc + 0.5)
-            ssum[off + h] = math.floor(sigma[b * n + h] * senc + 0.5)
+            rg[h] = math.floor(cb[h] * renc + 0.5)
+            ss[h] = math.floor(sb[h] * senc + 0.5)
     rscale[e] = rmax
     sscale[e] = smax
 
