@@ -268,8 +268,7 @@ class SpotSolver:
                 self.node_base, self.entry_base, self.regrets, self.ssum, self.rscale, self.sscale,
                 self.lock_data, self.lock_ptr,
                 d.hand_cards, d.same, d.card_start, d.card_hands, d.swap,
-                d.next_slot, d.iso_rep, d.iso_swap, d.sd_order, d.sd_strength, d.sd_count, d.sd_cards,
-                d.sd_index)
+                d.next_slot, d.iso_rep, d.iso_swap, d.sd_order, d.sd_count, d.sd_cards, d.sd_index)
 
     def _params(self, t: int) -> tuple[Any, ...]:
         pos_d, neg_d, strat_d, plus = self.config.discounts(t)
@@ -301,9 +300,14 @@ class SpotSolver:
         # the kernels' payoffs are relative to a tie (every terminal less half the starting
         # pot: the same for every action, so regrets and best responses do not change); the
         # constant comes back here: half the pot times the compatible opponent reach
-        comp = np.zeros(self.deal.num_hands[p])
-        K.fold_values(opp, self.deal.hand_cards[p], self.deal.hand_cards[o], self.deal.same[p], 1.0, comp)
-        return out.astype(np.float64) + 0.5 * float(self.spot.pot) * comp
+        return out.astype(np.float64) + 0.5 * float(self.spot.pot) * self._compatible(p, opp)
+
+    def _compatible(self, p: int, opp_reach: np.ndarray) -> np.ndarray:
+        """Per hand of ``p``, the opponent reach it can meet (no shared card)."""
+        d = self.deal
+        comp = np.zeros(d.num_hands[p])
+        K.fold_values(opp_reach, d.hand_cards[p], d.hand_cards[1 - p], d.same[p], 1.0, comp)
+        return comp
 
     def _run_tasks(self, mode: int, p: int, ctx: tuple[Any, ...], prm: tuple[Any, ...],
                    extra: tuple[Any, ...]) -> None:
@@ -314,14 +318,14 @@ class SpotSolver:
         args = (mode, p, self.task_node, self.task_card, self.task_slot, self.task_chance,
                 self.scratch_size, self.depth, *ctx, *prm, *extra)  # type: ignore[call-arg]
         if threads <= 1 or n < 2:
-            K.run_tasks(0, n, 1, *args)
+            K.run_tasks(0, n, *args)
             return
         # contiguous chunks, several per thread: neighbouring tasks (cards of one chance node)
         # write neighbouring blocks of the tables, so one thread owns each boundary
         bounds = np.linspace(0, n, min(n, 8 * threads) + 1).astype(int)
         chunks = [(int(a), int(b)) for a, b in zip(bounds[:-1], bounds[1:], strict=True) if b > a]
         pool = self._pool(threads)
-        list(pool.map(lambda ab: K.run_tasks(ab[0], ab[1], 1, *args), chunks))
+        list(pool.map(lambda ab: K.run_tasks(ab[0], ab[1], *args), chunks))
 
     def _load_kernels(self) -> None:
         """Load the compiled kernels now (numba's first call of a kernel in a process reads
@@ -342,10 +346,9 @@ class SpotSolver:
                  int(self.spot.street))
         K.walk(K.MODE_EV, K.TOP_FULL, int(folds[0]), p, 0, opp, own, out, self.scratch,  # type: ignore[call-arg]
                self.frames, self.work, *ctx, *prm, *extra)
-        comp = np.zeros(self.deal.num_hands[p])
-        K.fold_values(opp, self.deal.hand_cards[p], self.deal.hand_cards[o], self.deal.same[p], 1.0, comp)
+        self._compatible(p, opp)  # the fold pass in the vector dtype too
         if self.task_node.shape[0] > 0:
-            K.run_tasks(0, 0, 1, K.MODE_EV, p, self.task_node, self.task_card, self.task_slot,  # type: ignore[call-arg]
+            K.run_tasks(0, 0, K.MODE_EV, p, self.task_node, self.task_card, self.task_slot,  # type: ignore[call-arg]
                         self.task_chance, self.scratch_size, self.depth, *ctx, *prm, *extra)
 
     def num_threads(self) -> int:
@@ -368,9 +371,7 @@ class SpotSolver:
 
     def _normaliser(self) -> float:
         d = self.deal
-        comp = np.zeros(d.num_hands[0])
-        K.fold_values(d.weights[1], d.hand_cards[0], d.hand_cards[1], d.same[0], 1.0, comp)
-        z = float(np.dot(d.weights[0], comp))
+        z = float(np.dot(d.weights[0], self._compatible(0, d.weights[1])))
         if z <= 0:
             raise SpotError("the two ranges share a card in every pair of hands: no deal is possible")
         return z

@@ -348,16 +348,9 @@ def _update(regrets, ssum, base, k, n, cfv, out_v, own_v, sigma, pos_d, neg_d, s
         ss = ssum[off:off + n]
         cb = cfv[b * n:b * n + n]
         sb = sigma[b * n:b * n + n]
-        if plus:
-            for h in range(n):
-                x = rg[h] + (cb[h] - out_v[h])
-                rg[h] = x if x > 0.0 else 0.0
-                ss[h] = ss[h] * strat_d + own_v[h] * sb[h]
-        else:
-            for h in range(n):
-                x = rg[h]
-                rg[h] = x * (pos_d if x > 0.0 else neg_d) + (cb[h] - out_v[h])
-                ss[h] = ss[h] * strat_d + own_v[h] * sb[h]
+        for h in range(n):
+            rg[h] = _regret_step(rg[h], cb[h] - out_v[h], pos_d, neg_d, plus)
+            ss[h] = ss[h] * strat_d + own_v[h] * sb[h]
 
 
 @njit(cache=True, fastmath=VEC_FLAGS, inline="always")
@@ -383,7 +376,7 @@ def walk(mode, top, node, p, slot, opp_reach, own_reach, out, scratch, frames, w
          kind, player, street, child_start, num_children, children, contrib,
          node_base, entry_base, regrets, ssum, rscale, sscale, lock, lock_ptr,
          hand_cards, same, card_start, card_hands, swap,
-         next_slot, iso_rep, iso_swap, sd_order, sd_str, sd_count, sd_cards, sd_index,
+         next_slot, iso_rep, iso_swap, sd_order, sd_count, sd_cards, sd_index,
          pot, rake, rake_cap, pos_d, neg_d, strat_d, plus,
          chance_index, chance_opp, chance_own, task_of, task_cfv, root_street):
     """Counterfactual values ``out`` (player ``p``'s hands) of the subtree at ``node`` on
@@ -601,20 +594,20 @@ def walk(mode, top, node, p, slot, opp_reach, own_reach, out, scratch, frames, w
 
 
 @njit(cache=True, nogil=True)
-def run_tasks(lo, hi, step, mode, p, task_node, task_card, task_slot, task_chance, scratch_size, depth,  # type: ignore[no-untyped-def]
+def run_tasks(lo, hi, mode, p, task_node, task_card, task_slot, task_chance, scratch_size, depth,  # type: ignore[no-untyped-def]
               kind, player, street, child_start, num_children, children, contrib,
               node_base, entry_base, regrets, ssum, rscale, sscale, lock, lock_ptr,
               hand_cards, same, card_start, card_hands, swap,
-              next_slot, iso_rep, iso_swap, sd_order, sd_str, sd_count, sd_cards, sd_index,
+              next_slot, iso_rep, iso_swap, sd_order, sd_count, sd_cards, sd_index,
               pot, rake, rake_cap, pos_d, neg_d, strat_d, plus,
               chance_index, chance_opp, chance_own, task_of, task_cfv, root_street):
-    """The independent subtrees below the starting street's chance nodes ``lo, lo + step, ..``
-    below ``hi`` (callers run strided sets in parallel)."""
+    """The independent subtrees ``lo .. hi - 1`` below the starting street's chance nodes
+    (callers run chunks of them in parallel)."""
     o = 1 - p
     scratch = np.empty(scratch_size, dtype=chance_opp.dtype)
     frames = np.empty((depth, 8), dtype=np.int64)
     work = np.empty(160 + 3 * chance_opp.shape[1])
-    for t in range(lo, hi, step):
+    for t in range(lo, hi):
         ci = task_chance[t]
         c = task_card[t]
         n_o = hand_cards[o].shape[0]
@@ -629,7 +622,7 @@ def run_tasks(lo, hi, step, mode, p, task_node, task_card, task_slot, task_chanc
              kind, player, street, child_start, num_children, children, contrib,
              node_base, entry_base, regrets, ssum, rscale, sscale, lock, lock_ptr,
              hand_cards, same, card_start, card_hands, swap,
-             next_slot, iso_rep, iso_swap, sd_order, sd_str, sd_count, sd_cards, sd_index,
+             next_slot, iso_rep, iso_swap, sd_order, sd_count, sd_cards, sd_index,
              pot, rake, rake_cap, pos_d, neg_d, strat_d, plus,
              chance_index, chance_opp, chance_own, task_of, task_cfv, root_street)
         for h in range(out.shape[0]):
