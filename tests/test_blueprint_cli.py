@@ -62,6 +62,8 @@ def test_train_info_strategy(tmp_path: Path) -> None:
     (["--iterations", "5", "--minutes", "1"], "not both"),
     (["--storage", "tape"], "--storage must be memory or disk"),
     (["--stack", "-3"], "--stack must be positive"),
+    (["--bets", "flop: 33q"], "bad bet size '33q'"),
+    (["--bets", "  "], "--bets is empty"),
 ])
 def test_train_errors(tmp_path: Path, args: list[str], msg: str) -> None:
     code, text = _run("blueprint", "train", "--out", str(tmp_path / "x"), *args)
@@ -75,3 +77,31 @@ def test_info_rejects_foreign_files(tmp_path: Path) -> None:
     bad.write_bytes(b"not a policy")
     code, text = _run("blueprint", "info", str(bad))
     assert code == 2 and text.startswith("error:")
+
+
+def test_train_with_own_bet_set(tmp_path: Path) -> None:
+    """``--bets`` replaces the preset's bet set: the tree, the saved config and the agent
+    that plays the policy all follow it."""
+    from pokerlab.abstraction.bets import parse_bet_set
+    from pokerlab.abstraction.tree_count import tree_size
+    from pokerlab.holdem.engine import HoldemConfig
+    from pokerlab.policy import load_any_policy
+
+    bets = "preflop: 3x, a, cap 2; flop: 33%, 75%, a, cap 1; turn: 75%, a, cap 1; river: a"
+    out = tmp_path / "b"
+    code, text = _run("blueprint", "train", "--preset", "small", "--stack", "20",
+                      "--bets", bets, "--buckets", "169,5,5,5", "--iterations", "2000",
+                      "--out", str(out), "--json")
+    assert code == 0, text
+    res = json.loads(text)
+    cfg = json.loads((out / "config.json").read_text())
+    assert cfg["bets"] == bets
+    size = tree_size(parse_bet_set(bets), HoldemConfig(stacks=(2000, 2000), small_blind=50,
+                                                       big_blind=100), buckets=(169, 5, 5, 5))
+    assert res["infosets"] == size.infosets
+    pol = load_any_policy(res["policy_path"])
+    assert pol.metadata["config"]["bets_text"] == parse_bet_set(bets).text()
+    code, text = _run("match", f"policy:{res['policy_path']}", "call", "--hands", "200",
+                      "--stack", "20", "--json")
+    assert code == 0, text
+    assert json.loads(text)["hands"] == 200

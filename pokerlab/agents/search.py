@@ -48,10 +48,11 @@ from pokerlab.rng import SplitMix64, to_unit
 
 STREET_NAMES = {"flop": 1, "turn": 2, "river": 3}
 
-RATE_S_PER_BYTE = 4e-9
-"""Seconds of one DCFR iteration per byte of the solver's estimated memory (measured on
-this 2-core machine: 3.4e-9 to 4.2e-9 over river and turn spots of 0.1 to 108 MB); each
-agent refines it from its own solves."""
+RATE_S_PER_BYTE = 2e-9
+"""Seconds of one DCFR iteration per byte of the solver's estimated memory, one thread
+(measured on this 2-core machine with the float32 kernel, the other core busy: 1.3e-9 to
+2.2e-9 over river and turn spots of 0.1 to 18 MB; the float64 kernel before it took 3.4e-9
+to 4.2e-9); each agent refines it from its own solves."""
 
 MIN_ITERATIONS = 25
 """A subgame is solved only when at least this many iterations fit the budget."""

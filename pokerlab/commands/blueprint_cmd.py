@@ -66,6 +66,10 @@ def train(
     buckets: str | None = typer.Option(None, "--buckets",
                                        help="Buckets per street, e.g. 169,50,50,50 "
                                        "(default: the preset's)."),
+    bets: str | None = typer.Option(None, "--bets",
+                                    help="Bet set, e.g. \"preflop: 2.5x, a, cap 3; flop: 33%, "
+                                    "75%, a, cap 2; turn: 75%, a\" (docs/abstraction.md; "
+                                    "default: the preset's)."),
     update: str = typer.Option("mccfr", "--update",
                                help="thesis preset: mccfr | thesis (its own update, docs/thesis.md)."),
     max_memory_gb: float | None = typer.Option(None, "--max-memory",
@@ -129,7 +133,7 @@ def train(
         tr = BlueprintTrainer.resume(folder, storage=storage)
     else:
         cfg = get_preset(preset, stack=stack, seed=seed)
-        cfg = _with_cards(cfg, cards, buckets)
+        cfg = _with_cards(cfg, cards, buckets, bets)
         if cfg.cards == "pa" and threads != 1:
             raise ConfigError(f"--threads {threads} with --cards pa: the table kernel runs on "
                               "one thread per process (use --threads 1 or --ray-workers)")
@@ -138,8 +142,9 @@ def train(
             cfg = replace(cfg, max_memory=int(max_memory_gb * (1 << 30)))
         tr = BlueprintTrainer(cfg, storage=storage, folder=folder,
                               cards=_card_tables(cfg, enabled=not as_json))
-    if resume and (cards is not None or buckets is not None):
-        raise ConfigError("--cards/--buckets cannot change a run: --resume keeps its config")
+    if resume and (cards is not None or buckets is not None or bets is not None):
+        raise ConfigError("--cards/--buckets/--bets cannot change a run: --resume keeps its "
+                          "config")
     budget = iterations if iterations is not None else 1 << 62
     seconds = None if minutes is None else 60.0 * minutes
     eval_every = 100_000 if tr.config.preset == "pushfold" else 0
@@ -210,9 +215,17 @@ def train(
         typer.echo(f"{k}: {v}")
 
 
-def _with_cards(cfg: Any, cards: str | None, buckets: str | None) -> Any:
-    """``cfg`` with ``--cards`` / ``--buckets`` applied (validated by the config)."""
+def _with_cards(cfg: Any, cards: str | None, buckets: str | None,
+                bets: str | None = None) -> Any:
+    """``cfg`` with ``--cards`` / ``--buckets`` / ``--bets`` applied (validated by the
+    config)."""
     from dataclasses import replace
+
+    if bets is not None:
+        if not bets.strip():
+            raise ConfigError("--bets is empty; give a bet set such as "
+                              "\"preflop: 2.5x, a, cap 3; postflop: 75%, a, cap 3\"")
+        cfg = replace(cfg, bets=bets.strip())
 
     if buckets is not None:
         try:
