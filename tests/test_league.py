@@ -98,3 +98,43 @@ def test_lbr_and_league_commands(tmp_path: Path) -> None:
     assert d["agents"] == ["call", "raise"] and len(d["files"]) == 4
     res = runner.invoke(app, ["league", "call", "raise", "--out", str(tmp_path / "nope")])
     assert res.exit_code == 2 and "existing folder" in res.output
+
+
+def test_league_on_two_processes_equals_one() -> None:
+    """Each pair's hands (AIVAT) and each LBR run split over the executor: the same
+    numbers hand by hand as one process."""
+    cfg = LeagueConfig(agents=("blueprint-100", "tag", "call"), hands=40, seed=3,
+                       stack_bb=100.0, lbr=True, lbr_hands=6)
+    one = run_league(cfg)
+    two = run_league(cfg, workers=2)
+    for p, q in zip(one.pairings, two.pairings, strict=True):
+        assert (p.a, p.b, p.method) == (q.a, q.b, q.method) == (p.a, p.b, "aivat")
+        assert q.value_mbb == pytest.approx(p.value_mbb, abs=1e-9)
+        assert q.value_ci95_mbb == pytest.approx(p.value_ci95_mbb, abs=1e-9)
+        assert q.mean_mbb == pytest.approx(p.mean_mbb, abs=1e-9)
+    for name in cfg.agents:
+        assert two.lbr[name]["mbb"] == pytest.approx(one.lbr[name]["mbb"], abs=1e-9)
+    assert any(abs(p.value_mbb) > 100 for p in one.pairings)  # real hands were played
+
+
+def test_aivat_chunks_equal_the_one_process_match() -> None:
+    from pokerlab.arena.aivat import aivat_match
+
+    one = aivat_match("blueprint-100", "tag", hands=30, seed=5, stack_bb=100.0)
+    two = aivat_match("blueprint-100", "tag", hands=30, seed=5, stack_bb=100.0, workers=2)
+    np.testing.assert_array_equal(one.raw, two.raw)
+    np.testing.assert_allclose(two.aivat, one.aivat, rtol=0, atol=1e-9)
+    np.testing.assert_allclose(two.allin, one.allin, rtol=0, atol=1e-9)
+    assert one.raw.size == 30 and np.any(one.raw != 0) and two.known == one.known
+    assert two.agents == ("blueprint-100", "tag")
+    with pytest.raises(ConfigError, match="even"):
+        from pokerlab.agents import make_agent
+        from pokerlab.evaluation.aivat import aivat_match as core
+        core(make_agent("call"), make_agent("tag"), hands=2, start=1)
+
+
+def test_league_command_refuses_bad_workers() -> None:
+    from pokerlab.cli import app
+
+    res = CliRunner().invoke(app, ["league", "call", "raise", "--workers", "0"])
+    assert res.exit_code == 2 and "--workers" in res.output and "Traceback" not in res.output

@@ -14,18 +14,39 @@ from pokerlab.evaluation.matches import game_kind
 def aivat_match(agent_a: Any, agent_b: Any, *, game: str = "hunl", hands: int = 1000,
                 duplicate: bool = True, seed: int = 0, stack_bb: float | None = None,
                 names: tuple[str, str] | None = None, value: str = "checkdown",
-                warn: Any = None) -> AIVATResult:
+                warn: Any = None, workers: int = 1, ray_address: str | None = None,
+                progress: Any = None) -> AIVATResult:
     """:func:`pokerlab.evaluation.aivat.aivat_match` with agents given as objects or specs
     (a spec is built for the match's table and named by itself); ``stack_bb`` defaults to
-    the agents' own (:func:`pokerlab.arena.matches.resolve_stack`)."""
+    the agents' own (:func:`pokerlab.arena.matches.resolve_stack`).
+
+    ``workers`` > 1 (or ``ray_address``) plays the hands in chunks on the one executor
+    (:func:`pokerlab.evaluation.aivat.aivat_chunked`): the same result hand by hand; agent
+    objects are pickled to the workers. ``progress(done, total)`` counts hands."""
     from pokerlab.agents.registry import build_agent
-    from pokerlab.arena.matches import resolve_stack
+    from pokerlab.arena.matches import ObjectFactory, resolve_stack, spec_agent
+    from pokerlab.executor import check_ray_address, check_workers
 
     kind = game_kind(game)
     _core.check_value(value, kind)
     stack_bb = resolve_stack([agent_a, agent_b], stack_bb, kind=kind, warn=warn)
     nm = names or (str(agent_a) if isinstance(agent_a, str) else str(agent_a.name),
                    str(agent_b) if isinstance(agent_b, str) else str(agent_b.name))
+    check_workers(workers, option="workers")
+    if ray_address is not None:
+        check_ray_address(ray_address)
+    if workers > 1 or ray_address is not None:
+        objects = {k: x for k, x in enumerate((agent_a, agent_b)) if not isinstance(x, str)}
+        make: Any = ObjectFactory(objects) if objects else spec_agent
+        specs = tuple(x if isinstance(x, str) else nm[k]
+                      for k, x in enumerate((agent_a, agent_b)))
+        res = _core.aivat_chunked(make, (specs[0], specs[1]), game=kind, hands=hands,
+                                  duplicate=duplicate, seed=seed, stack_bb=stack_bb,
+                                  value=value, workers=workers, ray_address=ray_address,
+                                  progress=progress)
+        return _core.AIVATResult(agents=nm, game=res.game, duplicate=duplicate, seed=seed,
+                                 big_blind=res.big_blind, raw=res.raw, aivat=res.aivat,
+                                 allin=res.allin, known=res.known, seconds=res.seconds)
     hc = None
     if kind == "hunl":
         from pokerlab.holdem.engine import HoldemConfig
@@ -39,13 +60,15 @@ def aivat_match(agent_a: Any, agent_b: Any, *, game: str = "hunl", hands: int = 
 
 def aivat_summary(agent_a: str, agent_b: str, *, game: str = "hunl", hands: int = 1000,
                   duplicate: bool = False, seed: int = 0, stack_bb: float | None = None,
-                  warn: Any = None) -> dict[str, Any]:
+                  warn: Any = None, workers: int = 1,
+                  ray_address: str | None = None) -> dict[str, Any]:
     """The keys ``pokerlab match --aivat`` adds to its JSON: ``aivat_mean_mbb``,
     ``aivat_ci95_mbb``, ``aivat_sd_mbb`` (plus the SD reductions and all-in figures).
 
     Replays the match's own deals and seeds, so ``mean_mbb`` here equals the match's."""
     res = aivat_match(agent_a, agent_b, game=game, hands=hands, duplicate=duplicate,
-                      seed=seed, stack_bb=stack_bb, warn=warn)
+                      seed=seed, stack_bb=stack_bb, warn=warn, workers=workers,
+                      ray_address=ray_address)
     d = res.to_json()
     keep = {k: v for k, v in d.items() if k.startswith(("aivat_", "allin_"))
             or k == "duplicate_sd_mbb"}

@@ -35,14 +35,17 @@ def lbr_action_sets(text: str) -> list[str]:
 
 
 def run_league(config: LeagueConfig, progress: Any = None,
-               objects: dict[str, Any] | None = None, warn: Any = None) -> League:
+               objects: dict[str, Any] | None = None, warn: Any = None, *,
+               workers: int = 1, ray_address: str | None = None) -> League:
     """Play every pair (and LBR per agent); ``progress(done)`` after each piece of work.
 
     ``objects`` maps some of ``config.agents`` (their names) to agent objects given from
     Python; the other names are specs.  ``config.lbr_actions`` may name several sets
     (``"fc,fcpa"``): every agent's ``lbr`` entry is then the first set's value with all of
     them under ``by_actions``.  An agent trained for another stack than
-    ``config.stack_bb`` gets one warning line (``warn``, default stderr)."""
+    ``config.stack_bb`` gets one warning line (``warn``, default stderr).  ``workers``
+    processes (or Ray at ``ray_address``) play each pair's hands and each LBR run in chunks
+    on the one executor: the numbers do not depend on the split."""
     from pokerlab.arena.matches import resolve_stack
 
     kind = game_kind(config.game)
@@ -56,7 +59,8 @@ def run_league(config: LeagueConfig, progress: Any = None,
     done = 0
     for i in range(len(names)):
         for j in range(i + 1, len(names)):
-            pairings.append(_pair(names[i], names[j], kind, config, objs))
+            pairings.append(_pair(names[i], names[j], kind, config, objs, workers=workers,
+                                  ray_address=ray_address))
             done += 1
             if progress is not None:
                 progress(done)
@@ -70,7 +74,8 @@ def run_league(config: LeagueConfig, progress: Any = None,
             for acts in sets:
                 r = run_lbr(objs.get(name, name), game=kind, actions=acts,
                             hands=config.lbr_hands, seed=config.seed,
-                            stack_bb=config.stack_bb, exact=kind != "hunl", warn=quiet)
+                            stack_bb=config.stack_bb, exact=kind != "hunl", warn=quiet,
+                            workers=workers, ray_address=ray_address)
                 by[r.actions] = {"mbb": r.mbb, "ci95_mbb": r.ci95_mbb, "hands": r.hands,
                                  "actions": r.actions, "exact": r.exact, "unit": r.unit,
                                  "seconds": r.seconds}
@@ -90,7 +95,8 @@ def _quiet(message: str) -> None:
 
 
 def _pair(a: str, b: str, kind: str, config: LeagueConfig,
-          objs: dict[str, Any] | None = None) -> Pairing:
+          objs: dict[str, Any] | None = None, *, workers: int = 1,
+          ray_address: str | None = None) -> Pairing:
     from pokerlab.arena.matches import play_match
 
     objs = objs or {}
@@ -106,22 +112,26 @@ def _pair(a: str, b: str, kind: str, config: LeagueConfig,
         return Pairing(a=a, b=b, mean_mbb=m.mean_mbb, ci95_mbb=m.ci95_mbb, value_mbb=exact,
                        value_ci95_mbb=0.0, method="exact", exact_mbb=exact)
     from pokerlab.agents import make_agent
-    from pokerlab.evaluation.aivat import aivat_match
+    from pokerlab.arena.aivat import aivat_match
     from pokerlab.holdem.engine import HoldemConfig
 
     hc = HoldemConfig.from_bb(config.stack_bb)
     ag_a = xa if not isinstance(xa, str) else make_agent(a, game="hunl", config=hc)
     ag_b = xb if not isinstance(xb, str) else make_agent(b, game="hunl", config=hc)
     if hasattr(ag_a, "action_probabilities") or hasattr(ag_b, "action_probabilities"):
-        r = aivat_match(ag_a, ag_b, hands=config.hands, duplicate=True, seed=config.seed,
-                        stack_bb=config.stack_bb, names=(a, b))  # evaluation's: no warning
+        spread = workers > 1 or ray_address is not None
+        r = aivat_match(xa if spread else ag_a, xb if spread else ag_b, hands=config.hands,
+                        duplicate=True, seed=config.seed, stack_bb=config.stack_bb,
+                        names=(a, b), warn=_quiet, workers=workers, ray_address=ray_address)
         d = r.to_json()
         ci = d["ci95_mbb"] if d["ci95_mbb"] is not None else math.inf
         aci = d["aivat_ci95_mbb"] if d["aivat_ci95_mbb"] is not None else math.inf
         return Pairing(a=a, b=b, mean_mbb=d["mean_mbb"], ci95_mbb=ci,
                        value_mbb=d["aivat_mean_mbb"], value_ci95_mbb=aci, method="aivat",
                        aivat={k: v for k, v in d.items() if k.startswith(("aivat_", "allin_"))})
-    m = play_match(ag_a, ag_b, hands=config.hands, duplicate=True, seed=config.seed,
-                   stack_bb=config.stack_bb, workers=1, warn=_quiet)
+    m = play_match(xa if workers > 1 else ag_a, xb if workers > 1 else ag_b,
+                   hands=config.hands, duplicate=True, seed=config.seed,
+                   stack_bb=config.stack_bb, workers=workers, ray_address=ray_address,
+                   warn=_quiet)
     return Pairing(a=a, b=b, mean_mbb=m.mean_mbb, ci95_mbb=m.ci95_mbb, value_mbb=m.mean_mbb,
                    value_ci95_mbb=m.ci95_mbb, method="duplicate")

@@ -88,6 +88,10 @@ def league(
                                        "the agents' own, 200 for rule agents)."),
     out: Path | None = typer.Option(None, "--out", help="Existing folder for league.json, "
                                     "league.png and league.html."),
+    workers: int = typer.Option(1, "--workers", help="Processes for each pair's hands and "
+                                "each LBR run."),
+    ray_address: str | None = typer.Option(
+        None, "--ray-address", help="Run on a Ray cluster ('local' starts a local one)."),
     as_json: bool = json_option(),
 ) -> None:
     """Every pair of AGENTS head to head (duplicate, AIVAT where possible), optionally
@@ -102,10 +106,13 @@ def league(
     from pokerlab.arena.matches import resolve_stack
     from pokerlab.errors import ConfigError
     from pokerlab.evaluation.matches import game_kind
+    from pokerlab.executor import check_ray_address, check_workers
 
     check_seed(seed)
     check_positive(hands, "--hands")
     check_positive(lbr_hands, "--lbr-hands")
+    check_workers(workers)
+    check_ray_address(ray_address, reachable=True)
     if out is not None and not out.is_dir():
         raise ConfigError(f"--out {str(out)!r} must be an existing folder")
     sets = lbr_action_sets(lbr_actions)
@@ -120,7 +127,8 @@ def league(
     n = len(agents)
     total = n * (n - 1) // 2 + (n * len(sets) if with_lbr else 0)
     with progress("league", enabled=not as_json, total=total, unit="runs") as bar:
-        res = run_league(cfg, progress=bar, warn=lambda _m: None)
+        res = run_league(cfg, progress=bar, warn=lambda _m: None, workers=workers,
+                         ray_address=ray_address)
     files = write_league(res, out) if out is not None else []
     d = res.to_json()
     if files:

@@ -58,10 +58,12 @@ def match(
     d = res.to_json()
     if aivat:
         from pokerlab.arena.aivat import aivat_summary
+        from pokerlab.evaluation.matches import default_workers
 
+        aw = workers if workers is not None else (default_workers() if hands >= 2000 else 1)
         d.update(aivat_summary(agent_a, agent_b, game=game, hands=hands, duplicate=duplicate,
                                seed=seed, stack_bb=res.config.stack_bb,
-                               warn=lambda _m: None))
+                               warn=lambda _m: None, workers=aw, ray_address=ray_address))
     if as_json:
         emit_json(d)
         return

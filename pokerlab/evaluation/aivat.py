@@ -417,8 +417,8 @@ def check_value(value: str, kind: str) -> None:
 
 def aivat_match(agent_a: Any, agent_b: Any, *, game: str = "hunl", hands: int = 1000,
                 duplicate: bool = True, seed: int = 0, stack_bb: float = 200.0,
-                names: tuple[str, str] | None = None, value: str = "checkdown"
-                ) -> AIVATResult:
+                names: tuple[str, str] | None = None, value: str = "checkdown",
+                start: int = 0) -> AIVATResult:
     """Play ``hands`` hands of agent A vs agent B (objects; specs:
     :func:`pokerlab.arena.aivat_match`) with the deals and seeds of
     :func:`pokerlab.evaluation.matches.run_match` (so ``raw`` equals its per-hand chips)
@@ -427,7 +427,10 @@ def aivat_match(agent_a: Any, agent_b: Any, *, game: str = "hunl", hands: int = 
     ``value``: ``"checkdown"`` (the module's value function) or, on the small games only,
     ``"selfplay"`` -- A's exact expected result from the state on when every seat plays its
     own policy, an agent without known probabilities being modelled by the other agent's
-    policy (with both known this is the true value: the AIVAT estimate is then constant)."""
+    policy (with both known this is the true value: the AIVAT estimate is then constant).
+
+    ``start``: play the match's hands ``start .. start + hands - 1`` (a chunk of a longer
+    match, :func:`aivat_chunked`; even, so duplicate pairs stay together)."""
     from pokerlab.evaluation.matches import (
         MatchConfig,
         deal_index,
@@ -463,16 +466,78 @@ def aivat_match(agent_a: Any, agent_b: Any, *, game: str = "hunl", hands: int = 
     for ag in (a, b) if a is not b else (a,):  # learning agents start afresh, as in matches
         if hasattr(ag, "observe") and hasattr(ag, "start_match"):
             ag.start_match()
-    for i in range(hands):
+    if start < 0 or (duplicate and start % 2):
+        raise ConfigError(f"AIVAT chunk start {start}: must be >= 0 (and even when duplicate)")
+    for j in range(hands):
+        i = start + j
         k = deal_index(i, duplicate)
         a_seat = i % 2
         if hc is not None:
-            out[i] = aivat_holdem_hand(a, b, hc, a_seat, hand_cards(seed, k),
+            out[j] = aivat_holdem_hand(a, b, hc, a_seat, hand_cards(seed, k),
                                        hand_seed(seed, k, 1), hand_seed(seed, k, 2))
         else:
-            out[i] = aivat_small_hand(small_game, a, b, a_seat, hand_seed(seed, k, 0),
+            out[j] = aivat_small_hand(small_game, a, b, a_seat, hand_seed(seed, k, 0),
                                       hand_seed(seed, k, 1), hand_seed(seed, k, 2), values,
                                       value)
     return AIVATResult(agents=nm, game=kind, duplicate=duplicate, seed=seed, big_blind=bb,
                        raw=out[:, 0], aivat=out[:, 1], allin=out[:, 2], known=known,
+                       seconds=time.perf_counter() - t0)
+
+
+@dataclass(frozen=True)
+class AIVATChunk:
+    """Hands ``start .. stop - 1`` of an AIVAT match, for a worker: the agents are built
+    there by ``make`` (an :data:`~pokerlab.evaluation.matches.AgentFactory`)."""
+
+    make: Any
+    names: tuple[str, str]
+    game: str
+    start: int
+    stop: int
+    duplicate: bool
+    seed: int
+    stack_bb: float
+    value: str = "checkdown"
+
+
+def aivat_chunk(c: AIVATChunk) -> AIVATResult:
+    """One chunk's :class:`AIVATResult` (module-level, so worker processes can run it)."""
+    hc = HoldemConfig.from_bb(c.stack_bb) if c.game == "hunl" else None
+    a = c.make(c.names[0], c.game, hc, 0)
+    b = c.make(c.names[1], c.game, hc, 1)
+    return aivat_match(a, b, game=c.game, hands=c.stop - c.start, duplicate=c.duplicate,
+                       seed=c.seed, stack_bb=c.stack_bb, names=c.names, value=c.value,
+                       start=c.start)
+
+
+def aivat_chunked(make: Any, names: tuple[str, str], *, game: str = "hunl",
+                  hands: int = 1000, duplicate: bool = True, seed: int = 0,
+                  stack_bb: float = 200.0, value: str = "checkdown", workers: int = 1,
+                  ray_address: str | None = None,
+                  progress: Any = None) -> AIVATResult:
+    """:func:`aivat_match` of the agents ``make`` builds, in chunks of hands on the one
+    executor (``workers`` processes, or Ray with ``ray_address``): the same deals and seeds
+    hand by hand, so the result equals the one-process match whatever the split (agents
+    are reset before every hand; an agent that learns starts afresh in every chunk, as in
+    :func:`pokerlab.evaluation.matches.run_match`)."""
+    from pokerlab.executor import check_workers, default_backend, map_chunks
+
+    check_workers(workers, option="workers")
+    spread = workers > 1 or ray_address is not None
+    parts = min(4 * max(2, workers), max(1, hands // 2)) if spread else 1
+    bounds = [round(hands * k / parts) // 2 * 2 for k in range(parts + 1)]
+    bounds[-1] = hands
+    chunks = [AIVATChunk(make=make, names=names, game=game, start=lo, stop=hi,
+                         duplicate=duplicate, seed=seed, stack_bb=stack_bb, value=value)
+              for lo, hi in zip(bounds, bounds[1:], strict=False) if hi > lo]
+    t0 = time.perf_counter()
+    res = map_chunks(aivat_chunk, chunks, backend=default_backend(workers, ray_address),
+                     workers=workers, ray_address=ray_address, progress=progress,
+                     size=lambda c: c.stop - c.start)
+    first = res[0]
+    return AIVATResult(agents=names, game=first.game, duplicate=duplicate, seed=seed,
+                       big_blind=first.big_blind,
+                       raw=np.concatenate([r.raw for r in res]),
+                       aivat=np.concatenate([r.aivat for r in res]),
+                       allin=np.concatenate([r.allin for r in res]), known=first.known,
                        seconds=time.perf_counter() - t0)
