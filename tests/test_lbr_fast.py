@@ -230,3 +230,89 @@ def test_fc_kernel_with_table_buckets_equals_python_lbr() -> None:
     slow = per_deal_holdem(agent, cfg, lbr, range(120), kernel=False)
     assert fast is not None
     np.testing.assert_array_equal(fast, slow)
+
+
+@pytest.mark.parametrize("stack_bb,actions,from_round,deals", [
+    (100.0, "fcpa", 1, 30), (200.0, "56", 3, 12), (100.0, "56", 1, 6)])
+def test_fold_vectors_after_raises_equal_the_child_range_queries(
+        stack_bb: float, actions: str, from_round: int, deals: int,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """LBR's raise options read the agent's fold probabilities after each size from one
+    ``nodes_after`` call (lbr.indexed_fold_vectors): the same hands, values and ranges as
+    the range query at each child view, hand by hand."""
+    import pokerlab.evaluation.lbr as lbr_mod
+
+    agent = (_blueprint(stack_bb) if stack_bb == 100.0 else _blueprint_200())
+    cfg = HoldemConfig.from_bb(stack_bb)
+    calls = {"fast": 0}
+    real_fn = lbr_mod.indexed_fold_vectors
+
+    def counted(*a, **k):  # type: ignore[no-untyped-def]
+        out = real_fn(*a, **k)
+        calls["fast"] += out is not None
+        return out
+
+    monkeypatch.setattr(lbr_mod, "indexed_fold_vectors", counted)
+    aset = parse_action_set(actions)
+
+    def run() -> list:  # type: ignore[type-arg]
+        out = []
+        for d in range(deals):
+            for seat in (0, 1):
+                agent.reset(int(np.random.default_rng([7, d, seat, 3]).integers(2**31)))
+                sess = HoldemSession(agent, cfg, seat, deal_cards(7, d), aset, from_round)
+                v = play_lbr_hand(sess, np.random.default_rng([7, d, seat, 1]))
+                out.append((v, tuple(sess.state.history), sess.range.copy()))
+        return out
+
+    fast = run()
+    assert calls["fast"] > deals  # the fold vectors answered most raise evaluations
+    monkeypatch.setattr(lbr_mod, "indexed_fold_vectors", lambda *a, **k: None)
+    slow = run()
+    for (v1, h1, r1), (v2, h2, r2) in zip(fast, slow, strict=True):
+        assert h1 == h2 and v1 == v2
+        np.testing.assert_array_equal(r1, r2)
+    assert any(v != 0 for v, _, _ in fast)
+
+
+def test_fold_vectors_equal_the_fold_column_at_each_child() -> None:
+    from pokerlab.evaluation.lbr import indexed_fold_vectors
+    from pokerlab.holdem.engine import Action, ActionKind
+
+    agent = _blueprint_200()
+    cfg = HoldemConfig.from_bb(200)
+    st = HoldemState(config=cfg)
+    cards = deal_cards(3, 0)
+    st.deal_hole(cards[0:2])
+    st.deal_hole(cards[2:4])
+    st.apply(Action(kind=ActionKind.RAISE, amount=250))  # the button opens
+    st.apply(Action(kind=ActionKind.CHECK_CALL))
+    st.deal_board(cards[4:7])
+    assert st.actor == 0  # the agent (seat 1) answers seat 0's raises
+    live = ((COMBO_MASKS & np.uint64(cards_mask(cards[0:2] + cards[4:7]))) == 0)
+    agent.reset(1)
+    _all_hands(agent, st.view(1), live, vectorised=True)  # the first-use check
+    lg = st.legal()
+    sizes = sorted({lg.min_raise_to, 300, 412, 500, 777, 1000, 2400, lg.max_raise_to})
+    acts = [Action(kind=ActionKind.RAISE, amount=int(x)) for x in sizes]
+    got = indexed_fold_vectors(agent, st.view(1), acts, live)
+    assert got is not None and len(got) == len(acts)
+    for act, fold in zip(acts, got, strict=True):
+        child = st.clone()
+        child.apply(act)
+        cols, probs = _all_hands(agent, child.view(1), live, vectorised=True)
+        want = np.zeros(len(live))
+        for k, a in enumerate(cols):
+            if a.kind == ActionKind.FOLD:
+                want = want + probs[:, k]
+        np.testing.assert_array_equal(fold, want)
+    assert max(float(f.max()) for f in got) > 0.5 and min(float(f[live].min()) for f in got) < 0.5
+
+
+def _blueprint_200():  # type: ignore[no-untyped-def]
+    from pokerlab.agents import make_agent
+    from pokerlab.agents.registry import BLUEPRINT_FILES, shipped_policy
+
+    if shipped_policy(BLUEPRINT_FILES) is None:
+        pytest.skip("no blueprint shipped")
+    return make_agent("blueprint-200", config=HoldemConfig.from_bb(200))

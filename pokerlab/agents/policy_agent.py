@@ -324,13 +324,42 @@ class HUNLPolicyAgent:
                 self._view_base = t.copy()
             self._advance(t, view.events)
         if self.indexed:
-            real = t.real
-            if real.phase == Phase.BETTING and real.actor == t.player and (
-                    t.lost or t.node < 0 or not self._decides(t.node, real)):
-                t.node = self.nearest_node(real)
-                t.lost = False
-                self.resyncs += 1
+            self._resync_at_decision(t)
         return t
+
+    def _resync_at_decision(self, t: _Track) -> None:
+        """At the tracked player's own real decision, a node that does not decide it (or a
+        lost hand) is re-synchronised to :meth:`nearest_node`."""
+        real = t.real
+        if real.phase == Phase.BETTING and real.actor == t.player and (
+                t.lost or t.node < 0 or not self._decides(t.node, real)):
+            t.node = self.nearest_node(real)
+            t.lost = False
+            self.resyncs += 1
+
+    def nodes_after(self, view: PlayerView, actions: list[Action]
+                    ) -> list[tuple[HoldemState, int]]:
+        """Indexed policies: for each hypothetical next action of the player to act at
+        ``view`` (the opponent of ``view.player``), the (real state, tree node) that
+        :meth:`decision_node` would give at the view extended by that action -- the same
+        translation (the action is the view's next event), fit and re-synchronisation --
+        without replaying the hand per action (LBR's and AIVAT's range queries after
+        each of their raise sizes).  The states are the agent's: read them only."""
+        if not self.indexed:
+            raise AgentError("nodes_after is for policies over a compiled tree")
+        base = self._tracked(view)
+        idx = len(view.events)
+        out: list[tuple[HoldemState, int]] = []
+        for act in actions:
+            t = _Track.__new__(_Track)
+            t.player, t.hole, t.config = base.player, base.hole, base.config
+            t.events = base.events  # not advanced here: read only
+            t.real = base.real.clone()
+            t.node, t.lost = base.node, base.lost
+            self._step_tree_action(t, act, idx)
+            self._resync_at_decision(t)
+            out.append((t.real, t.node))
+        return out
 
     def _new_track(self, view: PlayerView) -> _Track:
         return _Track(view.player, view.hole, view.config,
@@ -359,8 +388,12 @@ class HUNLPolicyAgent:
     def _step_tree(self, t: _Track, ev: ActionEvent, idx: int) -> None:
         """One real betting action on the tree: translated at the real state and followed;
         re-synchronised first when the node is not the real actor's decision."""
+        self._step_tree_action(t, event_to_action(ev), idx)
+
+    def _step_tree_action(self, t: _Track, act: Action, idx: int) -> None:
+        """:meth:`_step_tree` of the real action ``act``, event number ``idx`` of the view
+        (which seeds a randomised translation)."""
         real = t.real
-        act = event_to_action(ev)
         if real.phase == Phase.BETTING:
             if t.lost or t.node < 0 or not self._decides(t.node, real):
                 t.node = self.nearest_node(real)

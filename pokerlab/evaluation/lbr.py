@@ -126,6 +126,7 @@ class _FastState:
     checked: bool = False
     ok: bool = True
     buckets: dict[tuple[int, tuple[int, ...], bool], np.ndarray] = field(default_factory=dict)
+    fold_rows: dict[tuple[int, tuple[int, ...]], np.ndarray] = field(default_factory=dict)
 
 
 _FAST: weakref.WeakKeyDictionary[Any, _FastState] = weakref.WeakKeyDictionary()
@@ -234,7 +235,16 @@ def _policy_rows(pol: Any, node: int, n: int, keep: list[int], col_of: list[int]
     probs = np.zeros((NUM_COMBOS, ncols))
     if idx.size == 0:
         return probs
-    bk = buckets[idx]
+    uniq, inv, rows = _node_rows(pol, node, n, keep, col_of, ncols, call_col, buckets[idx])
+    probs[idx] = rows[inv]
+    return probs
+
+
+def _node_rows(pol: Any, node: int, n: int, keep: list[int], col_of: list[int], ncols: int,
+               call_col: int, bk: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(buckets, index of each of ``bk`` in them, ``rows[bucket, column]``) of node
+    ``node``: with dense storage every bucket of the node (at most a few hundred), else
+    the distinct buckets of ``bk``."""
     nb = int(pol.num_buckets[node])
     if getattr(pol, "storage", "") == "dense" and int(bk.min()) >= 0 and int(bk.max()) < nb:
         # every row of the node at once (at most a few hundred), gathered by bucket
@@ -262,8 +272,75 @@ def _policy_rows(pol: Any, node: int, n: int, keep: list[int], col_of: list[int]
     for k, c in enumerate(col_of):
         rows[:, c] += np.where(good, x[:, k], 0.0)
     rows[~good, call_col] = 1.0
-    probs[idx] = rows[inv]
-    return probs
+    return uniq, inv, rows
+
+
+def indexed_fold_vectors(agent: Any, view: Any, actions: list[Any], live: np.ndarray
+                         ) -> list[np.ndarray] | None:
+    """The agent's fold probability for every live combo after each hypothetical next
+    action of its opponent at ``view`` (the agent's view; LBR's raise sizes), for a
+    ``policy:`` agent over an indexed policy: one :meth:`nodes_after` call, then per
+    resulting node one row gather by bucket (cached per node and legal set).  The same
+    numbers as summing the fold column of :func:`all_hands_probabilities` at each child
+    view (the rows come from the same :func:`_node_rows`); ``None`` when the agent does
+    not qualify (not indexed, not yet checked against its own answers, or rows of 8 or
+    more actions, which take the per-combo sum)."""
+    from pokerlab.abstraction.action_map import FOLD
+
+    if not (getattr(agent, "indexed", False) and hasattr(agent, "nodes_after")):
+        return None
+    try:
+        fs = _fast_state(agent)
+    except TypeError:
+        return None
+    if not (fs.ok and fs.checked):
+        return None
+    pol = agent.policy
+    if getattr(pol, "storage", "") != "dense":
+        return None
+    tree = agent.tree
+    out: list[np.ndarray] = []
+    zero = np.zeros(NUM_COMBOS)
+    for real, node in agent.nodes_after(view, actions):
+        if node < 0 or not agent._decides(node, real):
+            out.append(zero)
+            continue
+        acts = [int(a) for a in tree.actions(node)]
+        n = len(acts)
+        if n >= 8:
+            return None
+        legal_real = set(agent.map.abstract_actions(real))
+        keep = [k for k, a in enumerate(acts) if a in legal_real]
+        if not any(acts[k] == FOLD for k in keep):
+            out.append(zero)
+            continue
+        street = int(tree.street[node])
+        key = (street, tuple(view.board), True)
+        buckets = fs.buckets.get(key)
+        if buckets is None:
+            if len(fs.buckets) > 64:
+                fs.buckets.clear()
+            buckets = bucket_vector(agent, street, tuple(view.board))
+            fs.buckets[key] = buckets
+        rkey = (node, tuple(keep))
+        by_bucket = fs.fold_rows.get(rkey)
+        if by_bucket is None:
+            if len(fs.fold_rows) > 4096:
+                fs.fold_rows.clear()
+            col_of = [0 if acts[k] == FOLD else 1 for k in keep]
+            if int(pol.num_buckets[node]) <= 0:
+                return None
+            _, _, rows = _node_rows(pol, node, n, keep, col_of, 2, 1,
+                                    np.zeros(1, dtype=np.int64))
+            by_bucket = fs.fold_rows[rkey] = np.ascontiguousarray(rows[:, 0])
+        idx = np.nonzero(live)[0]
+        bk = buckets[idx]
+        fold = np.zeros(NUM_COMBOS)
+        if idx.size and (int(bk.min()) < 0 or int(bk.max()) >= by_bucket.size):
+            return None  # a bucket outside the node's rows: the general path decides
+        fold[idx] = by_bucket[bk]
+        out.append(fold)
+    return out
 
 
 def bucket_vector(agent: Any, street: int, board: tuple[int, ...]) -> np.ndarray:
@@ -512,8 +589,19 @@ class HoldemSession:
                 to_call=st.to_call, min_raise_to=lg.min_raise_to, all_in_to=lg.max_raise_to,
                 big_blind=self.config.big_blind, raises_so_far=0)
             live = self.range > 0
-            for _, amount in raises:
+            folds = None
+            if self.vectorised and not hand_independent(self.agent):
+                folds = indexed_fold_vectors(
+                    self.agent, st.view(opp),
+                    [Action(kind=ActionKind.RAISE, amount=int(a)) for _, a in raises], live)
+            for r, (_, amount) in enumerate(raises):
                 act = Action(kind=ActionKind.RAISE, amount=int(amount))
+                if folds is not None:
+                    fold = folds[r]
+                    new_me = c_me + (int(amount) - st.bets[me])
+                    c = min(new_me, tot_opp)
+                    opts.append((act, fold * float(c_opp) + (1.0 - fold) * two_eq * c))
+                    continue
                 child = st.clone()
                 child.apply(act)
                 if hand_independent(self.agent):
