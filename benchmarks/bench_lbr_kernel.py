@@ -6,8 +6,12 @@ every combo, rainbow / two-tone / monotone, one thread), ``ab`` (``run_lbr("blue
 actions=A, hands=N, seed=5, stack_bb=100, workers=1)``: seconds including the agent's
 construction, and the LBR value, which must be the same in both checkouts) and, unless
 ``--ab-only``, ``rate`` (hands/s of longer ``fc`` runs from round 1 and from the turn).
+The A/B runs ``fc`` (400 deals), ``fcpa`` (600) and ``56`` from the turn (100 deals).
+``--agent SPEC`` (default ``blueprint``) names the agent; give both checkouts the same
+``policy:FILE`` when their shipped blueprints differ.
 
-Usage: ``NUMBA_NUM_THREADS=1 python benchmarks/bench_lbr_kernel.py [--ab-only]``; for the
+Usage: ``NUMBA_NUM_THREADS=1 python benchmarks/bench_lbr_kernel.py [--ab-only] [--agent
+SPEC]``; for the
 old code, the same command with ``PYTHONPATH=OLD_CHECKOUT`` (a ``git worktree``), run
 alternately with the new one.
 """
@@ -46,19 +50,22 @@ def main() -> None:
 
     ap = argparse.ArgumentParser()
     ap.add_argument("--ab-only", action="store_true")
+    ap.add_argument("--agent", default="blueprint")
     a = ap.parse_args()
-    run_lbr("blueprint", actions="fc", hands=3, stack_bb=100)  # load the kernels
+    run_lbr(a.agent, actions="fc", hands=3, stack_bb=100)  # load the kernels
     out: dict[str, object] = {"checkdown_ms": checkdown_ms(), "ab": {}}
-    for acts, n in (("fc", 400), ("fcpa", 600)):
+    for acts, n, fr in (("fc", 400, 1), ("fcpa", 600, 1), ("56", 100, 3)):
         t = time.perf_counter()
-        r = run_lbr("blueprint", actions=acts, hands=n, seed=5, stack_bb=100, workers=1)
-        out["ab"][acts] = {"hands": r.hands, "seconds": round(time.perf_counter() - t, 2),  # type: ignore[index]
-                           "mbb": r.mbb}
+        r = run_lbr(a.agent, actions=acts, hands=n, seed=5, stack_bb=100, workers=1,
+                    from_round=fr)
+        key = acts if fr == 1 else f"{acts} from {fr}"
+        out["ab"][key] = {"hands": r.hands, "seconds": round(time.perf_counter() - t, 2),  # type: ignore[index]
+                          "mbb": r.mbb}
     if not a.ab_only:
         rate = {}
         for fr in (1, 3):
             t = time.perf_counter()
-            r = run_lbr("blueprint", actions="fc", hands=10_000, seed=5, stack_bb=100,
+            r = run_lbr(a.agent, actions="fc", hands=10_000, seed=5, stack_bb=100,
                         workers=1, from_round=fr)
             rate[f"fc from {fr}"] = round(r.hands / (time.perf_counter() - t))
         out["rate"] = rate

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-from pokerlab.arena.league import LeagueConfig, run_league, write_league
+from pokerlab.arena.league import LeagueConfig, league_work, run_league, write_league
 from pokerlab.errors import ConfigError
 
 
@@ -105,7 +105,10 @@ def test_league_on_two_processes_equals_one() -> None:
     numbers hand by hand as one process."""
     cfg = LeagueConfig(agents=("blueprint-100", "tag", "call"), hands=40, seed=3,
                        stack_bb=100.0, lbr=True, lbr_hands=6)
-    one = run_league(cfg)
+    ticks: list[int] = []
+    one = run_league(cfg, progress=ticks.append)
+    assert ticks[-1] == league_work(cfg) == 3 * 40 + 3 * 6
+    assert ticks == sorted(ticks) and len(ticks) > 6  # hands as they are played
     two = run_league(cfg, workers=2)
     for p, q in zip(one.pairings, two.pairings, strict=True):
         assert (p.a, p.b, p.method) == (q.a, q.b, q.method) == (p.a, p.b, "aivat")

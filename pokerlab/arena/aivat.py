@@ -55,7 +55,7 @@ def aivat_match(agent_a: Any, agent_b: Any, *, game: str = "hunl", hands: int = 
     a = build_agent(agent_a, game=kind, config=hc) if isinstance(agent_a, str) else agent_a
     b = build_agent(agent_b, game=kind, config=hc) if isinstance(agent_b, str) else agent_b
     return _core.aivat_match(a, b, game=kind, hands=hands, duplicate=duplicate, seed=seed,
-                             stack_bb=stack_bb, names=nm, value=value)
+                             stack_bb=stack_bb, names=nm, value=value, progress=progress)
 
 
 def aivat_summary(agent_a: str, agent_b: str, *, game: str = "hunl", hands: int = 1000,

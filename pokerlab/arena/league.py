@@ -37,7 +37,8 @@ def lbr_action_sets(text: str) -> list[str]:
 def run_league(config: LeagueConfig, progress: Any = None,
                objects: dict[str, Any] | None = None, warn: Any = None, *,
                workers: int = 1, ray_address: str | None = None) -> League:
-    """Play every pair (and LBR per agent); ``progress(done)`` after each piece of work.
+    """Play every pair (and LBR per agent); ``progress(done)`` as work is done, counted in
+    hands of the pairs and deals of the LBR runs (total: :func:`league_work`).
 
     ``objects`` maps some of ``config.agents`` (their names) to agent objects given from
     Python; the other names are specs.  ``config.lbr_actions`` may name several sets
@@ -57,11 +58,16 @@ def run_league(config: LeagueConfig, progress: Any = None,
     names = list(config.agents)
     pairings: list[Pairing] = []
     done = 0
+    def ticker(base: int) -> Any:
+        if progress is None:
+            return None
+        return lambda d, _t=None: progress(base + int(d))
+
     for i in range(len(names)):
         for j in range(i + 1, len(names)):
             pairings.append(_pair(names[i], names[j], kind, config, objs, workers=workers,
-                                  ray_address=ray_address))
-            done += 1
+                                  ray_address=ray_address, progress=ticker(done)))
+            done += config.hands
             if progress is not None:
                 progress(done)
     lbr: dict[str, dict[str, Any]] = {}
@@ -75,11 +81,12 @@ def run_league(config: LeagueConfig, progress: Any = None,
                 r = run_lbr(objs.get(name, name), game=kind, actions=acts,
                             hands=config.lbr_hands, seed=config.seed,
                             stack_bb=config.stack_bb, exact=kind != "hunl", warn=quiet,
-                            workers=workers, ray_address=ray_address)
+                            workers=workers, ray_address=ray_address,
+                            progress=ticker(done) if kind == "hunl" else None)
                 by[r.actions] = {"mbb": r.mbb, "ci95_mbb": r.ci95_mbb, "hands": r.hands,
                                  "actions": r.actions, "exact": r.exact, "unit": r.unit,
                                  "seconds": r.seconds}
-                done += 1
+                done += config.lbr_hands
                 if progress is not None:
                     progress(done)
             first = dict(next(iter(by.values())))
@@ -90,13 +97,21 @@ def run_league(config: LeagueConfig, progress: Any = None,
                   seconds=time.perf_counter() - t0)
 
 
+def league_work(config: LeagueConfig) -> int:
+    """The units :func:`run_league` counts its progress in: ``hands`` per pair, plus
+    ``lbr_hands`` deals per agent and LBR action set."""
+    n = len(config.agents)
+    sets = len(lbr_action_sets(config.lbr_actions)) if config.lbr else 0
+    return n * (n - 1) // 2 * config.hands + n * sets * config.lbr_hands
+
+
 def _quiet(message: str) -> None:
     """No warning: :func:`run_league` gave it once."""
 
 
 def _pair(a: str, b: str, kind: str, config: LeagueConfig,
           objs: dict[str, Any] | None = None, *, workers: int = 1,
-          ray_address: str | None = None) -> Pairing:
+          ray_address: str | None = None, progress: Any = None) -> Pairing:
     from pokerlab.arena.matches import play_match
 
     objs = objs or {}
@@ -122,7 +137,8 @@ def _pair(a: str, b: str, kind: str, config: LeagueConfig,
         spread = workers > 1 or ray_address is not None
         r = aivat_match(xa if spread else ag_a, xb if spread else ag_b, hands=config.hands,
                         duplicate=True, seed=config.seed, stack_bb=config.stack_bb,
-                        names=(a, b), warn=_quiet, workers=workers, ray_address=ray_address)
+                        names=(a, b), warn=_quiet, workers=workers, ray_address=ray_address,
+                        progress=progress)
         d = r.to_json()
         ci = d["ci95_mbb"] if d["ci95_mbb"] is not None else math.inf
         aci = d["aivat_ci95_mbb"] if d["aivat_ci95_mbb"] is not None else math.inf
@@ -132,6 +148,6 @@ def _pair(a: str, b: str, kind: str, config: LeagueConfig,
     m = play_match(xa if workers > 1 else ag_a, xb if workers > 1 else ag_b,
                    hands=config.hands, duplicate=True, seed=config.seed,
                    stack_bb=config.stack_bb, workers=workers, ray_address=ray_address,
-                   warn=_quiet)
+                   warn=_quiet, progress=progress)
     return Pairing(a=a, b=b, mean_mbb=m.mean_mbb, ci95_mbb=m.ci95_mbb, value_mbb=m.mean_mbb,
                    value_ci95_mbb=m.ci95_mbb, method="duplicate")

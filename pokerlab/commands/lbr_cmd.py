@@ -100,6 +100,7 @@ def league(
     from pokerlab.arena.league import (
         LeagueConfig,
         lbr_action_sets,
+        league_work,
         run_league,
         write_league,
     )
@@ -124,9 +125,8 @@ def league(
     cfg = LeagueConfig(agents=tuple(agents), game=game, hands=hands, seed=seed,
                        stack_bb=stack_bb, lbr=with_lbr, lbr_hands=lbr_hands,
                        lbr_actions=",".join(sets))
-    n = len(agents)
-    total = n * (n - 1) // 2 + (n * len(sets) if with_lbr else 0)
-    with progress("league", enabled=not as_json, total=total, unit="runs") as bar:
+    with progress("league", enabled=not as_json, total=league_work(cfg),
+                  unit="hands and LBR deals" if with_lbr else "hands") as bar:
         res = run_league(cfg, progress=bar, warn=lambda _m: None, workers=workers,
                          ray_address=ray_address)
     files = write_league(res, out) if out is not None else []

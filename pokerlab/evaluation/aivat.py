@@ -418,7 +418,7 @@ def check_value(value: str, kind: str) -> None:
 def aivat_match(agent_a: Any, agent_b: Any, *, game: str = "hunl", hands: int = 1000,
                 duplicate: bool = True, seed: int = 0, stack_bb: float = 200.0,
                 names: tuple[str, str] | None = None, value: str = "checkdown",
-                start: int = 0) -> AIVATResult:
+                start: int = 0, progress: Any = None) -> AIVATResult:
     """Play ``hands`` hands of agent A vs agent B (objects; specs:
     :func:`pokerlab.arena.aivat_match`) with the deals and seeds of
     :func:`pokerlab.evaluation.matches.run_match` (so ``raw`` equals its per-hand chips)
@@ -430,7 +430,8 @@ def aivat_match(agent_a: Any, agent_b: Any, *, game: str = "hunl", hands: int = 
     policy (with both known this is the true value: the AIVAT estimate is then constant).
 
     ``start``: play the match's hands ``start .. start + hands - 1`` (a chunk of a longer
-    match, :func:`aivat_chunked`; even, so duplicate pairs stay together)."""
+    match, :func:`aivat_chunked`; even, so duplicate pairs stay together).
+    ``progress(done, total)`` is called every 100 hands and at the end."""
     from pokerlab.evaluation.matches import (
         MatchConfig,
         deal_index,
@@ -479,6 +480,8 @@ def aivat_match(agent_a: Any, agent_b: Any, *, game: str = "hunl", hands: int = 
             out[j] = aivat_small_hand(small_game, a, b, a_seat, hand_seed(seed, k, 0),
                                       hand_seed(seed, k, 1), hand_seed(seed, k, 2), values,
                                       value)
+        if progress is not None and ((j + 1) % 100 == 0 or j + 1 == hands):
+            progress(j + 1, hands)
     return AIVATResult(agents=nm, game=kind, duplicate=duplicate, seed=seed, big_blind=bb,
                        raw=out[:, 0], aivat=out[:, 1], allin=out[:, 2], known=known,
                        seconds=time.perf_counter() - t0)
