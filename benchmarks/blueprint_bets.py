@@ -2,7 +2,7 @@
 
 Train (once, outside this script; its command and config are in the run folder):
 
-    pokerlab blueprint train --preset small --stack 100 --threads 1 --minutes 105 \\
+    pokerlab blueprint train --preset small --stack 100 --threads 1 --minutes 85 \\
         --bets "preflop: 2.5x, 3x, 4x, a, cap 3; flop: 33%, 75%, a, cap 2; \\
                 turn: 75%, 150%, a, cap 2; river: 75%, 150%, a, cap 2" --out DIR
 
@@ -17,8 +17,10 @@ rule agents in the same run, and LBR fc of both (both seats), all at 100 bb:
 Writes the table between ``<!-- blueprint_bets:begin -->`` and ``<!-- blueprint_bets:end
 -->`` of docs/blueprint.md (``--no-write`` to only print).
 
-Usage: ``python benchmarks/blueprint_bets.py --dir DIR [--old SPEC] [--hands 200000]
-[--tag-hands 40000] [--lbr-hands 20000] [--workers 2] [--json] [--no-write]``
+Usage: ``python benchmarks/blueprint_bets.py --dir DIR [--old SPEC] [--old-label TEXT]
+[--hands 200000] [--tag-hands 40000] [--lbr-hands 20000] [--workers 2] [--json]
+[--no-write] [--table-only]`` (``--table-only``: rewrite the table from DIR's
+evaluation.json without playing)
 """
 
 from __future__ import annotations
@@ -65,7 +67,7 @@ def evaluate(folder: Path, a: argparse.Namespace) -> dict[str, Any]:
     return res
 
 
-def table(folder: Path, ev: dict[str, Any], old: str) -> str:
+def table(folder: Path, ev: dict[str, Any], old: str, old_label: str | None = None) -> str:
     cfg = json.loads((folder / "config.json").read_text())
     tr = json.loads((folder / "train.json").read_text())
     cell = lambda d, s=1.0: f"{s * d['mbb']:+.0f} +- {d['ci95_mbb']:.0f}"  # noqa: E731
@@ -77,7 +79,8 @@ def table(folder: Path, ev: dict[str, Any], old: str) -> str:
     lines.append(f"| new | `{cfg['bets']}` | {tr['iterations']:,} | {tr['infosets']:,} | "
                  f"{cell(mt['new vs old'])} | {cell(mt['new vs tag'])} | "
                  f"{cell(mt['new vs call'])} | {na('new fc')} |")
-    lines.append(f"| old (`{old}`) | shipped `SMALL_BETS` | | | {cell(mt['new vs old'], -1.0)} | "
+    lines.append(f"| old ({old_label or f'`{old}`'}) | shipped `SMALL_BETS` | | | "
+                 f"{cell(mt['new vs old'], -1.0)} | "
                  f"{cell(mt['old vs tag'])} | {cell(mt['old vs call'])} | {na('old fc')} |")
     lines.append("")
     lines.append(f"mbb/hand +- 95% CI at 100 bb, duplicate matches ({mt['new vs old']['hands']:,}"
@@ -104,9 +107,20 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--no-write", action="store_true")
+    ap.add_argument("--old-label", default=None,
+                    help="how the table names the old policy (default: its spec)")
+    ap.add_argument("--table-only", action="store_true",
+                    help="no matches: the table from DIR/evaluation.json of an earlier run")
     a = ap.parse_args()
+    if a.table_only:
+        ev = json.loads((a.dir / "evaluation.json").read_text())
+        text = table(a.dir, ev, a.old, a.old_label)
+        print(text)
+        if not a.no_write:
+            write(text)
+        return
     ev = evaluate(a.dir, a)
-    text = table(a.dir, ev, a.old)
+    text = table(a.dir, ev, a.old, a.old_label)
     if a.json:
         print(json.dumps({"evaluation": ev}, indent=1))
     else:

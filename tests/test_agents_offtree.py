@@ -3,6 +3,7 @@ all-in guard of action translation (issue 12: the shipped agent against ``tag``)
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -121,7 +122,11 @@ def test_shipped_agent_is_the_small_preset_with_tags_sizes_on_its_tree() -> None
 
     ag = build_agent("blueprint", game="hunl", config=HoldemConfig.from_bb(100))
     cfg = BlueprintConfig.from_json(ag.policy.metadata["config"])
-    assert cfg == bp_preset("small")
+    # the small preset with the richer bet set of docs/blueprint.md (2026-12-03)
+    rich = ("preflop: 2.5x, 3x, 4x, a, cap 3; flop: 33%, 75%, a, cap 2; "
+            "turn: 75%, 150%, a, cap 2; river: 75%, 150%, a, cap 2")
+    assert cfg == replace(bp_preset("small"), bets=rich, cards=cfg.cards)
+    assert cfg.cards == "hs"
     st = _state()
     # tag's open to 2.5 bb, its 3x re-raise and its isolation raise to 4 bb are tree sizes
     assert ag.map.translate(st, 250) == [(RAISE0, 1.0)]
@@ -130,7 +135,7 @@ def test_shipped_agent_is_the_small_preset_with_tags_sizes_on_its_tree() -> None
     limp = _state()
     limp.check_or_call()
     assert ag.map.translate(limp, 400) == [(RAISE0 + 2, 1.0)]
-    # and its 75% pot bet on the flop
+    # and its 75% pot bet on the flop (the flop's second size, after 33%)
     limp.check_or_call()
     limp.deal_board(parse_cards("2c7d9h"))
-    assert ag.map.translate(limp, 150) == [(RAISE0, 1.0)]
+    assert ag.map.translate(limp, 150) == [(RAISE0 + 1, 1.0)]
