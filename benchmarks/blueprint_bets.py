@@ -37,12 +37,9 @@ DOC = ROOT / "docs" / "blueprint.md"
 NAME = "blueprint_bets"  # the doc block <!-- NAME:begin --> .. <!-- NAME:end -->
 
 
-def _m(m: Any, seconds: float) -> dict[str, Any]:
-    return {"mbb": m.mean_mbb, "ci95_mbb": m.ci95_mbb, "hands": m.hands,
-            "seconds": round(seconds, 1)}
-
-
 def evaluate(folder: Path, a: argparse.Namespace) -> dict[str, Any]:
+    from blueprint_cards import _m  # a match result's mbb, CI, hands and seconds
+
     from pokerlab.arena import play_match, run_lbr
 
     new = f"policy:{folder / 'policy.npz'}"

@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from pokerlab.evaluation import aivat as _core
@@ -44,9 +45,7 @@ def aivat_match(agent_a: Any, agent_b: Any, *, game: str = "hunl", hands: int = 
                                   duplicate=duplicate, seed=seed, stack_bb=stack_bb,
                                   value=value, workers=workers, ray_address=ray_address,
                                   progress=progress)
-        return _core.AIVATResult(agents=nm, game=res.game, duplicate=duplicate, seed=seed,
-                                 big_blind=res.big_blind, raw=res.raw, aivat=res.aivat,
-                                 allin=res.allin, known=res.known, seconds=res.seconds)
+        return replace(res, agents=nm)  # the chunks name agents by their specs
     hc = None
     if kind == "hunl":
         from pokerlab.holdem.engine import HoldemConfig

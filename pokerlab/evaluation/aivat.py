@@ -523,16 +523,14 @@ def aivat_chunked(make: Any, names: tuple[str, str], *, game: str = "hunl",
     hand by hand, so the result equals the one-process match whatever the split (agents
     are reset before every hand; an agent that learns starts afresh in every chunk, as in
     :func:`pokerlab.evaluation.matches.run_match`)."""
+    from pokerlab.evaluation.matches import hand_ranges
     from pokerlab.executor import check_workers, default_backend, map_chunks
 
     check_workers(workers, option="workers")
     spread = workers > 1 or ray_address is not None
-    parts = min(4 * max(2, workers), max(1, hands // 2)) if spread else 1
-    bounds = [round(hands * k / parts) // 2 * 2 for k in range(parts + 1)]
-    bounds[-1] = hands
     chunks = [AIVATChunk(make=make, names=names, game=game, start=lo, stop=hi,
                          duplicate=duplicate, seed=seed, stack_bb=stack_bb, value=value)
-              for lo, hi in zip(bounds, bounds[1:], strict=False) if hi > lo]
+              for lo, hi in hand_ranges(hands, 4 * max(2, workers) if spread else 1)]
     t0 = time.perf_counter()
     res = map_chunks(aivat_chunk, chunks, backend=default_backend(workers, ray_address),
                      workers=workers, ray_address=ray_address, progress=progress,

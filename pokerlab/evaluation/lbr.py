@@ -178,14 +178,7 @@ def _indexed_policy_all_hands(agent: Any, view: Any, live: np.ndarray, *,
     if call not in columns:
         columns.append(call)
     call_col = columns.index(call)
-    key = (street, tuple(view.board), vectorised)
-    buckets = fs.buckets.get(key)
-    if buckets is None:
-        if len(fs.buckets) > 64:
-            fs.buckets.clear()
-        buckets = (bucket_vector(agent, street, tuple(view.board)) if vectorised
-                   else _bucket_vector_py(agent, street, tuple(view.board)))
-        fs.buckets[key] = buckets
+    buckets = _board_buckets(agent, fs, street, tuple(view.board), vectorised)
     pol = agent.policy
     n = len(acts)
     if vectorised and n < 8:
@@ -223,6 +216,21 @@ def _indexed_policy_all_hands(agent: Any, view: Any, live: np.ndarray, *,
                 return None
         fs.checked = True
     return columns, probs
+
+
+def _board_buckets(agent: Any, fs: _FastState, street: int, board: tuple[int, ...],
+                   vectorised: bool) -> np.ndarray:
+    """Every combo's bucket on ``board`` (:func:`bucket_vector`, or its per-combo twin),
+    cached per agent, street and board."""
+    key = (street, board, vectorised)
+    buckets = fs.buckets.get(key)
+    if buckets is None:
+        if len(fs.buckets) > 64:
+            fs.buckets.clear()
+        buckets = (bucket_vector(agent, street, board) if vectorised
+                   else _bucket_vector_py(agent, street, board))
+        fs.buckets[key] = buckets
+    return buckets
 
 
 def _policy_rows(pol: Any, node: int, n: int, keep: list[int], col_of: list[int],
@@ -314,14 +322,7 @@ def indexed_fold_vectors(agent: Any, view: Any, actions: list[Any], live: np.nda
         if not any(acts[k] == FOLD for k in keep):
             out.append(zero)
             continue
-        street = int(tree.street[node])
-        key = (street, tuple(view.board), True)
-        buckets = fs.buckets.get(key)
-        if buckets is None:
-            if len(fs.buckets) > 64:
-                fs.buckets.clear()
-            buckets = bucket_vector(agent, street, tuple(view.board))
-            fs.buckets[key] = buckets
+        buckets = _board_buckets(agent, fs, int(tree.street[node]), tuple(view.board), True)
         rkey = (node, tuple(keep))
         by_bucket = fs.fold_rows.get(rkey)
         if by_bucket is None:

@@ -360,15 +360,19 @@ def _phh_section(st: HoldemState, i: int, cfg: MatchConfig, a_seat: int) -> str:
     return f"[{i + 1}]\n{hh.dumps().strip()}\n"
 
 
+def hand_ranges(hands: int, parts: int) -> list[tuple[int, int]]:
+    """``hands`` split into at most ``parts`` non-empty ranges ``(start, stop)`` with even
+    boundaries, so duplicate pairs stay together (matches and AIVAT split alike)."""
+    parts = max(1, min(parts, hands))
+    bounds = [round(hands * k / parts) // 2 * 2 for k in range(parts + 1)]
+    bounds[-1] = hands
+    return [(lo, hi) for lo, hi in zip(bounds, bounds[1:], strict=False) if hi > lo]
+
+
 def _chunks(make: AgentFactory, cfg: MatchConfig, parts: int, want_text: bool,
             fast: bool = True) -> list[_Chunk]:
-    n = cfg.hands
-    parts = max(1, min(parts, n))
-    # even chunk boundaries keep duplicate pairs together
-    bounds = [round(n * k / parts) // 2 * 2 for k in range(parts + 1)]
-    bounds[-1] = n
     return [_Chunk(make=make, config=cfg, start=lo, stop=hi, want_text=want_text, fast=fast)
-            for lo, hi in zip(bounds, bounds[1:], strict=False) if hi > lo]
+            for lo, hi in hand_ranges(cfg.hands, parts)]
 
 
 def _run_chunks(chunks: list[_Chunk], workers: int, ray_address: str | None,
