@@ -16,6 +16,7 @@ import io
 import json
 import math
 import os
+import threading
 import time
 import zipfile
 from collections.abc import Callable, Sequence
@@ -223,6 +224,8 @@ class SpotSolver:
         self.scratch = np.empty(self.scratch_size, dtype=self.vec_dtype)
         self.frames = np.empty((self.depth, 8), dtype=np.int64)
         self.work = np.empty(K.work_size(max(n_hands)))
+        self._buffers: dict[int, tuple[np.ndarray, ...]] = {}  # per thread, _thread_buffers
+        self._buffers_lock = threading.Lock()
         self._z = self._normaliser()
         self._load_kernels()
         self.gadget_player = -1  # see set_gadget
@@ -312,20 +315,38 @@ class SpotSolver:
     def _run_tasks(self, mode: int, p: int, ctx: tuple[Any, ...], prm: tuple[Any, ...],
                    extra: tuple[Any, ...]) -> None:
         """The subtrees below the starting street's chance nodes, split over the threads
-        (the kernels release the GIL; each task writes its own rows and storage)."""
+        (the kernels release the GIL; each task writes its own rows and storage; each
+        thread has its own work areas, :meth:`_thread_buffers`)."""
         n = int(self.task_node.shape[0])
         threads = self.num_threads()
-        args = (mode, p, self.task_node, self.task_card, self.task_slot, self.task_chance,
-                self.scratch_size, self.depth, *ctx, *prm, *extra)  # type: ignore[call-arg]
+        head = (mode, p, self.task_node, self.task_card, self.task_slot, self.task_chance)
+        tail = (*ctx, *prm, *extra)
         if threads <= 1 or n < 2:
-            K.run_tasks(0, n, *args)
+            K.run_tasks(0, n, *head, *self._thread_buffers(), *tail)  # type: ignore[call-arg]
             return
         # contiguous chunks, several per thread: neighbouring tasks (cards of one chance node)
         # write neighbouring blocks of the tables, so one thread owns each boundary
         bounds = np.linspace(0, n, min(n, 8 * threads) + 1).astype(int)
         chunks = [(int(a), int(b)) for a, b in zip(bounds[:-1], bounds[1:], strict=True) if b > a]
         pool = self._pool(threads)
-        list(pool.map(lambda ab: K.run_tasks(ab[0], ab[1], *args), chunks))
+        list(pool.map(lambda ab: K.run_tasks(ab[0], ab[1], *head,  # type: ignore[call-arg]
+                                             *self._thread_buffers(), *tail), chunks))
+
+    def _thread_buffers(self) -> tuple[np.ndarray, ...]:
+        """The calling thread's work areas for :func:`solver_kernels.run_tasks` (scratch,
+        frames, float64 work, two reach vectors and an output vector), made on its first
+        task and kept: the pool's threads live as long as the solver."""
+        key = threading.get_ident()
+        bufs = self._buffers.get(key)
+        if bufs is None:
+            nmax = max(self.deal.num_hands)
+            bufs = (np.empty(self.scratch_size, dtype=self.vec_dtype),
+                    np.empty((self.depth, 8), dtype=np.int64), np.empty(K.work_size(nmax)),
+                    np.empty(nmax, dtype=self.vec_dtype), np.empty(nmax, dtype=self.vec_dtype),
+                    np.empty(nmax, dtype=self.vec_dtype))
+            with self._buffers_lock:
+                self._buffers[key] = bufs
+        return bufs
 
     def _load_kernels(self) -> None:
         """Load the compiled kernels now (numba's first call of a kernel in a process reads
@@ -349,7 +370,7 @@ class SpotSolver:
         self._compatible(p, opp)  # the fold pass in the vector dtype too
         if self.task_node.shape[0] > 0:
             K.run_tasks(0, 0, K.MODE_EV, p, self.task_node, self.task_card, self.task_slot,  # type: ignore[call-arg]
-                        self.task_chance, self.scratch_size, self.depth, *ctx, *prm, *extra)
+                        self.task_chance, *self._thread_buffers(), *ctx, *prm, *extra)
 
     def num_threads(self) -> int:
         if self.threads is not None:

@@ -593,8 +593,9 @@ def walk(mode, top, node, p, slot, opp_reach, own_reach, out, scratch, frames, w
     _copy(out[:n_p], scratch[n_o + n_p:n_o + 2 * n_p])
 
 
-@njit(cache=True, nogil=True)
-def run_tasks(lo, hi, mode, p, task_node, task_card, task_slot, task_chance, scratch_size, depth,  # type: ignore[no-untyped-def]
+@njit(cache=True, nogil=True, **NO_RC)
+def run_tasks(lo, hi, mode, p, task_node, task_card, task_slot, task_chance, scratch, frames, work,  # type: ignore[no-untyped-def]
+              sub_opp, sub_own, out,
               kind, player, street, child_start, num_children, children, contrib,
               node_base, entry_base, regrets, ssum, rscale, sscale, lock, lock_ptr,
               hand_cards, same, card_start, card_hands, swap,
@@ -602,22 +603,26 @@ def run_tasks(lo, hi, mode, p, task_node, task_card, task_slot, task_chance, scr
               pot, rake, rake_cap, pos_d, neg_d, strat_d, plus,
               chance_index, chance_opp, chance_own, task_of, task_cfv, root_street):
     """The independent subtrees ``lo .. hi - 1`` below the starting street's chance nodes
-    (callers run chunks of them in parallel)."""
+    (callers run chunks of them in parallel).  The work areas (``scratch``, ``frames``,
+    ``work`` as :func:`walk`'s; ``sub_opp``, ``sub_own``, ``out``: vectors of the largest
+    hand list) belong to the calling thread.  Allocation-free and compiled without numba's
+    reference counting, as :func:`walk`: the threads then share no counter of the common
+    tables (each view of them had cost an atomic update on a cache line both cores
+    write)."""
     o = 1 - p
-    scratch = np.empty(scratch_size, dtype=chance_opp.dtype)
-    frames = np.empty((depth, 8), dtype=np.int64)
-    work = np.empty(160 + 3 * chance_opp.shape[1])
+    n_o = hand_cards[o].shape[0]
+    n_p = hand_cards[p].shape[0]
+    so = sub_opp[:n_o]
+    sw = sub_own[:n_p]
+    ov = out[:n_p]
     for t in range(lo, hi):
         ci = task_chance[t]
         c = task_card[t]
-        n_o = hand_cards[o].shape[0]
-        n_p = hand_cards[p].shape[0]
-        sub_opp = chance_opp[ci, :n_o].copy()
-        _zero_card(sub_opp, card_start[o], card_hands[o], c)
-        sub_own = chance_own[ci, :n_p].copy()
-        _zero_card(sub_own, card_start[p], card_hands[p], c)
-        out = np.zeros(n_p, dtype=scratch.dtype)
-        walk(mode, TOP_FULL, children[child_start[task_node[t]]], p, task_slot[t], sub_opp, sub_own, out,
+        _copy(so, chance_opp[ci, :n_o])
+        _zero_card(so, card_start[o], card_hands[o], c)
+        _copy(sw, chance_own[ci, :n_p])
+        _zero_card(sw, card_start[p], card_hands[p], c)
+        walk(mode, TOP_FULL, children[child_start[task_node[t]]], p, task_slot[t], so, sw, ov,
              scratch, frames, work,
              kind, player, street, child_start, num_children, children, contrib,
              node_base, entry_base, regrets, ssum, rscale, sscale, lock, lock_ptr,
@@ -625,8 +630,7 @@ def run_tasks(lo, hi, mode, p, task_node, task_card, task_slot, task_chance, scr
              next_slot, iso_rep, iso_swap, sd_order, sd_count, sd_cards, sd_index,
              pot, rake, rake_cap, pos_d, neg_d, strat_d, plus,
              chance_index, chance_opp, chance_own, task_of, task_cfv, root_street)
-        for h in range(out.shape[0]):
-            task_cfv[t, h] = out[h]
+        _copy(task_cfv[t, :n_p], ov)
 
 
 @njit(cache=True)
