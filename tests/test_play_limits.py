@@ -20,7 +20,7 @@ with warnings.catch_warnings():
     from fastapi.testclient import TestClient  # noqa: E402
 
 import pokerlab.agents.registry as registry  # noqa: E402
-from pokerlab.play.agent_pool import offered_specs, session_agent, strengths  # noqa: E402
+from pokerlab.play.agent_pool import LEAGUE_FILE, offered_specs, session_agent, strengths  # noqa: E402
 from pokerlab.play.server import PlayServer, ServerConfig, create_app  # noqa: E402
 from pokerlab.play.session import PlayError, Session, SessionConfig, StaleDecision  # noqa: E402
 from tests.test_play_server import Client  # noqa: E402
@@ -130,7 +130,9 @@ def test_offered_agents_follow_the_registry(monkeypatch):
     assert offered_specs() == base + ("search",)  # a new spec appears, nothing to change here
     assert ServerConfig(agent="tag").allowed_agents()[-1] == "search"
     s = strengths(["tag", "search"])
-    assert "+2,918" in s["tag"] and "search" not in s
+    tag = json.loads(LEAGUE_FILE.read_text())["agents"]["tag"]  # benchmarks/play_league.py
+    assert f"average {tag['average']:+,} mbb/hand" in s["tag"] and "search" not in s
+    assert f"LBR-fc {tag['lbr'][0]:+,}" in s["tag"] and f"rank {tag['rank']} of" in s["tag"]
 
 
 def test_needs_solve_line_for_an_unsolved_game():

@@ -10,6 +10,7 @@ a retry, and the agent menu from the registry with league strengths.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from typing import Any
 
@@ -19,7 +20,7 @@ pytest.importorskip("uvicorn")
 sync_api = pytest.importorskip("playwright.sync_api")
 
 from pokerlab.cards.evaluator import evaluate  # noqa: E402
-from pokerlab.play.agent_pool import offered_specs  # noqa: E402
+from pokerlab.play.agent_pool import LEAGUE_FILE, offered_specs  # noqa: E402
 from pokerlab.play.server import BackgroundServer, ServerConfig  # noqa: E402
 from tests.test_play_browser import chromium_path  # noqa: E402
 
@@ -309,7 +310,8 @@ def test_agent_menu_lists_the_registry_specs_with_strengths(browser, tmp_path):
             values = [v for v, _ in opts]
             assert set(values) == set(offered_specs()) | {"call"}
             titles = dict(opts)
-            assert "+2,918 mbb/hand" in titles["tag"]  # docs/evaluation.md's league
+            tag = json.loads(LEAGUE_FILE.read_text())["agents"]["tag"]  # play_league.py
+            assert f"{tag['average']:+,} mbb/hand" in titles["tag"]
             assert "not measured" in titles.get("pushfold", "not measured")
             pg.select_option("#agent-select", "tag")
             assert "league" in pg.get_attribute("#agent-select", "title")
