@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -41,7 +42,7 @@ def summary(league: dict[str, Any], source: str, date: str) -> dict[str, Any]:
             "hands_per_pair": cfg["hands"], "agents": ordered}
 
 
-def main() -> None:
+def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--agents", default=AGENTS)
     ap.add_argument("--hands", type=int, default=10_000)
@@ -55,9 +56,18 @@ def main() -> None:
     ap.add_argument("--no-write", action="store_true")
     a = ap.parse_args()
     if a.src is not None:
-        league = json.loads((a.src / "league.json").read_text())
+        src = a.src / "league.json"
+        if not src.is_file():
+            print(f"error: no league.json in {a.src} (a `pokerlab league --out DIR` folder)",
+                  file=sys.stderr)
+            return 2
+        try:
+            league = json.loads(src.read_text())
+        except json.JSONDecodeError as exc:
+            print(f"error: {src} is not a league.json: {exc}", file=sys.stderr)
+            return 2
         cfg = league["config"]
-        date = time.strftime("%Y-%m-%d", time.gmtime((a.src / "league.json").stat().st_mtime))
+        date = time.strftime("%Y-%m-%d", time.gmtime(src.stat().st_mtime))
     else:
         from pokerlab.arena.league import run_league
         from pokerlab.evaluation.league import LeagueConfig, write_league
@@ -71,8 +81,9 @@ def main() -> None:
         league = res.to_json()
         cfg = league["config"]
         date = time.strftime("%Y-%m-%d", time.gmtime())
+    lbr = f" --lbr --lbr-hands {cfg['lbr_hands']}" if cfg.get("lbr") else ""
     source = (f"benchmarks/play_league.py: pokerlab league {' '.join(cfg['agents'])} --hands "
-              f"{cfg['hands']} --lbr --lbr-hands {cfg['lbr_hands']} --stack {cfg['stack_bb']:g} "
+              f"{cfg['hands']}{lbr} --stack {cfg['stack_bb']:g} "
               f"--seed {cfg['seed']} (AIVAT where a pair has it, {cfg['hands']:,} duplicate hands "
               "per pair, 95% CI; docs/evaluation.md)")
     doc = summary(league, source, date)
@@ -83,7 +94,8 @@ def main() -> None:
 
         with atomic_path(TARGET) as tmp:
             Path(tmp).write_text(text)
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -225,7 +225,6 @@ class SpotSolver:
         self.frames = np.empty((self.depth, 8), dtype=np.int64)
         self.work = np.empty(K.work_size(max(n_hands)))
         self._buffers: dict[int, tuple[np.ndarray, ...]] = {}  # per thread, _thread_buffers
-        self._buffers_lock = threading.Lock()
         self._z = self._normaliser()
         self._load_kernels()
         self.gadget_player = -1  # see set_gadget
@@ -344,8 +343,7 @@ class SpotSolver:
                     np.empty((self.depth, 8), dtype=np.int64), np.empty(K.work_size(nmax)),
                     np.empty(nmax, dtype=self.vec_dtype), np.empty(nmax, dtype=self.vec_dtype),
                     np.empty(nmax, dtype=self.vec_dtype))
-            with self._buffers_lock:
-                self._buffers[key] = bufs
+            self._buffers[key] = bufs  # one key per thread: no other thread writes it
         return bufs
 
     def _load_kernels(self) -> None:
