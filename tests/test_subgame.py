@@ -317,6 +317,27 @@ def test_threads_give_identical_results() -> None:
     np.testing.assert_array_equal(a.ssum, b.ssum)
 
 
+def test_task_chunks_split_the_work_evenly() -> None:
+    """The tasks below the turn's chance nodes go to the threads in contiguous ranges of
+    about equal estimated cost (a call's river subtree against an all-in's showdown)."""
+    sp = make_spot(board="Td9d6hQc", pot=100, stack=200, oop=SMALL_OOP, ip=SMALL_IP,
+                   tree=tree_config(bets="50%, 100%", raises="2.5x"))
+    s = SpotSolver(sp, threads=2)
+    cost = s._task_costs()
+    n = s.task_node.shape[0]
+    assert cost.shape == (n,) and cost.min() >= 1.0
+    # an all-in called on the turn leaves a river of one showdown per card; a check-check a
+    # whole river tree
+    assert cost.max() / cost.min() > 10
+    for threads in (2, 3, 4):
+        chunks = s._task_chunks(threads)
+        assert chunks[0][0] == 0 and chunks[-1][1] == n
+        assert all(a[1] == b[0] for a, b in zip(chunks[:-1], chunks[1:], strict=True))
+        shares = np.array([cost[a:b].sum() for a, b in chunks]) / cost.sum()
+        assert len(chunks) == threads and shares.max() < 1.0 / threads + 0.05
+    assert s._task_chunks(1) == [(0, n)]
+
+
 def test_node_report_and_cursor() -> None:
     s = SpotSolver(_small_river())
     s.solve(iterations=200, target_pct=None)

@@ -34,6 +34,7 @@ from pokerlab.subgame.tree import (
     CHANCE,
     DECISION,
     FOLD,
+    SHOWDOWN,
     BettingTree,
     Spot,
     SpotError,
@@ -225,6 +226,8 @@ class SpotSolver:
         self.frames = np.empty((self.depth, 8), dtype=np.int64)
         self.work = np.empty(K.work_size(max(n_hands)))
         self._buffers: dict[int, tuple[np.ndarray, ...]] = {}  # per thread, _thread_buffers
+        self._costs: np.ndarray | None = None  # static task costs, _task_costs
+        self._task_weights: dict[tuple[int, int], np.ndarray] = {}  # learnt, per mode and player
         self._z = self._normaliser()
         self._load_kernels()
         self.gadget_player = -1  # see set_gadget
@@ -323,13 +326,82 @@ class SpotSolver:
         if threads <= 1 or n < 2:
             K.run_tasks(0, n, *head, *self._thread_buffers(), *tail)  # type: ignore[call-arg]
             return
-        # contiguous chunks, several per thread: neighbouring tasks (cards of one chance node)
-        # write neighbouring blocks of the tables, so one thread owns each boundary
-        bounds = np.linspace(0, n, min(n, 8 * threads) + 1).astype(int)
-        chunks = [(int(a), int(b)) for a, b in zip(bounds[:-1], bounds[1:], strict=True) if b > a]
-        pool = self._pool(threads)
-        list(pool.map(lambda ab: K.run_tasks(ab[0], ab[1], *head,  # type: ignore[call-arg]
-                                             *self._thread_buffers(), *tail), chunks))
+        # one contiguous chunk per thread, of equal cost (the subtrees differ by up to 45x:
+        # compare an all-in's showdown with a whole river): first by the static estimate, then
+        # by the seconds each chunk took the last time for this mode and player; the calling
+        # thread runs the first chunk, so no thread waits for another to be woken, and
+        # neighbouring tasks (which write neighbouring blocks of the tables) stay on one thread.
+        # The split never changes a result: each task writes only its own rows.
+        key = (mode, p)
+        chunks = self._task_chunks(threads, key)
+        seconds = [0.0] * len(chunks)
+
+        def run(i: int) -> None:
+            a, b = chunks[i]
+            t0 = time.perf_counter()
+            K.run_tasks(a, b, *head, *self._thread_buffers(), *tail)  # type: ignore[call-arg]
+            seconds[i] = time.perf_counter() - t0
+
+        pool = self._pool(threads - 1)
+        pending = [pool.submit(run, i) for i in range(1, len(chunks))]
+        run(0)
+        for f in pending:
+            f.result()
+        self._learn_task_weights(key, chunks, seconds)
+
+    def _task_chunks(self, threads: int, key: tuple[int, int] | None = None) -> list[tuple[int, int]]:
+        """``threads`` contiguous ranges of the tasks with about equal weight: the static
+        estimate (:meth:`_task_costs`), or what was learnt for ``key`` (mode, player)."""
+        n = int(self.task_node.shape[0])
+        if n < 2 or threads < 2:
+            return [(0, n)]
+        w = self._task_weights.get(key) if key is not None else None
+        if w is None:
+            w = self._static_costs()
+        cum = np.concatenate([[0.0], np.cumsum(w)])
+        bounds = np.searchsorted(cum, np.linspace(0.0, cum[-1], threads + 1)[1:-1], side="left")
+        edges = [0, *sorted({int(min(max(b, 1), n - 1)) for b in bounds}), n]
+        return [(a, b) for a, b in zip(edges[:-1], edges[1:], strict=True) if b > a]
+
+    def _static_costs(self) -> np.ndarray:
+        if self._costs is None:
+            self._costs = self._task_costs()
+        return self._costs
+
+    def _learn_task_weights(self, key: tuple[int, int], chunks: list[tuple[int, int]],
+                            seconds: list[float]) -> None:
+        """Rescale each chunk's task weights toward the seconds it took (square root steps:
+        one slow scheduling slice moves the boundary only part of the way)."""
+        w = self._task_weights.get(key)
+        if w is None:
+            w = self._static_costs().copy()
+            self._task_weights[key] = w
+        total_w = float(w.sum())
+        total_s = float(sum(seconds))
+        if total_s <= 0.0 or total_w <= 0.0:
+            return
+        for (a, b), sec in zip(chunks, seconds, strict=True):
+            cw = float(w[a:b].sum())
+            if cw > 0.0 and sec > 0.0:
+                w[a:b] *= math.sqrt((sec / total_s) / (cw / total_w))
+        w *= total_w / float(w.sum())
+
+    def _task_costs(self) -> np.ndarray:
+        """Estimated work of each task's subtree: a unit per action at a decision node, one
+        per fold, two per showdown, a chance node's subtree once per card it deals."""
+        tr = self.tree
+        cost = np.zeros(tr.num_nodes)
+        for v in range(tr.num_nodes - 1, -1, -1):  # preorder tree: children after parents
+            a, k = int(tr.child_start[v]), int(tr.num_children[v])
+            below = float(cost[tr.children[a:a + k]].sum()) if k else 0.0
+            kind = int(tr.kind[v])
+            if kind == DECISION:
+                cost[v] = k + below
+            elif kind == CHANCE:
+                cost[v] = 1.0 + 45.0 * below
+            else:
+                cost[v] = 2.0 if kind == SHOWDOWN else 1.0
+        return cost[tr.children[tr.child_start[self.task_node]]]
 
     def _thread_buffers(self) -> tuple[np.ndarray, ...]:
         """The calling thread's work areas for :func:`solver_kernels.run_tasks` (scratch,
