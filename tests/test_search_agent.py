@@ -98,3 +98,26 @@ def test_search_range_contains_its_hand_and_the_opponent_range_follows_the_bluep
         assert r[view.player, COMBO_INDEX[view.hole[0], view.hole[1]]] > 0
         assert np.all(r >= 0) and np.all(r <= 1)
         assert np.all(r[:, [COMBO_INDEX[a, b] for a in view.board for b in range(52) if b != a]] == 0)
+
+
+def test_opponent_range_floor() -> None:
+    """``floor=F``: every combo the board allows keeps at least F of the largest weight in
+    the opponent's range at the first search; board combos stay out; bad values refused."""
+    from pokerlab.agents.search import _floored
+    from pokerlab.cards.cards import COMBOS, combo_index, parse_cards
+
+    cfg, _ = parse_search_spec("search(floor=0.05,iters=10)")
+    assert cfg.floor == 0.05 and SearchConfig().floor == 0.0
+    for bad in ("search(floor=-0.1)", "search(floor=2)", "search(floor=x)"):
+        with pytest.raises(AgentError, match="floor"):
+            parse_search_spec(bad)
+    board = parse_cards("Ks9h5c2d7s")
+    r = np.zeros(1326)
+    aa = combo_index(*sorted(parse_cards("AcAd")))
+    qq = combo_index(*sorted(parse_cards("QcQd")))
+    r[aa], r[qq] = 0.8, 0.01
+    f = _floored(r, 0.05, board)
+    on_board = np.isin(COMBOS, board).any(axis=1)
+    assert f[aa] == 0.8 and f[qq] == pytest.approx(0.04)
+    assert np.all(f[on_board] == 0) and np.all(f[~on_board] >= 0.04 - 1e-12)
+    assert int((f > 0).sum()) == 1326 - int(on_board.sum())  # 1,081 combos

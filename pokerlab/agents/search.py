@@ -74,7 +74,11 @@ class SearchConfig:
     subgame; ``target_pct``: stop early at this exploitability (% of pot);
     ``max_memory``: bytes per decision's subgame; ``threads``: solver threads;
     ``iterations`` (spec ``iters``): a fixed number of iterations per decision instead of
-    the time budget (reproducible play: the configured tree, no time checks)."""
+    the time budget (reproducible play: the configured tree, no time checks); ``floor``:
+    at the hand's first search, every combo the board allows keeps at least this share of
+    the largest weight in the opponent's modelled range (0: the blueprint's Bayes range
+    alone), so that hands the blueprint would not have played this way are in the subgame
+    and, when safe, bounded by the gadget too (see docs/search.md)."""
 
     ms: float = 1000.0
     street: int = 3
@@ -87,6 +91,7 @@ class SearchConfig:
     max_memory: float = 2e9
     threads: int = 1
     iterations: int = 0
+    floor: float = 0.0
 
     def __post_init__(self) -> None:
         if not (math.isfinite(self.ms) and 1 <= self.ms <= 600_000):
@@ -102,6 +107,9 @@ class SearchConfig:
             raise AgentError(f"search: iters must be 0 (by time) .. 1000000, got {self.iterations!r}")
         if not (isinstance(self.threads, int) and 1 <= self.threads <= 64):
             raise AgentError(f"search: threads must be 1..64, got {self.threads!r}")
+        if not (math.isfinite(self.floor) and 0 <= self.floor <= 1):
+            raise AgentError(f"search: floor must be 0..1 (share of the range's largest weight), "
+                             f"got {self.floor!r}")
         self.tree()  # sizes are checked here, once
 
     def tree(self) -> Any:
@@ -117,7 +125,7 @@ class SearchConfig:
         return {"ms": self.ms, "street": self.street, "safe": self.safe, "bets": self.bets,
                 "raises": self.raises, "river_bets": self.river_bets, "raise_cap": self.raise_cap,
                 "target_pct": self.target_pct, "max_memory": self.max_memory, "threads": self.threads,
-                "iterations": self.iterations}
+                "iterations": self.iterations, "floor": self.floor}
 
 
 _SPEC = re.compile(r"^search(?:\((?P<opts>[^)]*)\))?(?::(?P<base>.+))?$", re.IGNORECASE)
@@ -170,11 +178,13 @@ def parse_search_spec(spec: str) -> tuple[SearchConfig, str]:
                 kw["iterations"] = num(k, v, int)
             elif k == "memory":
                 kw["max_memory"] = num(k, v, float)
+            elif k == "floor":
+                kw["floor"] = num(k, v, float)
             elif k == "base":
                 base = v
             else:
                 raise AgentError(f"unknown search option {k!r}; known: ms, street, safe, bets, raises, "
-                                 "river_bets, raise_cap, target, threads, iters, memory, base")
+                                 "river_bets, raise_cap, target, threads, iters, memory, floor, base")
     return SearchConfig(**kw), base or "blueprint"
 
 
@@ -499,6 +509,11 @@ class SearchAgent:
             r0, r1 = r[0], r[1]
         keep = -1 if mine is None else mine
         r0, r1 = _pruned(r0, keep if me == 0 else -1), _pruned(r1, keep if me == 1 else -1)
+        if cfg.floor > 0 and (nested is None or not cfg.safe):
+            if opp == 0:
+                r0 = _floored(r0, cfg.floor, view.board)
+            else:
+                r1 = _floored(r1, cfg.floor, view.board)
         ours = r0 if me == 0 else r1
         if mine is not None and ours[mine] <= 0:
             raise AgentError("search: its own hand is outside its range")
@@ -616,6 +631,20 @@ def _pruned(r: np.ndarray, keep: int) -> np.ndarray:
     if keep >= 0:
         out[keep] = r[keep]
     return out
+
+
+def _floored(r: np.ndarray, floor: float, board: Any) -> np.ndarray:
+    """``r`` with every combo that misses the board raised to ``floor`` times its largest
+    weight (the opponent's range at the first search: see ``SearchConfig.floor``)."""
+    from pokerlab.cards.cards import COMBOS
+
+    top = float(r.max())
+    if top <= 0:
+        return r
+    dead = np.zeros(52, dtype=bool)
+    dead[list(board)] = True
+    live = ~(dead[COMBOS[:, 0]] | dead[COMBOS[:, 1]])
+    return np.where(live, np.maximum(r, floor * top), 0.0)
 
 
 def _compatible_mass(r: np.ndarray) -> np.ndarray:
