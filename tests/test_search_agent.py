@@ -121,3 +121,18 @@ def test_opponent_range_floor() -> None:
     assert f[aa] == 0.8 and f[qq] == pytest.approx(0.04)
     assert np.all(f[on_board] == 0) and np.all(f[~on_board] >= 0.04 - 1e-12)
     assert int((f > 0).sum()) == 1326 - int(on_board.sum())  # 1,081 combos
+
+
+def test_blueprint_value_gadget_plays_legal_hands() -> None:
+    """``gadget=bp`` (the blueprint's own values at the first river search): legal play,
+    the gadget built at every first river search, and bad names refused."""
+    cfg, _ = parse_search_spec("search(gadget=bp,iters=8)")
+    assert cfg.gadget == "bp" and SearchConfig().gadget == "br"
+    with pytest.raises(AgentError, match="gadget"):
+        parse_search_spec("search(gadget=xx)")
+    agent = build_agent("search(gadget=bp,iters=8)", config=CFG)
+    other = build_agent("blueprint", config=CFG)
+    pays = _play(agent, other, 12, seed=4)
+    assert len(pays) == 12 and all(abs(x) <= 2 * CFG.stacks[0] for x in pays)
+    c = agent.counters()
+    assert c["searches"] > 0 and c["blueprint_gadgets"] > 0 and c["fallbacks"] == 0

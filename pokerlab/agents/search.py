@@ -92,6 +92,7 @@ class SearchConfig:
     threads: int = 1
     iterations: int = 0
     floor: float = 0.0
+    gadget: str = "br"
 
     def __post_init__(self) -> None:
         if not (math.isfinite(self.ms) and 1 <= self.ms <= 600_000):
@@ -107,6 +108,9 @@ class SearchConfig:
             raise AgentError(f"search: iters must be 0 (by time) .. 1000000, got {self.iterations!r}")
         if not (isinstance(self.threads, int) and 1 <= self.threads <= 64):
             raise AgentError(f"search: threads must be 1..64, got {self.threads!r}")
+        if self.gadget not in ("br", "bp"):
+            raise AgentError(f"search: gadget must be br (best response to the blueprint) or bp "
+                             f"(the blueprint's own values), got {self.gadget!r}")
         if not (math.isfinite(self.floor) and 0 <= self.floor <= 1):
             raise AgentError(f"search: floor must be 0..1 (share of the range's largest weight), "
                              f"got {self.floor!r}")
@@ -125,7 +129,7 @@ class SearchConfig:
         return {"ms": self.ms, "street": self.street, "safe": self.safe, "bets": self.bets,
                 "raises": self.raises, "river_bets": self.river_bets, "raise_cap": self.raise_cap,
                 "target_pct": self.target_pct, "max_memory": self.max_memory, "threads": self.threads,
-                "iterations": self.iterations, "floor": self.floor}
+                "iterations": self.iterations, "floor": self.floor, "gadget": self.gadget}
 
 
 _SPEC = re.compile(r"^search(?:\((?P<opts>[^)]*)\))?(?::(?P<base>.+))?$", re.IGNORECASE)
@@ -180,11 +184,13 @@ def parse_search_spec(spec: str) -> tuple[SearchConfig, str]:
                 kw["max_memory"] = num(k, v, float)
             elif k == "floor":
                 kw["floor"] = num(k, v, float)
+            elif k == "gadget":
+                kw["gadget"] = v.lower()
             elif k == "base":
                 base = v
             else:
                 raise AgentError(f"unknown search option {k!r}; known: ms, street, safe, bets, raises, "
-                                 "river_bets, raise_cap, target, threads, iters, memory, floor, base")
+                                 "river_bets, raise_cap, target, threads, iters, memory, floor, gadget, base")
     return SearchConfig(**kw), base or "blueprint"
 
 
@@ -456,7 +462,8 @@ class SearchAgent:
         """The opponent's best-response counterfactual values at the root of ``spot`` (a
         river subgame starting at ``view``) against the base policy's play of every
         searcher decision in it (range queries at the real states the subgame's actions
-        lead to, each base action read as the subgame's nearest); ``None`` past
+        lead to, each base action read as the subgame's nearest); with ``gadget=bp`` its
+        values when the base policy plays both sides' decisions; ``None`` past
         ``deadline`` or when the base policy cannot be followed."""
         from pokerlab.agents.beliefs import _with_some_hole
         from pokerlab.evaluation.lbr import all_hands_probabilities
@@ -465,19 +472,22 @@ class SearchAgent:
         from pokerlab.subgame.solver import SolveConfig, SpotSolver
 
         me = view.player
+        estimate = self.config.gadget == "bp"
         solver = SpotSolver(spot, SolveConfig(isomorphism=False), threads=self.config.threads)
         tr = solver.tree
-        live = np.asarray(spot.ranges[me]) > 0
-        for path in decision_paths(solver, me):
+        players = (me, 1 - me) if estimate else (me,)
+        paths = [(q, path) for q in players for path in decision_paths(solver, q)]
+        for q, path in paths:
             if not self.config.iterations and time.perf_counter() > deadline:
                 return None  # with iters=N play does not depend on the clock
+            live = np.asarray(spot.ranges[q]) > 0
             st = view.replay_state()
             node = 0
             for name in path:
                 a = tr.action_names[node].index(name)
                 st.apply(_real_action(make_view(st, int(st.actor)), name, tr.action_amounts[node][a]))
                 node = tr.child(node, a)
-            acts, probs = all_hands_probabilities(self.base, _with_some_hole(make_view(st, me)), live)
+            acts, probs = all_hands_probabilities(self.base, _with_some_hole(make_view(st, q)), live)
             names, amounts = tr.action_names[node], tr.action_amounts[node]
             strat = np.zeros((len(names), 1326))
             for c, act in enumerate(acts):
@@ -487,7 +497,10 @@ class SearchAgent:
             strat[:, mask] /= tot[mask]
             strat[:, ~mask] = 1.0 / len(names)
             solver.lock(list(path), strat, mask)
-        return counterfactual_values(solver, (), 1 - me, best_response=True)
+        # gadget=br: the opponent's best response to the blueprint's play (safe); gadget=bp:
+        # its value when both play the blueprint (Libratus' estimate: not a bound, but the
+        # searcher must then do better than the blueprint against each opponent hand)
+        return counterfactual_values(solver, (), 1 - me, best_response=not estimate)
 
     def _solve(self, view: PlayerView, deadline: float, mine: int | None) -> tuple[Any, int] | None:
         """The solved subgame at ``view`` and the street-start stack, or ``None`` when no
