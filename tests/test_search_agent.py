@@ -43,7 +43,7 @@ def _play(agent, other, hands: int, seed: int = 0) -> list[float]:
 
 
 def test_search_plays_legal_hands_with_nested_safe_solves() -> None:
-    agent = build_agent("search(street=river,iters=30)", config=CFG, seed=3)
+    agent = build_agent("search(street=river,safe=1,iters=30)", config=CFG, seed=3)
     blueprint = build_agent("blueprint", config=CFG, seed=4)
     res = _play(agent, blueprint, 80)
     st = agent.stats
@@ -130,7 +130,7 @@ def test_blueprint_value_gadget_plays_legal_hands() -> None:
     assert cfg.gadget == "bp" and SearchConfig().gadget == "br"
     with pytest.raises(AgentError, match="gadget"):
         parse_search_spec("search(gadget=xx)")
-    agent = build_agent("search(gadget=bp,iters=8)", config=CFG)
+    agent = build_agent("search(gadget=bp,safe=1,iters=8)", config=CFG)
     other = build_agent("blueprint", config=CFG)
     pays = _play(agent, other, 12, seed=4)
     assert len(pays) == 12 and all(abs(x) <= 2 * CFG.stacks[0] for x in pays)
