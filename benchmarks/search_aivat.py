@@ -28,7 +28,8 @@ NAME = "search_aivat"
 RUNS = ("search(iters=50,safe=1)@100@31;search(iters=200,safe=1)@100@31;"
         "search(iters=50,safe=1,gadget=bp)@100@31;search(iters=50,safe=0)@100@31;"
         "search(iters=50,safe=1)@200@31;search(iters=50,safe=0)@200@31;"
-        "search(iters=50,safe=0)@200@41")
+        "search(iters=50,safe=0)@200@41;search(iters=50,safe=0)@100@51;"
+        "search(iters=50,safe=1)@100@51")
 
 
 def parse_runs(text: str) -> list[tuple[str, float, int]]:
