@@ -25,6 +25,12 @@ TARGET = ROOT / "pokerlab" / "play" / "league.json"
 AGENTS = "blueprint,thesis,tag,call,raise,random"
 
 
+def _number(x: Any) -> float | int:
+    """A stack in big blinds as JSON writes it: 100, not 100.0 or "100"."""
+    v = float(x)
+    return int(v) if v.is_integer() else v
+
+
 def summary(league: dict[str, Any], source: str, date: str) -> dict[str, Any]:
     """The play page's summary of a ``league.json`` object (see the module docstring)."""
     cfg = league["config"]
@@ -38,7 +44,7 @@ def summary(league: dict[str, Any], source: str, date: str) -> dict[str, Any]:
             entry["lbr"] = [int(round(lb["mbb"])), int(round(lb["ci95_mbb"]))]
         agents[name] = entry
     ordered = dict(sorted(agents.items(), key=lambda kv: kv[1]["rank"]))
-    return {"source": source, "date": date, "stack": f"{cfg['stack_bb']:g}",
+    return {"source": source, "date": date, "stack": _number(cfg["stack_bb"]),
             "hands_per_pair": cfg["hands"], "agents": ordered}
 
 
