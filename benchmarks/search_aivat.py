@@ -32,6 +32,12 @@ RUNS = ("search(iters=50,safe=1)@100@31;search(iters=200,safe=1)@100@31;"
         "search(iters=50,safe=1)@100@51")
 
 
+def fail(msg: str) -> SystemExit:
+    """One line on stderr, exit code 2."""
+    print(f"error: {msg}", file=sys.stderr)
+    return SystemExit(2)
+
+
 def parse_runs(text: str) -> list[tuple[str, float, int]]:
     out = []
     for item in text.split(";"):
@@ -40,11 +46,11 @@ def parse_runs(text: str) -> list[tuple[str, float, int]]:
             continue
         parts = item.split("@")
         if len(parts) != 3:
-            raise SystemExit(f"error: run {item!r} must be SPEC@STACK@SEED")
+            raise fail(f"run {item!r} must be SPEC@STACK@SEED")
         try:
             out.append((parts[0], float(parts[1]), int(parts[2])))
         except ValueError:
-            raise SystemExit(f"error: run {item!r}: stack and seed must be numbers") from None
+            raise fail(f"run {item!r}: stack and seed must be numbers") from None
     return out
 
 
@@ -54,7 +60,8 @@ def play(spec: str, stack: float, seed: int, hands: int, workers: int) -> dict[s
            "--stack", f"{stack:g}", "--workers", str(workers), "--seed", str(seed), "--json"]
     res = subprocess.run(cmd, capture_output=True, text=True, check=False)
     if res.returncode != 0:
-        raise SystemExit(f"error: {' '.join(cmd)} failed: {res.stderr.strip().splitlines()[-1:]}")
+        last = (res.stderr.strip().splitlines() or ["(no message)"])[-1]
+        raise fail(f"{' '.join(cmd)} failed: {last}")
     return dict(json.loads(res.stdout))
 
 
@@ -105,9 +112,12 @@ def main() -> int:
                 print(f"error: {f}: not a match JSON file ({exc})", file=sys.stderr)
                 return 2
     else:
+        runs = parse_runs(a.runs)
         out = a.out or Path(f"search_aivat_{time.strftime('%Y%m%d_%H%M%S')}")
-        out.mkdir(parents=True, exist_ok=False)
-        for i, (spec, stack, seed) in enumerate(parse_runs(a.runs)):
+        if out.exists():
+            raise fail(f"{out} exists: give a new --out folder (a run never replaces another)")
+        out.mkdir(parents=True)
+        for i, (spec, stack, seed) in enumerate(runs):
             m = play(spec, stack, seed, a.hands, a.workers)
             (out / f"{i:02d}.json").write_text(json.dumps(m) + "\n")
             matches.append(m)

@@ -102,7 +102,7 @@ def test_search_range_contains_its_hand_and_the_opponent_range_follows_the_bluep
 
 def test_opponent_range_floor() -> None:
     """``floor=F``: every combo the board allows keeps at least F of the largest weight in
-    the opponent's range at the first search; board combos stay out; bad values refused."""
+    the opponent's modelled range; board combos stay out; bad values refused."""
     from pokerlab.agents.search import _floored
     from pokerlab.cards.cards import COMBOS, combo_index, parse_cards
 

@@ -76,8 +76,9 @@ class SearchConfig:
     ``max_memory``: bytes per decision's subgame; ``threads``: solver threads;
     ``iterations`` (spec ``iters``): a fixed number of iterations per decision instead of
     the time budget (reproducible play: the configured tree, no time checks); ``floor``:
-    at the hand's first search, every combo the board allows keeps at least this share of
-    the largest weight in the opponent's modelled range (0: the blueprint's Bayes range
+    at every search whose opponent range is modelled (the hand's first, and every one with
+    ``safe=0``; a safe nested solve takes its previous solve's prior), every combo the board
+    allows keeps at least this share of the largest weight in the opponent's range (0: the blueprint's Bayes range
     alone), so that hands the blueprint would not have played this way are in the subgame
     and, when safe, bounded by the gadget too (see docs/search.md)."""
 
@@ -649,16 +650,13 @@ def _pruned(r: np.ndarray, keep: int) -> np.ndarray:
 
 def _floored(r: np.ndarray, floor: float, board: Any) -> np.ndarray:
     """``r`` with every combo that misses the board raised to ``floor`` times its largest
-    weight (the opponent's range at the first search: see ``SearchConfig.floor``)."""
-    from pokerlab.cards.cards import COMBOS
+    weight (the opponent's modelled range: see ``SearchConfig.floor``)."""
+    from pokerlab.cards.cards import combos_blocked_by
 
     top = float(r.max())
     if top <= 0:
         return r
-    dead = np.zeros(52, dtype=bool)
-    dead[list(board)] = True
-    live = ~(dead[COMBOS[:, 0]] | dead[COMBOS[:, 1]])
-    return np.where(live, np.maximum(r, floor * top), 0.0)
+    return np.where(combos_blocked_by(board), 0.0, np.maximum(r, floor * top))
 
 
 def _compatible_mass(r: np.ndarray) -> np.ndarray:
