@@ -78,9 +78,10 @@ class SearchConfig:
     the time budget (reproducible play: the configured tree, no time checks); ``floor``:
     at every search whose opponent range is modelled (the hand's first, and every one with
     ``safe=0``; a safe nested solve takes its previous solve's prior), every combo the board
-    allows keeps at least this share of the largest weight in the opponent's range (0: the blueprint's Bayes range
-    alone), so that hands the blueprint would not have played this way are in the subgame
-    and, when safe, bounded by the gadget too (see docs/search.md)."""
+    allows keeps at least this share of the largest weight in the opponent's range (0:
+    the blueprint's Bayes range alone), so that hands the blueprint would not have played
+    this way are in the subgame and, when safe, bounded by the gadget too (see
+    docs/search.md)."""
 
     ms: float = 1000.0
     street: int = 3
