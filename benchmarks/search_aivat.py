@@ -5,10 +5,12 @@ SEED --workers W --json`` (a fixed number of iterations per decision, ``iters=N`
 AIVAT's replays are the same match); the match objects are saved in ``--out`` (one JSON
 file per run), summarised in ``docs/search_aivat.json`` and written as the table between
 ``<!-- search_aivat:begin -->`` and ``<!-- search_aivat:end -->`` of docs/search.md.
-``--from DIR`` rebuilds the summary and table from the match files of an earlier run.
+``--from DIR[,DIR...]`` rebuilds the summary and table from the match files of earlier runs;
+``--append`` keeps the rows already in the summary.  Seeds of the same searcher and stack
+are also pooled (hands-weighted mean, 95% CI).
 
 Usage: ``python benchmarks/search_aivat.py [--runs "SPEC@STACK@SEED;..."] [--hands 20000]
-[--workers 1] [--out DIR] [--from DIR] [--no-write]``
+[--workers 1] [--out DIR] [--from DIR[,DIR]] [--append] [--no-write]``
 """
 
 from __future__ import annotations
@@ -90,6 +92,37 @@ def table(rows: list[dict[str, Any]]) -> str:
     return "\n".join(lines)
 
 
+def pooled(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Per (searcher, stack) with more than one seed: the hands-weighted mean of the seeds and
+    its 95% CI (independent deals: half-widths combine as the root of the sum of squares,
+    each weighted by its share of the hands)."""
+    groups: dict[tuple[str, float], list[dict[str, Any]]] = {}
+    for r in rows:
+        groups.setdefault((r["searcher"], float(r["stack_bb"])), []).append(r)
+    out = []
+    for (searcher, stack), rs in groups.items():
+        if len(rs) < 2:
+            continue
+        n = sum(r["hands"] for r in rs)
+        entry: dict[str, Any] = {"searcher": searcher, "stack_bb": stack, "seeds": [r["seed"] for r in rs],
+                                 "hands": n}
+        for key in ("raw", "aivat"):
+            entry[f"{key}_mbb"] = sum(r[f"{key}_mbb"] * r["hands"] for r in rs) / n
+            entry[f"{key}_ci95_mbb"] = sum((r[f"{key}_ci95_mbb"] * r["hands"]) ** 2 for r in rs) ** 0.5 / n
+        out.append(entry)
+    return out
+
+
+def pooled_table(groups: list[dict[str, Any]]) -> str:
+    lines = ["| searcher | stack | seeds | hands | raw | AIVAT |", "|---|---:|---|---:|---:|---:|"]
+    for g in groups:
+        seeds = ", ".join(str(x) for x in g["seeds"])
+        lines.append(f"| `{g['searcher']}` | {g['stack_bb']:g} bb | {seeds} | "
+                     f"{g['hands']:,} | {g['raw_mbb']:+.0f} +- {g['raw_ci95_mbb']:.0f} | "
+                     f"{g['aivat_mbb']:+.0f} +- {g['aivat_ci95_mbb']:.0f} |")
+    return "\n".join(lines)
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--runs", default=RUNS)
@@ -98,10 +131,13 @@ def main() -> int:
     ap.add_argument("--out", type=Path, default=None, help="folder for the match files")
     ap.add_argument("--from", dest="src", type=Path, default=None)
     ap.add_argument("--no-write", action="store_true")
+    ap.add_argument("--append", action="store_true",
+                    help="keep the rows already in docs/search_aivat.json (a new run of the same "
+                         "searcher, stack and seed replaces its row)")
     a = ap.parse_args()
     matches: list[dict[str, Any]] = []
     if a.src is not None:
-        files = sorted(a.src.glob("*.json"))
+        files = sorted(f for d in str(a.src).split(",") for f in Path(d).glob("*.json"))
         if not files:
             print(f"error: no match files (*.json) in {a.src}", file=sys.stderr)
             return 2
@@ -127,13 +163,26 @@ def main() -> int:
     except (KeyError, TypeError) as exc:
         print(f"error: a match file lacks the AIVAT keys of a searcher's match ({exc})", file=sys.stderr)
         return 2
+    if a.append:
+        try:
+            old_rows = json.loads(SUMMARY.read_text())["rows"]
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            print(f"error: --append: cannot read the rows of {SUMMARY} ({exc})", file=sys.stderr)
+            return 2
+        key = ("searcher", "stack_bb", "seed")
+        new_keys = {tuple(r[k] for k in key) for r in rows}
+        rows = [r for r in old_rows if tuple(r[k] for k in key) not in new_keys] + rows
+    groups = pooled(rows)
     text = table(rows)
+    if groups:
+        text += ("\n\nSeeds together (the same searcher and stack; hands-weighted means, 95% CI):\n\n"
+                 + pooled_table(groups))
     print(text)
     if not a.no_write:
         from search_safety import write_block
 
-        SUMMARY.write_text(json.dumps({"command": "python benchmarks/search_aivat.py", "rows": rows},
-                                      indent=1) + "\n")
+        SUMMARY.write_text(json.dumps({"command": "python benchmarks/search_aivat.py", "rows": rows,
+                                       "pooled": groups}, indent=1) + "\n")
         write_block(DOC, NAME, text)
     return 0
 
