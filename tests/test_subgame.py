@@ -154,6 +154,37 @@ def test_showdown_and_fold_sweeps_match_brute_force() -> None:
     ref_fold = [2.0 * sum(opp[o] for o, oc in enumerate(d.hand_cards[1].tolist()) if not set(hc) & set(oc))
                 for hc in d.hand_cards[0].tolist()]
     np.testing.assert_allclose(fold, ref_fold, rtol=1e-12)
+    # a fold and a showdown child together (showdown_fold): with the fold's own reach and with
+    # the showdown's (shared), compiled and twin, the same values as the two kernels apart
+    opp_f = rng.random(d.num_hands[1])
+    for win, tie, lose in ((150.0, 50.0, -50.0), (100.0, 0.0, -100.0)):
+        ref = _brute_showdown(opp, d.hand_cards[0].tolist(), d.hand_cards[1].tolist(), board, win, tie, lose)
+        for shared, rf in ((False, opp_f), (True, opp)):
+            ref_f = np.zeros(d.num_hands[0])
+            K.fold_values(rf, d.hand_cards[0], d.hand_cards[1], d.same[0], -3.0, ref_f)
+            for fn in (K.showdown_fold, K.showdown_fold.py_func):
+                out_s, out_f = np.full(d.num_hands[0], 7.0), np.full(d.num_hands[0], 7.0)
+                fn(opp, rf, shared, d.same[0], d.sd_count[0][0], d.sd_order[1][0], d.sd_cards[1][0],
+                   d.sd_count[1][0], d.sd_index[0][0], win, tie, lose, -3.0, out_s, out_f,
+                   np.empty(d.num_hands[1] + 1), np.empty(2 * d.num_hands[1] + 1), np.empty(52), np.empty(52))
+                np.testing.assert_allclose(out_s, ref, rtol=1e-12, atol=1e-9)
+                np.testing.assert_allclose(out_f, ref_f, rtol=1e-12, atol=1e-9)
+
+
+def test_fused_fold_and_showdown_change_no_value() -> None:
+    """The walk evaluates a river decision's fold and showdown children together; solving with
+    and without that gives the same regrets, strategy sums and exploitability."""
+    spot = make_spot(board=RIVER, pot=100, stack=300, oop="QQ+,AK,T9s,87s,65s", ip="JJ-88,AQ,KQs,T9o",
+                     tree=tree_config(bets="50%,100%", raises="2.5x"))
+    a, b = SpotSolver(spot), SpotSolver(spot)
+    assert int((a.fused >= 0).sum()) > 0
+    b.fused[:] = -1
+    for _ in range(12):
+        a.step()
+        b.step()
+    np.testing.assert_allclose(a.regrets, b.regrets, rtol=1e-5, atol=1e-4)
+    np.testing.assert_allclose(a.ssum, b.ssum, rtol=1e-5, atol=1e-4)
+    assert a.exploitability()[0] == pytest.approx(b.exploitability()[0], rel=1e-6, abs=1e-7)
 
 
 def test_regret_match_columns_twin() -> None:

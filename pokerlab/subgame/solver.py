@@ -174,6 +174,21 @@ class NodeView:
     path: tuple[str, ...]
 
 
+def fused_pairs(tree: BettingTree) -> np.ndarray:
+    """Per node, ``fold << 6 | showdown`` (child positions) where a river decision has a fold
+    child and a showdown child, evaluated together by the walk
+    (:func:`pokerlab.subgame.solver_kernels.showdown_fold`); -1 elsewhere."""
+    out = np.full(tree.num_nodes, -1, dtype=np.int64)
+    for nd in range(tree.num_nodes):
+        if int(tree.kind[nd]) != K.DECISION or int(tree.street[nd]) != 2:
+            continue
+        k = int(tree.num_children[nd])
+        kinds = [int(tree.kind[tree.children[tree.child_start[nd] + a]]) for a in range(k)]
+        if kinds.count(K.FOLD) == 1 and K.SHOWDOWN in kinds and k < 64:
+            out[nd] = kinds.index(K.FOLD) << 6 | kinds.index(K.SHOWDOWN)
+    return out
+
+
 def _norm(token: str) -> str:
     return token.strip().lower().replace(" ", "").replace("-", "")
 
@@ -216,6 +231,7 @@ class SpotSolver:
         self.cpu_seconds = 0.0  # of solving (iterations and exploitability checks)
         self.wall_seconds = 0.0
         self._tasks()
+        self.fused = fused_pairs(self.tree)
         depth = np.zeros(self.tree.num_nodes, dtype=np.int64)
         for i in range(1, self.tree.num_nodes):
             depth[i] = depth[self.tree.parent[i]] + 1
@@ -229,6 +245,11 @@ class SpotSolver:
         self._costs: np.ndarray | None = None  # static task costs, _task_costs
         self._task_weights: dict[tuple[int, int], np.ndarray] = {}  # learnt, per mode and player
         self._z = self._normaliser()
+        # the walks' start vectors (read only by the kernels) and output buffers
+        self._weights_vec = tuple(np.ascontiguousarray(self.deal.weights[q], dtype=self.vec_dtype)
+                                  for q in (0, 1))
+        self._out_vec = tuple(np.zeros(n_hands[q], dtype=self.vec_dtype) for q in (0, 1))
+        self._compat_weights = tuple(self._compatible(q, self._weights_vec[1 - q]) for q in (0, 1))
         self._load_kernels()
         self.gadget_player = -1  # see set_gadget
         self.gadget_cbv = np.zeros(0)
@@ -270,6 +291,7 @@ class SpotSolver:
     def _ctx(self) -> tuple[Any, ...]:
         tr, d = self.tree, self.deal
         return (tr.kind, tr.player, tr.street, tr.child_start, tr.num_children, tr.children, tr.contrib,
+                self.fused,
                 self.node_base, self.entry_base, self.regrets, self.ssum, self.rscale, self.sscale,
                 self.lock_data, self.lock_ptr,
                 d.hand_cards, d.same, d.card_start, d.card_hands, d.swap,
@@ -281,12 +303,15 @@ class SpotSolver:
         return (float(sp.pot), float(sp.rake), float(sp.rake_cap), pos_d, neg_d, strat_d, plus)
 
     def _run(self, mode: int, p: int, t: int, node: int = 0, slot: int = 0,
-             opp_reach: np.ndarray | None = None, own_reach: np.ndarray | None = None) -> np.ndarray:
+             opp_reach: np.ndarray | None = None, own_reach: np.ndarray | None = None,
+             values: bool = True) -> np.ndarray:
+        """One walk; returns ``p``'s counterfactual values at ``node`` (``values=False``: a
+        CFR update whose values nobody reads returns the kernel's raw buffer)."""
         o = 1 - p
-        w = self.deal.weights
-        opp = np.ascontiguousarray(w[o] if opp_reach is None else opp_reach, dtype=self.vec_dtype)
-        own = np.ascontiguousarray(w[p] if own_reach is None else own_reach, dtype=self.vec_dtype)
-        out = np.zeros(self.deal.num_hands[p], dtype=self.vec_dtype)
+        vt = self.vec_dtype
+        opp = self._weights_vec[o] if opp_reach is None else np.ascontiguousarray(opp_reach, dtype=vt)
+        own = self._weights_vec[p] if own_reach is None else np.ascontiguousarray(own_reach, dtype=vt)
+        out = self._out_vec[p]
         ctx = self._ctx()
         prm = self._params(t)
         extra = (self.chance_index, self.chance_opp, self.chance_own, self.task_of, self.task_cfv,
@@ -302,10 +327,13 @@ class SpotSolver:
         else:
             K.walk(mode, K.TOP_FULL, node, p, slot, opp, own, out, self.scratch,  # type: ignore[call-arg]
                    self.frames, self.work, *ctx, *prm, *extra)
+        if not values:
+            return out
         # the kernels' payoffs are relative to a tie (every terminal less half the starting
         # pot: the same for every action, so regrets and best responses do not change); the
         # constant comes back here: half the pot times the compatible opponent reach
-        return out.astype(np.float64) + 0.5 * float(self.spot.pot) * self._compatible(p, opp)
+        comp = self._compat_weights[p] if opp_reach is None else self._compatible(p, opp)
+        return out.astype(np.float64) + 0.5 * float(self.spot.pot) * comp
 
     def _compatible(self, p: int, opp_reach: np.ndarray) -> np.ndarray:
         """Per hand of ``p``, the opponent reach it can meet (no shared card)."""
@@ -474,8 +502,8 @@ class SpotSolver:
         c0, w0 = time.process_time(), time.perf_counter()
         g = self.gadget_player
         if g < 0:
-            self._run(K.MODE_CFR, 0, t)
-            self._run(K.MODE_CFR, 1, t)
+            self._run(K.MODE_CFR, 0, t, values=False)
+            self._run(K.MODE_CFR, 1, t, values=False)
         else:
             for p in (0, 1):
                 enter = self.deal.weights[g] * self._gadget_enter()

@@ -223,6 +223,89 @@ def showdown_fast(opp_reach, same, my_n, opp_order, opp_cards, opp_n, idx,  # ty
 
 
 @njit(cache=True, fastmath=VEC_FLAGS, **NO_RC)
+def showdown_fold(opp_s, opp_f, shared, same, my_n, opp_order, opp_cards, opp_n, idx,  # type: ignore[no-untyped-def]
+                  win, tie, lose, pay_f, out_s, out_f, pre, card_pre, run, run_f):
+    """A decision node's fold and showdown children at once (the river's ``fold`` and
+    ``call``): ``out_s`` as :func:`showdown_fast` with the opponent's reach ``opp_s``,
+    ``out_f`` as :func:`fold_values` with ``opp_f`` and payoff ``pay_f``.  One pass over the
+    opponent's hands in strength order builds both (with ``shared``, ``opp_f`` is ``opp_s``:
+    the player itself acts, so the fold's per-card sums are the showdown's totals), and one
+    pass over my hands writes both: the fold costs no pass of its own.  Hands the board
+    blocks (not in the strength order) get 0 in both (their values are zeroed at the chance
+    node above anyway).  The same values as the two kernels up to rounding."""
+    n = idx.shape[0] // 2
+    for c in range(52):
+        run[c] = 0.0
+        run_f[c] = 0.0
+    acc = 0.0
+    acc_f = 0.0
+    pre[0] = 0.0
+    card_pre[0] = 0.0
+    if shared:
+        for j in range(opp_n):
+            w = float(opp_s[opp_order[j]])
+            acc += w
+            pre[j + 1] = acc
+            c1 = opp_cards[2 * j]
+            c2 = opp_cards[2 * j + 1]
+            x = run[c1] + w
+            run[c1] = x
+            card_pre[2 * j + 1] = x
+            y = run[c2] + w
+            run[c2] = y
+            card_pre[2 * j + 2] = y
+        acc_f = acc
+        for c in range(52):
+            run_f[c] = run[c]
+    else:
+        for j in range(opp_n):
+            oj = opp_order[j]
+            w = float(opp_s[oj])
+            wf = float(opp_f[oj])
+            acc += w
+            acc_f += wf
+            pre[j + 1] = acc
+            c1 = opp_cards[2 * j]
+            c2 = opp_cards[2 * j + 1]
+            x = run[c1] + w
+            run[c1] = x
+            card_pre[2 * j + 1] = x
+            y = run[c2] + w
+            run[c2] = y
+            card_pre[2 * j + 2] = y
+            run_f[c1] += wf
+            run_f[c2] += wf
+    for h in range(out_s.shape[0]):
+        out_s[h] = 0.0
+        out_f[h] = 0.0
+    dw = win - tie
+    dl = lose - tie
+    lo = idx[0:n]
+    hi = idx[n:2 * n]
+    for q in range(my_n):
+        a = lo[q]
+        b = hi[q]
+        c1 = (a >> 36) & 63
+        c2 = (b >> 36) & 63
+        wv = pre[a & 4095] - card_pre[(a >> 12) & 4095] - card_pre[(a >> 24) & 4095]
+        lv = ((acc - pre[b & 4095]) - (run[c1] - card_pre[(b >> 12) & 4095])
+              - (run[c2] - card_pre[(b >> 24) & 4095]))
+        v = wv * dw + lv * dl
+        h = a >> 42
+        sm = same[h]
+        fv = acc_f - run_f[c1] - run_f[c2]
+        if sm >= 0:
+            fv += opp_f[sm]
+        if tie != 0.0:
+            comp = acc - run[c1] - run[c2]
+            if sm >= 0:
+                comp += opp_s[sm]
+            v += comp * tie
+        out_s[h] = v
+        out_f[h] = pay_f * fv
+
+
+@njit(cache=True, fastmath=VEC_FLAGS, **NO_RC)
 def current_strategy(regrets, base, k, n, lock, lptr, sigma, tot):  # type: ignore[no-untyped-def]
     """Regret matching per hand into flat ``sigma[a * n + h]`` (action-major, as stored),
     vectorised over the hands (:func:`pokerlab.solvers.regret.regret_match_columns`);
@@ -360,6 +443,15 @@ def _scale(dst, x, y):  # type: ignore[no-untyped-def]
         dst[h] = x[h] * y[h]
 
 
+@njit(cache=True, inline="always")
+def _rake(final, rake, rake_cap):  # type: ignore[no-untyped-def]
+    """The rake taken from a final pot: ``rake`` of it, at most ``rake_cap`` (0: no cap)."""
+    r = rake * final
+    if rake_cap > 0.0 and r > rake_cap:
+        r = rake_cap
+    return r
+
+
 def work_size(n_max: int) -> int:
     """Floats of :func:`walk`'s float64 work area for hand lists of at most ``n_max``."""
     return 160 + 3 * n_max
@@ -373,7 +465,7 @@ def _copy(dst, src):  # type: ignore[no-untyped-def]
 
 @njit(cache=True, nogil=True, fastmath=VEC_FLAGS, **NO_RC)
 def walk(mode, top, node, p, slot, opp_reach, own_reach, out, scratch, frames, work,  # type: ignore[no-untyped-def]
-         kind, player, street, child_start, num_children, children, contrib,
+         kind, player, street, child_start, num_children, children, contrib, fused,
          node_base, entry_base, regrets, ssum, rscale, sscale, lock, lock_ptr,
          hand_cards, same, card_start, card_hands, swap,
          next_slot, iso_rep, iso_swap, sd_order, sd_count, sd_cards, sd_index,
@@ -435,9 +527,7 @@ def walk(mode, top, node, p, slot, opp_reach, own_reach, out, scratch, frames, w
                 continue
             cp = contrib[nd, p]
             final = pot + contrib[nd, 0] + contrib[nd, 1]
-            r = rake * final
-            if rake_cap > 0.0 and r > rake_cap:
-                r = rake_cap
+            r = _rake(final, rake, rake_cap)
             if kd == FOLD:
                 pay = (-cp if player[nd] == p else final - r - cp) - half
                 _fold_values(opp_v, hand_cards[p], hand_cards[o], same[p], pay, out_v, fbuf)
@@ -517,6 +607,7 @@ def walk(mode, top, node, p, slot, opp_reach, own_reach, out, scratch, frames, w
         # decision node
         q = player[nd]
         k = num_children[nd]
+        fz = fused[nd]
         n_q = hand_cards[q].shape[0]
         base = node_base[nd] + sl * k * n_q
         sigma = scratch[sp:sp + k * n_q]
@@ -536,9 +627,46 @@ def walk(mode, top, node, p, slot, opp_reach, own_reach, out, scratch, frames, w
                 current_strategy(regrets, base, k, n_q, lock, lptr, sigma, tot)
             elif not (q == p and mode == MODE_BR):
                 average_strategy(ssum, base, k, n_q, lock, lptr, sigma, tot)
+            if fz >= 0:
+                # the fold and showdown children in one evaluation (showdown_fold)
+                af = fz >> 6
+                asd = fz & 63
+                of = scratch[cfv_off + af * n_p:cfv_off + af * n_p + n_p]
+                osd = scratch[cfv_off + asd * n_p:cfv_off + asd * n_p + n_p]
+                if dead:
+                    of[:] = 0.0
+                    osd[:] = 0.0
+                else:
+                    nf = children[child_start[nd] + af]
+                    cpf = contrib[nf, p]
+                    final = pot + contrib[nf, 0] + contrib[nf, 1]
+                    pay_f = (-cpf if player[nf] == p else final - _rake(final, rake, rake_cap) - cpf) - half
+                    ns = children[child_start[nd] + asd]
+                    cp = contrib[ns, p]
+                    final = pot + contrib[ns, 0] + contrib[ns, 1]
+                    r = _rake(final, rake, rake_cap)
+                    tie = 0.5 * (final - r) - cp - half
+                    if abs(tie) < 1e-9:
+                        tie = 0.0
+                    if q == p:
+                        rs = opp_v
+                        rf = opp_v
+                    else:
+                        mx = max(n_p, n_q)
+                        rf = scratch[sub:sub + n_o]
+                        rs = scratch[sub + mx:sub + mx + n_o]
+                        _scale(rf, opp_v, sigma[af * n_q:af * n_q + n_q])
+                        _scale(rs, opp_v, sigma[asd * n_q:asd * n_q + n_q])
+                    showdown_fold(rs, rf, q == p, same[p], sd_count[p][sl], sd_order[o][sl],
+                                  sd_cards[o][sl], sd_count[o][sl], sd_index[p][sl],
+                                  final - r - cp - half, tie, -cp - half, pay_f, osd, of,
+                                  pre, card_pre, buf, fbuf)
             a = 0
         else:
             a += 1
+        if fz >= 0:
+            while a < k and (a == (fz >> 6) or a == (fz & 63)):
+                a += 1
         if a < k:
             frames[d, F_A] = a
             d += 1
@@ -596,7 +724,7 @@ def walk(mode, top, node, p, slot, opp_reach, own_reach, out, scratch, frames, w
 @njit(cache=True, nogil=True, **NO_RC)
 def run_tasks(lo, hi, mode, p, task_node, task_card, task_slot, task_chance, scratch, frames, work,  # type: ignore[no-untyped-def]
               sub_opp, sub_own, out,
-              kind, player, street, child_start, num_children, children, contrib,
+              kind, player, street, child_start, num_children, children, contrib, fused,
               node_base, entry_base, regrets, ssum, rscale, sscale, lock, lock_ptr,
               hand_cards, same, card_start, card_hands, swap,
               next_slot, iso_rep, iso_swap, sd_order, sd_count, sd_cards, sd_index,
@@ -624,7 +752,7 @@ def run_tasks(lo, hi, mode, p, task_node, task_card, task_slot, task_chance, scr
         _zero_card(sw, card_start[p], card_hands[p], c)
         walk(mode, TOP_FULL, children[child_start[task_node[t]]], p, task_slot[t], so, sw, ov,
              scratch, frames, work,
-             kind, player, street, child_start, num_children, children, contrib,
+             kind, player, street, child_start, num_children, children, contrib, fused,
              node_base, entry_base, regrets, ssum, rscale, sscale, lock, lock_ptr,
              hand_cards, same, card_start, card_hands, swap,
              next_slot, iso_rep, iso_swap, sd_order, sd_count, sd_cards, sd_index,
