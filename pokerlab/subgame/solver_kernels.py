@@ -169,17 +169,11 @@ def showdown_index(my_order, my_str, my_cards, my_n, opp_str, opp_cards, opp_n, 
                 idx[n + q] = j | (last[c1] << 12) | (last[c2] << 24) | (c2 << 36)
 
 
-@njit(cache=True, fastmath=VEC_FLAGS, **NO_RC)
-def showdown_fast(opp_reach, same, my_n, opp_order, opp_cards, opp_n, idx,  # type: ignore[no-untyped-def]
-                  win, tie, lose, out, pre, card_pre, run):
-    """:func:`showdown_values` without its data-dependent branches: one pass over the
-    opponent's hands in strength order builds the prefix sums of its reach (``pre``: n_o + 1)
-    and, per card, of the reach holding that card (``card_pre``: 2 n_o + 1 slots, in the
-    pass's order; ``run``: 52 running totals); then each of my hands reads its weaker and
-    stronger sums at the static bounds of :func:`showdown_index` (``idx``), card removal by
-    the per-card sums at the same bounds.  The same values as :func:`showdown_values` up to
-    rounding (the sums are float64 either way)."""
-    n = idx.shape[0] // 2
+@njit(cache=True, fastmath=VEC_FLAGS, inline="always")
+def _strength_prefix(opp_reach, opp_order, opp_cards, opp_n, pre, card_pre, run):  # type: ignore[no-untyped-def]
+    """The pass over the opponent's hands in strength order of :func:`showdown_fast`: prefix
+    sums of its reach (``pre``), per card in the pass's order (``card_pre``) and the per-card
+    totals (``run``); returns the total reach."""
     for c in range(52):
         run[c] = 0.0
     acc = 0.0
@@ -197,6 +191,33 @@ def showdown_fast(opp_reach, same, my_n, opp_order, opp_cards, opp_n, idx,  # ty
         y = run[c2] + w
         run[c2] = y
         card_pre[2 * j + 2] = y
+    return acc
+
+
+@njit(cache=True, fastmath=VEC_FLAGS, inline="always")
+def _showdown_hand(a, b, pre, card_pre, run, acc, dw, dl):  # type: ignore[no-untyped-def]
+    """One hand's showdown value relative to a tie from its two static words (``a``, ``b``:
+    :func:`showdown_index`) and the sums of :func:`_strength_prefix`."""
+    c1 = (a >> 36) & 63
+    c2 = (b >> 36) & 63
+    wv = pre[a & 4095] - card_pre[(a >> 12) & 4095] - card_pre[(a >> 24) & 4095]
+    lv = ((acc - pre[b & 4095]) - (run[c1] - card_pre[(b >> 12) & 4095])
+          - (run[c2] - card_pre[(b >> 24) & 4095]))
+    return wv * dw + lv * dl
+
+
+@njit(cache=True, fastmath=VEC_FLAGS, **NO_RC)
+def showdown_fast(opp_reach, same, my_n, opp_order, opp_cards, opp_n, idx,  # type: ignore[no-untyped-def]
+                  win, tie, lose, out, pre, card_pre, run):
+    """:func:`showdown_values` without its data-dependent branches: one pass over the
+    opponent's hands in strength order builds the prefix sums of its reach (``pre``: n_o + 1)
+    and, per card, of the reach holding that card (``card_pre``: 2 n_o + 1 slots, in the
+    pass's order; ``run``: 52 running totals); then each of my hands reads its weaker and
+    stronger sums at the static bounds of :func:`showdown_index` (``idx``), card removal by
+    the per-card sums at the same bounds.  The same values as :func:`showdown_values` up to
+    rounding (the sums are float64 either way)."""
+    n = idx.shape[0] // 2
+    acc = _strength_prefix(opp_reach, opp_order, opp_cards, opp_n, pre, card_pre, run)
     for h in range(out.shape[0]):
         out[h] = 0.0
     dw = win - tie
@@ -206,14 +227,11 @@ def showdown_fast(opp_reach, same, my_n, opp_order, opp_cards, opp_n, idx,  # ty
     for q in range(my_n):
         a = lo[q]
         b = hi[q]
-        c1 = (a >> 36) & 63
-        c2 = (b >> 36) & 63
-        wv = pre[a & 4095] - card_pre[(a >> 12) & 4095] - card_pre[(a >> 24) & 4095]
-        lv = ((acc - pre[b & 4095]) - (run[c1] - card_pre[(b >> 12) & 4095])
-              - (run[c2] - card_pre[(b >> 24) & 4095]))
-        v = wv * dw + lv * dl
+        v = _showdown_hand(a, b, pre, card_pre, run, acc, dw, dl)
         h = a >> 42
         if tie != 0.0:
+            c1 = (a >> 36) & 63
+            c2 = (b >> 36) & 63
             comp = acc - run[c1] - run[c2]
             sm = same[h]
             if sm >= 0:
@@ -234,30 +252,20 @@ def showdown_fold(opp_s, opp_f, shared, same, my_n, opp_order, opp_cards, opp_n,
     blocks (not in the strength order) get 0 in both (their values are zeroed at the chance
     node above anyway).  The same values as the two kernels up to rounding."""
     n = idx.shape[0] // 2
-    for c in range(52):
-        run[c] = 0.0
-        run_f[c] = 0.0
-    acc = 0.0
-    acc_f = 0.0
-    pre[0] = 0.0
-    card_pre[0] = 0.0
     if shared:
-        for j in range(opp_n):
-            w = float(opp_s[opp_order[j]])
-            acc += w
-            pre[j + 1] = acc
-            c1 = opp_cards[2 * j]
-            c2 = opp_cards[2 * j + 1]
-            x = run[c1] + w
-            run[c1] = x
-            card_pre[2 * j + 1] = x
-            y = run[c2] + w
-            run[c2] = y
-            card_pre[2 * j + 2] = y
+        acc = _strength_prefix(opp_s, opp_order, opp_cards, opp_n, pre, card_pre, run)
         acc_f = acc
         for c in range(52):
             run_f[c] = run[c]
     else:
+        # the showdown's sums and the fold's per-card sums in one loop (independent chains)
+        for c in range(52):
+            run[c] = 0.0
+            run_f[c] = 0.0
+        acc = 0.0
+        acc_f = 0.0
+        pre[0] = 0.0
+        card_pre[0] = 0.0
         for j in range(opp_n):
             oj = opp_order[j]
             w = float(opp_s[oj])
@@ -285,13 +293,10 @@ def showdown_fold(opp_s, opp_f, shared, same, my_n, opp_order, opp_cards, opp_n,
     for q in range(my_n):
         a = lo[q]
         b = hi[q]
+        v = _showdown_hand(a, b, pre, card_pre, run, acc, dw, dl)
+        h = a >> 42
         c1 = (a >> 36) & 63
         c2 = (b >> 36) & 63
-        wv = pre[a & 4095] - card_pre[(a >> 12) & 4095] - card_pre[(a >> 24) & 4095]
-        lv = ((acc - pre[b & 4095]) - (run[c1] - card_pre[(b >> 12) & 4095])
-              - (run[c2] - card_pre[(b >> 24) & 4095]))
-        v = wv * dw + lv * dl
-        h = a >> 42
         sm = same[h]
         fv = acc_f - run_f[c1] - run_f[c2]
         if sm >= 0:
