@@ -23,13 +23,14 @@ Plain Python (integers; ``state`` an int):
 * :class:`SplitMix64` ``(seed)`` with ``next()``, ``below(n)``, ``uniform()``;
 * :func:`stream_seed` ``(seed, index, stream=0)``: a 63-bit seed for item ``index`` of
   stream ``stream`` (independent of the order items are drawn in);
+* :func:`event_value` / :func:`event_unit` ``(seed, index)``: a draw per event of a hand;
 * :func:`splitmix_seed` ``(seed)``: the ``seed + 1``-th output of ``SplitMix64(0)``;
 * :func:`xorshift64star_next` ``(x) -> (x, value)``; :class:`XorShift64Star`.
 
 Numba (``@njit(inline="always")``, callable from other kernels; a stream is a uint64 array
 whose element 0 is the state): :func:`mix64_nb`, :func:`splitmix64_nb` ``(rs) -> uint64``,
 :func:`below_nb` ``(rs, n) -> int64``, :func:`uniform01_nb` ``(rs) -> float64``,
-:func:`stream_seed_nb`, :func:`xorshift64star_nb`, :func:`xorshift64star_uniform_nb`.
+:func:`stream_seed_nb`, :func:`event_unit_nb`, :func:`xorshift64star_nb`, :func:`xorshift64star_uniform_nb`.
 ``tests/test_rng.py`` checks each against its twin bit for bit.
 """
 
@@ -49,6 +50,8 @@ MUL1 = 0xBF58476D1CE4E5B9
 MUL2 = 0x94D049BB133111EB
 C_INDEX = 0xD1B54A32D192ED03
 C_STREAM = 0x8CB92BA72F3D8DD7
+C_EVENT = 0xC2B2AE3D27D4EB4F
+"""The event-index multiplier of :func:`event_unit`."""
 XS_MULT = 0x2545F4914F6CDD1D
 INV53 = 1.0 / 9007199254740992.0
 """``2**-53``: a 53-bit integer times this is a float in [0, 1), exactly."""
@@ -58,6 +61,7 @@ _MUL1 = np.uint64(MUL1)
 _MUL2 = np.uint64(MUL2)
 _C_INDEX = np.uint64(C_INDEX)
 _C_STREAM = np.uint64(C_STREAM)
+_C_EVENT = np.uint64(C_EVENT)
 _LOW63 = np.uint64(LOW63)
 _XS_MULT = np.uint64(XS_MULT)
 _S11 = np.uint64(11)
@@ -131,6 +135,18 @@ def stream_seed(seed: int, index: int, stream: int = 0) -> int:
                  + int(stream) * C_STREAM) & LOW63
 
 
+def event_value(seed: int, index: int) -> int:
+    """The first output of ``SplitMix64(seed * GOLDEN + index * C_EVENT)``: a draw tied to
+    event number ``index`` of a hand played with ``seed`` (the policy agent's randomised
+    action translation), the same however often the hand is replayed."""
+    return SplitMix64(int(seed) * GOLDEN + int(index) * C_EVENT).next()
+
+
+def event_unit(seed: int, index: int) -> float:
+    """:func:`to_unit` of :func:`event_value` (twin: :func:`event_unit_nb`)."""
+    return to_unit(event_value(seed, index))
+
+
 def splitmix_seed(seed: int) -> int:
     """:func:`mix64` of ``(seed + 1) * GOLDEN``: the ``seed + 1``-th output of
     ``SplitMix64(0)``, a well-mixed 64-bit state from a small seed."""
@@ -199,6 +215,13 @@ def stream_seed_nb(seed, index, stream):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True, inline="always")
+def event_unit_nb(seed, index):  # type: ignore[no-untyped-def]
+    """Twin of :func:`event_unit` (``seed``, ``index`` non-negative int64)."""
+    z = np.uint64(seed) * _GOLDEN + np.uint64(index) * _C_EVENT + _GOLDEN
+    return np.float64(mix64_nb(z) >> _S11) * INV53
+
+
+@njit(cache=True, inline="always")
 def xorshift64star_nb(state):  # type: ignore[no-untyped-def]
     """xorshift64* step on ``state[0]`` (uint64, non-zero): the next output."""
     x = state[0]
@@ -216,6 +239,7 @@ def xorshift64star_uniform_nb(state):  # type: ignore[no-untyped-def]
 
 
 __all__ = [
+    "C_EVENT",
     "C_INDEX",
     "C_STREAM",
     "GOLDEN",
@@ -228,6 +252,9 @@ __all__ = [
     "SplitMix64",
     "XorShift64Star",
     "below_nb",
+    "event_unit",
+    "event_unit_nb",
+    "event_value",
     "mix64",
     "mix64_nb",
     "pick",

@@ -103,3 +103,21 @@ def test_streams_differ() -> None:
     draws = [r.uniform() for _ in range(20000)]
     assert us[0] == draws[0]
     assert abs(float(np.mean(draws)) - 0.5) < 0.01
+
+
+def test_event_unit_twins() -> None:
+    # the policy agent's randomised translation draw: SplitMix64(seed * GOLDEN + index *
+    # C_EVENT).next(), in Python and in a kernel
+    from numba import njit
+
+    @njit
+    def draw(seed, index):  # type: ignore[no-untyped-def]
+        return R.event_unit_nb(seed, index)
+
+    for seed in (0, 1, 7, 2**31 - 1, 123456789):
+        for index in (0, 1, 2, 5, 17, 63):
+            v = R.SplitMix64(seed * R.GOLDEN + index * 0xC2B2AE3D27D4EB4F).next()
+            assert R.event_value(seed, index) == v
+            u = R.event_unit(seed, index)
+            assert u == R.to_unit(v) and 0.0 <= u < 1.0
+            assert draw(np.int64(seed), np.int64(index)) == u

@@ -75,7 +75,7 @@ from pokerlab.holdem.events import (
     HoleDealt,
     event_to_action,
 )
-from pokerlab.rng import GOLDEN, SplitMix64, pick, to_unit
+from pokerlab.rng import SplitMix64, event_value, pick, to_unit
 
 ALLIN_BEHIND = 0.5
 """A real raise that leaves more than this share of the effective starting stack behind
@@ -83,7 +83,7 @@ the raiser is never translated to the abstract all-in (see ``In`` in the docstri
 
 
 def _mix(seed: int, index: int) -> int:
-    return SplitMix64(int(seed) * GOLDEN + int(index) * 0xC2B2AE3D27D4EB4F).next()
+    return event_value(seed, index)
 
 
 def uniform_from(rng: SplitMix64) -> float:
@@ -360,6 +360,56 @@ class HUNLPolicyAgent:
             self._resync_at_decision(t)
             out.append((t.real, t.node))
         return out
+
+    # ------------------------------------------------------------------ branches
+    def branch_root(self, view: PlayerView) -> _Track:
+        """Indexed policies: a copy of the tracked hand at ``view``, where walks of
+        :meth:`branch_step` start (LBR's compiled betting tree)."""
+        if not self.indexed:
+            raise AgentError("branch_root is for policies over a compiled tree")
+        return self._tracked(view).copy()
+
+    def branch_step(self, t: _Track, act: Action, board: list[int]
+                    ) -> list[tuple[float, _Track]]:
+        """Every way the tracked hand ``t`` can follow the real betting action ``act``:
+        ``(probability, new track)`` in the order of the randomised translation's draw
+        (:func:`pokerlab.rng.pick` over these probabilities with the agent's
+        ``event_unit(seed, index of the event)`` picks the branch the agent follows;
+        one branch of probability 1 when the translation is not randomised).  The same
+        steps as following the action in a view (translation, fit, the re-synchronisation
+        before it), then the board cards the next street needs are dealt from ``board``
+        (five cards) and the node is re-synchronised as at the agent's next view.  The
+        new tracks record no events; ``t`` is not changed."""
+        real = t.real
+        node, lost = t.node, t.lost
+        if real.phase == Phase.BETTING and (lost or node < 0 or not self._decides(node, real)):
+            node, lost = self.nearest_node(real), False
+        outs: list[tuple[float, int, bool]] = []
+        if real.phase == Phase.BETTING and node >= 0:
+            probs = self.map.translate(real, act, allin_behind=self.allin_behind)
+            if len(probs) == 1:
+                probs = [(probs[0][0], 1.0)]
+            for aid, p in probs:
+                fit = self._fit_node(node, int(aid), act)
+                outs.append((float(p), node, True) if fit < 0
+                            else (float(p), int(self.tree.child(node, fit)), False))
+        else:
+            outs.append((1.0, node, lost))
+        res: list[tuple[float, _Track]] = []
+        for p, n, lo in outs:
+            c = _Track.__new__(_Track)
+            c.player, c.hole, c.config = t.player, t.hole, t.config
+            c.events = []
+            c.real = real.clone()
+            c.node, c.lost, c.ok, c.ab, c.ids = n, lo, True, None, []
+            c.real.apply(act)
+            while c.real.phase == Phase.DEAL_BOARD:
+                k = c.real.cards_due()
+                have = len(c.real.board)
+                c.real.deal_board(list(board[have:have + k]))
+            self._resync_at_decision(c)
+            res.append((p, c))
+        return res
 
     def _new_track(self, view: PlayerView) -> _Track:
         return _Track(view.player, view.hole, view.config,

@@ -57,7 +57,9 @@ from pokerlab.evaluation.lbr_core import (  # noqa: F401 - the LBR names, as bef
     LBRError,
     LBRResult,
     LBRSession,
+    _combos64,
     check_from_round,
+    deal_cards,
     lbr_choose,
     parse_action_set,
     play_lbr_hand,
@@ -641,23 +643,6 @@ def checkdown_equities(hole: Sequence[int], board: Sequence[int]) -> np.ndarray:
     return out
 
 
-_COMBOS64: list[np.ndarray] = []
-
-
-def _combos64() -> np.ndarray:
-    if not _COMBOS64:
-        from pokerlab.cards.cards import COMBOS
-
-        _COMBOS64.append(np.ascontiguousarray(COMBOS, dtype=np.int64))
-    return _COMBOS64[0]
-
-
-def deal_cards(seed: int, deal: int) -> list[int]:
-    """The 9 cards of deal number ``deal`` (seeded; the same for both seats)."""
-    rng = np.random.default_rng([int(seed), int(deal), 9])
-    return [int(c) for c in rng.permutation(52)[:9]]
-
-
 def lbr_holdem(agent: Any, *, config: Any = None, lbr: LBRConfig | None = None,
                deals: Sequence[int] | None = None,
                progress: Callable[[int], None] | None = None) -> LBRResult:
@@ -684,11 +669,17 @@ def per_deal_holdem(agent: Any, config: Any, lbr: LBRConfig, deals: Sequence[int
                     vectorised: bool = True, kernel: bool = True) -> np.ndarray:
     """``per_deal[i, seat]`` chips for the given deal numbers (worker entry point);
     ``vectorised=False`` plays the per-combo reference LBR (same hands, same values);
-    fold/call LBR against an indexed policy on its own tree runs in one kernel
-    (:func:`fc_kernel_deals`) unless ``kernel=False``."""
+    unless ``kernel=False``, fold/call LBR against an indexed policy on its own tree runs
+    in one kernel (:func:`fc_kernel_deals`) and every other action set (or table) against
+    such a policy in the real-tree kernel
+    (:func:`pokerlab.evaluation.lbr_tree.tree_kernel_deals`)."""
     aset = parse_action_set(lbr.actions)
-    if vectorised and kernel and not aset.raises:
-        fast = fc_kernel_deals(agent, config, lbr, deals, progress)
+    if vectorised and kernel:
+        from pokerlab.evaluation.lbr_tree import tree_kernel_deals
+
+        fast = None if aset.raises else fc_kernel_deals(agent, config, lbr, deals, progress)
+        if fast is None and _range_query_checked(agent, config):
+            fast = tree_kernel_deals(agent, config, lbr, deals, progress)
         if fast is not None:
             return fast
 
@@ -699,6 +690,28 @@ def per_deal_holdem(agent: Any, config: Any, lbr: LBRConfig, deals: Sequence[int
         return sess, np.random.default_rng([lbr.seed, d, seat, 1])
 
     return run_sessions(make, list(deals), progress)
+
+
+def _range_query_checked(agent: Any, config: Any) -> bool:
+    """The range query's first-use check (its answers against the agent's own
+    ``action_probabilities``, :func:`_indexed_policy_all_hands`) at the agent's first
+    decision of a hand, for the real-tree kernel: True when it passed."""
+    from pokerlab.evaluation.lbr_tree import tree_kernel_ok
+    from pokerlab.holdem.engine import HoldemState
+
+    if tree_kernel_ok(agent) is None:
+        return False
+    try:
+        fs = _fast_state(agent)
+    except TypeError:
+        return False
+    if not fs.checked and fs.ok:
+        st = HoldemState(config=config)
+        st.deal_hole([0, 1])
+        st.deal_hole([2, 3])
+        agent.reset(0)
+        _indexed_policy_all_hands(agent, st.view(st.actor), np.ones(NUM_COMBOS, dtype=bool))
+    return bool(fs.ok and fs.checked)
 
 
 def fc_kernel_side(agent: Any, config: Any) -> Any:

@@ -76,6 +76,24 @@ def check_from_round(from_round: int) -> int:
 
 
 # ----------------------------------------------------------------------------- decision
+_COMBOS64: list[np.ndarray] = []
+
+
+def _combos64() -> np.ndarray:
+    if not _COMBOS64:
+        from pokerlab.cards.cards import COMBOS
+
+        _COMBOS64.append(np.ascontiguousarray(COMBOS, dtype=np.int64))
+    return _COMBOS64[0]
+
+
+def deal_cards(seed: int, deal: int) -> list[int]:
+    """The 9 cards of deal number ``deal`` of hold'em LBR (seeded; the same for both
+    seats): hole of player 0, of player 1, flop, turn, river."""
+    rng = np.random.default_rng([int(seed), int(deal), 9])
+    return [int(c) for c in rng.permutation(52)[:9]]
+
+
 def lbr_choose(weights: np.ndarray, values: Sequence[np.ndarray | float]) -> int:
     """Index of the option with the largest range-weighted value ``sum_j w_j v_j``.
 

@@ -31,12 +31,14 @@ from pokerlab.cards.evaluator_kernels import (
     strength_nb,
 )
 from pokerlab.evaluation.match_kernels import _row_start, _table_bucket
+from pokerlab.rng import event_unit_nb
 
 
 @njit(cache=True)
 def _runouts(tables, hole, board, nboard):  # type: ignore[no-untyped-def]
     """Every completion of ``board`` to 5 cards avoiding ``hole``: returns (key sums and suit
-    bits of the 5 board cards, card masks of the added cards, LBR strengths)."""
+    bits of the 5 board cards, card masks of the added cards, LBR strengths, the cards
+    used, the added cards (-1: none))."""
     key_t = tables.key
     bit_t = tables.bit
     nf = tables.noflush
@@ -67,6 +69,7 @@ def _runouts(tables, hole, board, nboard):  # type: ignore[no-untyped-def]
     bitss = np.empty(n, dtype=np.int64)
     masks = np.empty(n, dtype=np.int64)
     mine = np.empty(n, dtype=np.int64)
+    added = np.full((n, 2), -1, dtype=np.int64)
     hk = key_t[hole[0]] + key_t[hole[1]]
     hb = bit_t[hole[0]] | bit_t[hole[1]]
     r = 0
@@ -80,6 +83,7 @@ def _runouts(tables, hole, board, nboard):  # type: ignore[no-untyped-def]
             keys[r] = key + key_t[c]
             bitss[r] = bits | bit_t[c]
             masks[r] = np.int64(1) << c
+            added[r, 0] = c
             r += 1
     else:
         for a in range(nd):
@@ -89,10 +93,12 @@ def _runouts(tables, hole, board, nboard):  # type: ignore[no-untyped-def]
                 keys[r] = key + key_t[ca] + key_t[cb]
                 bitss[r] = bits | bit_t[ca] | bit_t[cb]
                 masks[r] = (np.int64(1) << ca) | (np.int64(1) << cb)
+                added[r, 0] = ca
+                added[r, 1] = cb
                 r += 1
     for i in range(n):
         mine[i] = strength_from(nf, offs, fl, keys[i] + hk, bitss[i] | hb)
-    return keys, bitss, masks, mine, used
+    return keys, bitss, masks, mine, used, added
 
 
 @njit(cache=True, inline="always")
@@ -143,13 +149,13 @@ def checkdown_equity(tables, hole, board, nboard, combos, out):  # type: ignore[
     nf = tables.noflush
     offs = tables.offs[tables.obase[7]:]
     fl = tables.flush
-    keys, bitss, masks, mine, used = _runouts(tables, hole, board, nboard)
+    keys, bitss, masks, mine, used, added = _runouts(tables, hole, board, nboard)
     n = keys.shape[0]
     nc = combos.shape[0]
     # per runout: 2 * win + tie against each rank pair without a flush (0: no such pair);
     # the rank-pair strengths depend on the board's ranks only, so they are computed once
-    # per rank pattern of the runout cards (at most 91 patterns on the flop, 13 on the turn)
-    rt = np.zeros((n, 169), dtype=np.int8)
+    # per rank pattern of the runout cards (at most 91 patterns on the flop, 13 on the turn),
+    # and a row of values once per (pattern, LBR strength) class of runouts
     base_rank = np.zeros(13, dtype=np.int64)
     base_key = np.int64(0)
     for c in range(nboard):
@@ -157,46 +163,78 @@ def checkdown_equity(tables, hole, board, nboard, combos, out):  # type: ignore[
         base_key += key_t[board[c]] >> 16
     rs = np.zeros((169, 169), dtype=np.int32)
     have = np.zeros(169, dtype=np.bool_)
-    s2 = np.zeros(169, dtype=np.int64)  # 2 * wins + ties per rank pair, every runout
     br = np.zeros(13, dtype=np.int64)
+    cls = np.empty(n, dtype=np.int64)  # the class of each runout
+    cl_pt = np.empty(n, dtype=np.int64)
+    cl_m = np.empty(n, dtype=np.int64)
+    cl_n = np.zeros(n, dtype=np.int64)
+    first = np.full(169, -1, dtype=np.int64)  # a pattern's classes: a linked list
+    nxt = np.full(n, -1, dtype=np.int64)
+    ncl = 0
     for i in range(n):
-        mk = masks[i]
         rk = base_key
-        br[:] = base_rank
         lo_r = 13
         hi_r = 0
-        while mk:
-            c = _low_bit(mk)
-            r = c >> 2
-            br[r] += 1
-            rk += key_t[c] >> 16
-            lo_r = min(lo_r, r)
-            hi_r = max(hi_r, r)
-            mk &= mk - 1
+        for q in range(2):
+            c = added[i, q]
+            if c >= 0:
+                r = c >> 2
+                rk += key_t[c] >> 16
+                lo_r = min(lo_r, r)
+                hi_r = max(hi_r, r)
         pt = 13 * lo_r + hi_r if nboard == 3 else (lo_r if nboard == 4 else 0)
         if not have[pt]:
+            br[:] = base_rank
+            for q in range(2):
+                if added[i, q] >= 0:
+                    br[added[i, q] >> 2] += 1
             _rank_strengths(nf, offs, key_t, rk, br, rs[pt])
             have[pt] = True
         m = mine[i]
-        row = rs[pt]
-        ri = rt[i]
+        q = first[pt]
+        while q >= 0 and cl_m[q] != m:
+            q = nxt[q]
+        if q < 0:
+            q = ncl
+            ncl += 1
+            cl_pt[q] = pt
+            cl_m[q] = m
+            nxt[q] = first[pt]
+            first[pt] = q
+        cls[i] = q
+        cl_n[q] += 1
+    rt = np.zeros((ncl, 169), dtype=np.int64)  # per class: 2 * win + tie per rank pair
+    s2 = np.zeros(169, dtype=np.int64)  # 2 * wins + ties per rank pair, every runout
+    for q in range(ncl):
+        row = rs[cl_pt[q]]
+        m = cl_m[q]
+        ri = rt[q]
+        cn = cl_n[q]
         for x in range(13):
             for y in range(x, 13):
                 v = row[13 * x + y]
                 if v >= 0:
                     w = _val(m, v)
                     ri[13 * x + y] = w
-                    s2[13 * x + y] += w
-    # the runouts holding each card
-    per_card = np.zeros(52, dtype=np.int64)
-    runs_of = np.zeros((52, max(n // 8, 1) if nboard < 5 else 1), dtype=np.int64)
+                    s2[13 * x + y] += cn * w
+    # per card c and rank pair (rank of c, y): the sum over the runouts holding c, and per
+    # pair of cards the runout of both (flop: two cards; turn: one)
+    held = np.zeros((52, 13), dtype=np.int64)
+    both = np.full((52, 52), -1, dtype=np.int64)
     for i in range(n):
-        mk = masks[i]
-        while mk:
-            c = _low_bit(mk)
-            runs_of[c, per_card[c]] = i
-            per_card[c] += 1
-            mk &= mk - 1
+        ri = rt[cls[i]]
+        a = added[i, 0]
+        b = added[i, 1]
+        if a >= 0:
+            ra = a >> 2
+            for y in range(13):
+                held[a, y] += ri[13 * min(ra, y) + max(ra, y)]
+        if b >= 0:
+            rb_ = b >> 2
+            for y in range(13):
+                held[b, y] += ri[13 * min(rb_, y) + max(rb_, y)]
+            both[a, b] = i
+            both[b, a] = i
     # flush corrections, per runout whose board holds 3+ cards of a suit: with 3 both hole
     # cards must be of it, with 4 one, with 5 any combo holds a flush
     corr = np.zeros(nc, dtype=np.int64)
@@ -236,6 +274,7 @@ def checkdown_equity(tables, hole, board, nboard, combos, out):  # type: ignore[
         bits = bitss[i]
         t = min(fcount - 3, 2)
         lst = lists[t, fsuit]
+        ri = rt[cls[i]]
         for q in range(nlist[t, fsuit]):
             j = lst[q]
             if mk & cmj[j]:
@@ -243,7 +282,11 @@ def checkdown_equity(tables, hole, board, nboard, combos, out):  # type: ignore[
             # five or more cards of one suit among seven make neither a full house nor
             # quads: the flush table decides
             exact = fl[((bits | baj[j]) >> sh) & 0x1FFF]
-            corr[j] += _val(m, exact) - np.int64(rt[i, rpj[j]])
+            corr[j] += _val(m, exact) - ri[rpj[j]]
+    # runouts per card: the flop's runouts hold 2 of the 47 live cards (46 hold a given
+    # card, 1 both of two), the turn's 1 of 46
+    nd = 50 - nboard
+    per_card = nd - 1 if nboard == 3 else (1 if nboard == 4 else 0)
     for j in range(nc):
         a = combos[j, 0]
         b = combos[j, 1]
@@ -252,19 +295,17 @@ def checkdown_equity(tables, hole, board, nboard, combos, out):  # type: ignore[
             out[j] = 0.0
             continue
         ra = a >> 2
-        rb = b >> 2
-        rp = 13 * min(ra, rb) + max(ra, rb)
+        rb_ = b >> 2
+        rp = 13 * min(ra, rb_) + max(ra, rb_)
         tot = s2[rp] + corr[j]
         cnt = n
-        for q in range(per_card[a]):
-            tot -= np.int64(rt[runs_of[a, q], rp])
-            cnt -= 1
-        for q in range(per_card[b]):
-            i = runs_of[b, q]
-            if (masks[i] >> a) & 1:
-                continue  # the runout of both cards: taken out once
-            tot -= np.int64(rt[i, rp])
-            cnt -= 1
+        if nboard < 5:
+            tot -= held[a, rb_] + held[b, ra]
+            cnt -= 2 * per_card
+            i = both[a, b]
+            if i >= 0:
+                tot += rt[cls[i], rp]
+                cnt += 1
         out[j] = (0.5 * np.float64(tot)) / np.float64(cnt) if cnt > 0 else 0.0
 
 
@@ -644,6 +685,280 @@ def lbr_fc_kernel(deals, uniforms, from_round, kind, actor, street, child_start,
                 m = min(c0, c1)
                 pay0 = m if s0 > s1 else (-m if s1 > s0 else 0)
             out[i, seat] = pay0 if seat == 0 else -pay0
+
+
+# ----------------------------------------------------------------------------- real-tree LBR
+@njit(cache=True, inline="always")
+def _follow(E, BP, BN, edge, seed):  # type: ignore[no-untyped-def]
+    """The node an edge leads to: its one branch, or the translation's draw
+    (``rng.pick`` of the branch probabilities at ``event_unit(seed, event index)``)."""
+    nb = E[edge, 1]
+    b0 = E[edge, 2]
+    if nb == 1:
+        return BN[b0]
+    u = event_unit_nb(seed, E[edge, 0])
+    acc = 0.0
+    for q in range(nb):
+        acc += BP[b0 + q]
+        if u < acc:
+            return BN[b0 + q]
+    return BN[b0 + nb - 1]
+
+
+@njit(cache=True, inline="always")
+def _agent_row(N, K, node, b, off, probs, rp, rb, csr, w, out):  # type: ignore[no-untyped-def]
+    """The agent's column probabilities at real node ``node`` for bucket ``b`` into
+    ``out``, as ``lbr._node_rows`` computes them (the same float operations in the same
+    order); the fold probability (``lbr.indexed_fold_vectors``) is returned."""
+    an = N[node, 3]
+    n = N[node, 4]
+    k0 = N[node, 5]
+    nk = N[node, 6]
+    ncol = N[node, 8]
+    r0 = _row_start(off, rp, rb, csr, an, b, n)
+    tot = 0.0
+    for k in range(n):
+        x = 1.0 if r0 < 0 else np.float64(probs[r0 + k])
+        w[k] = x
+        tot = tot + x
+    if not (tot > 0.0):
+        for k in range(n):
+            w[k] = 1.0
+    tk = 0.0
+    for e in range(nk):
+        tk = tk + w[K[k0 + e, 0]]
+    good = tk > 0.0
+    for c in range(ncol):
+        out[c] = 0.0
+    fold = 0.0
+    fp = N[node, 10]
+    for e in range(nk):
+        pos = K[k0 + e, 0]
+        x = w[pos] / tk if good else 0.0
+        out[K[k0 + e, 1]] += x
+        if pos == fp:
+            fold = x
+    if not good:
+        out[N[node, 9]] = 1.0
+    return fold
+
+
+@njit(cache=True)
+def lbr_tree_kernel(start, deals, uniforms, seeds, from_round, N, K, COLS, O, OF, E, BP, BN,  # type: ignore[no-untyped-def]
+                    roots, off, probs, rp, rb, csr, use, mode, thr, pre, t0, t1, t2, t3,
+                    T0, T1, T2, T3, ET, combos, combo_index, class_of, pre_eq, rowb, stamp,
+                    rowf, fstamp, ctr, status, out):
+    """LBR with raises against an indexed policy agent over the real betting tree of
+    :class:`pokerlab.evaluation.lbr_tree.RealTree` (node table ``N``, keep rows ``K``,
+    column edges ``COLS``, LBR options ``O`` / ``OF``, edges ``E``, branch probabilities
+    and nodes ``BP`` / ``BN``, the two seats' ``roots``).  Hand-seat ``h`` (deal ``h //
+    2``, LBR in seat ``h % 2``) from ``start`` on: ``out[deal, seat]`` = LBR's chips, the
+    agent's draws from ``uniforms[deal, seat, :]`` and its translation draws from
+    ``seeds[deal, seat]``.  Stops at the first hand that reaches a node not yet built:
+    ``status = (h, node, 0)`` (Python builds it and calls again from ``h``); ``status[0]``
+    = ``2 * deals`` when all are done; ``status[2]`` != 0 for a hand the kernel does not
+    play (more agent decisions than ``uniforms`` holds, a bucket outside the tables, or
+    a zero row for the agent's own hand: the Python path raises or decides).
+
+    The plain-Python twin is the general LBR hand loop (``lbr.per_deal_holdem(...,
+    kernel=False)``): range, check-down equities, the decision rule
+    (``lbr_core.lbr_choose``) and the agent's draws as there (tests/test_lbr_tree.py)."""
+    nc = combos.shape[0]
+    nd = deals.shape[0]
+    rng = np.zeros(nc)
+    wn = np.zeros(nc)
+    v = np.zeros(nc)
+    eq = np.zeros((4, nc))
+    have_eq = np.zeros(4, dtype=np.bool_)
+    bk = np.zeros((4, nc), dtype=np.int64)
+    have_bk = np.zeros(4, dtype=np.bool_)
+    strengths = np.zeros(nc, dtype=np.int32)
+    hs = np.zeros(nc)
+    hand = np.zeros(7, dtype=np.int64)
+    scratch = np.empty(SCRATCH, dtype=np.int64)
+    board = np.zeros(5, dtype=np.int64)
+    hole = np.zeros(2, dtype=np.int64)
+    w = np.zeros(16)
+    masks = np.zeros(nc, dtype=np.int64)
+    for j in range(nc):
+        masks[j] = (np.int64(1) << combos[j, 0]) | (np.int64(1) << combos[j, 1])
+    nbk = rowb.shape[0]
+    bk_deal = -1
+    status[2] = 0
+    for h in range(start, 2 * nd):
+        i = h >> 1
+        seat = h & 1
+        opp = 1 - seat
+        if bk_deal != i:
+            for c in range(5):
+                board[c] = deals[i, 4 + c]
+            have_bk[:] = False  # the agent's buckets depend on the board only
+            bk_deal = i
+        hole[0] = deals[i, 2 * seat]
+        hole[1] = deals[i, 2 * seat + 1]
+        hm = (np.int64(1) << hole[0]) | (np.int64(1) << hole[1])
+        for j in range(nc):
+            rng[j] = 0.0 if masks[j] & hm else 1.0
+        oc = combo_index[deals[i, 2 * opp], deals[i, 2 * opp + 1]]
+        have_eq[:] = False
+        seed = seeds[i, seat]
+        node = roots[seat]
+        cur = 0
+        u = 0
+        while True:
+            if N[node, 2] == 0:
+                status[0] = h
+                status[1] = node
+                return
+            kd = N[node, 0]
+            if kd >= 3:
+                break
+            s = N[node, 1]
+            while cur < s:  # board cards of the new street remove combos
+                lo = 0 if cur == 0 else 2 + cur
+                cur += 1
+                bmask = np.int64(0)
+                for c in range(lo, 2 + cur):
+                    bmask |= np.int64(1) << board[c]
+                for j in range(nc):
+                    if masks[j] & bmask:
+                        rng[j] = 0.0
+            if kd == 1:  # LBR: call, fold, raises valued against the range
+                o0 = N[node, 11]
+                no = N[node, 12]
+                pick = 0
+                if no > 1:
+                    if not have_eq[s]:
+                        if s == 0:
+                            r = combo_index[hole[0], hole[1]]
+                            for j in range(nc):
+                                x = pre_eq[r, j]
+                                eq[0, j] = 0.0 if np.isnan(x) else x
+                        else:
+                            checkdown_equity(ET, hole, board, 2 + s, combos, eq[s])
+                        have_eq[s] = True
+                    den = max(_np_sum(rng), 1e-300)
+                    for j in range(nc):
+                        wn[j] = rng[j] / den
+                    best = -np.inf
+                    for q in range(no):
+                        okd = O[o0 + q, 0]
+                        c = OF[o0 + q, 0]
+                        if okd == 0:
+                            for j in range(nc):
+                                v[j] = (2.0 * eq[s, j] - 1.0) * c
+                            ev = np.dot(wn, v)
+                        elif okd == 1:
+                            ev = -c * _np_sum(wn)
+                        else:
+                            child = _follow(E, BP, BN, O[o0 + q, 1], seed)
+                            copp = OF[o0 + q, 1]
+                            folds = N[child, 0] == 2 and N[child, 3] >= 0 and N[child, 10] >= 0
+                            if folds and not have_bk[s]:
+                                _all_buckets(s, board, mode, use, thr, pre, t0, t1, t2, t3,
+                                             T0, T1, T2, T3, ET, combos, class_of,
+                                             strengths, hs, hand, scratch, bk[s])
+                                have_bk[s] = True
+                            ctr[1] += 1
+                            for j in range(nc):
+                                f = 0.0
+                                if folds and rng[j] > 0.0:
+                                    b = bk[s, j]
+                                    if b < 0 or b >= nbk:
+                                        status[2] = 2
+                                        return
+                                    if fstamp[b] != ctr[1]:
+                                        fstamp[b] = ctr[1]
+                                        rowf[b] = _agent_row(N, K, child, b, off, probs, rp,
+                                                             rb, csr, w, rowb[b])
+                                    f = rowf[b]
+                                v[j] = f * copp + (1.0 - f) * (2.0 * eq[s, j] - 1.0) * c
+                            ev = np.dot(wn, v)
+                        if np.isfinite(best):
+                            tol = 1e-9 * (1.0 + abs(best))
+                        else:
+                            tol = 1e-9
+                        if ev > best + tol:
+                            best = ev
+                            pick = q
+                node = _follow(E, BP, BN, O[o0 + pick, 1], seed)
+                continue
+            # the agent: every live combo's row (one per bucket), one draw, Bayes
+            ncol = N[node, 8]
+            c0 = N[node, 7]
+            if u >= uniforms.shape[2]:
+                status[2] = 1
+                return
+            x = uniforms[i, seat, u]
+            u += 1
+            if not (rng[oc] > 0.0):
+                status[2] = 3
+                return
+            if N[node, 3] < 0:  # off its tree: check/call for every hand
+                pick = 0
+                tot = _np_sum(rng)
+                for j in range(nc):
+                    rng[j] = rng[j] / tot
+                node = _follow(E, BP, BN, COLS[c0], seed)
+                continue
+            if not have_bk[s]:
+                _all_buckets(s, board, mode, use, thr, pre, t0, t1, t2, t3, T0, T1, T2,
+                             T3, ET, combos, class_of, strengths, hs, hand, scratch, bk[s])
+                have_bk[s] = True
+            ctr[0] += 1
+            dec = ctr[0]
+            for j in range(nc):
+                if rng[j] > 0.0:
+                    b = bk[s, j]
+                    if b < 0 or b >= nbk:
+                        status[2] = 2
+                        return
+                    if stamp[b] != dec:
+                        stamp[b] = dec
+                        _agent_row(N, K, node, b, off, probs, rp, rb, csr, w, rowb[b])
+            ob = bk[s, oc]
+            if ob < 0 or ob >= nbk or stamp[ob] != dec:
+                status[2] = 3
+                return
+            total = 0.0
+            for e in range(ncol):
+                total += rowb[ob, e]
+            if not (total > 0.0):
+                status[2] = 3
+                return
+            x = x * total
+            acc = 0.0
+            pick = 0
+            for e in range(ncol):
+                acc += rowb[ob, e]
+                if acc <= x:
+                    pick = e + 1
+            if pick > ncol - 1:
+                pick = ncol - 1
+            while rowb[ob, pick] <= 0.0 and pick > 0:
+                pick -= 1
+            for j in range(nc):
+                if rng[j] > 0.0:
+                    rng[j] = rng[j] * rowb[bk[s, j], pick]
+            tot = _np_sum(rng)
+            for j in range(nc):
+                rng[j] = rng[j] / tot
+            node = _follow(E, BP, BN, COLS[c0 + pick], seed)
+        if N[node, 0] == 3:
+            pay0 = N[node, 13]
+        else:
+            for c in range(5):
+                hand[2 + c] = board[c]
+            hand[0] = deals[i, 0]
+            hand[1] = deals[i, 1]
+            s0 = strength_nb(ET, hand, 7)
+            hand[0] = deals[i, 2]
+            hand[1] = deals[i, 3]
+            s1 = strength_nb(ET, hand, 7)
+            pay0 = N[node, 13] if s0 > s1 else (N[node, 15] if s1 > s0 else N[node, 14])
+        out[i, seat] = pay0 if seat == 0 else -pay0
+    status[0] = 2 * nd
+    status[1] = -1
 
 
 @njit(cache=True)
