@@ -20,7 +20,7 @@ from pokerlab.evaluation.lbr import (
     parse_action_set,
     per_deal_holdem,
 )
-from pokerlab.evaluation.lbr_core import play_lbr_hand
+from pokerlab.evaluation.lbr_core import agent_seed, draws, play_lbr_hand
 from pokerlab.evaluation.lbr_kernels import (
     equity_vs_random_each,
     equity_vs_random_each_py,
@@ -128,10 +128,10 @@ def _histories(agent, cfg, actions: str, deals: int, vectorised: bool):  # type:
     out = []
     for d in range(deals):
         for seat in (0, 1):
-            agent.reset(int(np.random.default_rng([5, d, seat, 3]).integers(2**31)))
+            agent.reset(agent_seed(5, d, seat))
             sess = HoldemSession(agent, cfg, seat, deal_cards(5, d), aset, 1,
                                  vectorised=vectorised)
-            v = play_lbr_hand(sess, np.random.default_rng([5, d, seat, 1]))
+            v = play_lbr_hand(sess, draws(5, d, seat))
             out.append((v, tuple(sess.state.history), sess.range.copy()))
     return out
 
@@ -259,9 +259,9 @@ def test_fold_vectors_after_raises_equal_the_child_range_queries(
         out = []
         for d in range(deals):
             for seat in (0, 1):
-                agent.reset(int(np.random.default_rng([7, d, seat, 3]).integers(2**31)))
+                agent.reset(agent_seed(7, d, seat))
                 sess = HoldemSession(agent, cfg, seat, deal_cards(7, d), aset, from_round)
-                v = play_lbr_hand(sess, np.random.default_rng([7, d, seat, 1]))
+                v = play_lbr_hand(sess, draws(7, d, seat))
                 out.append((v, tuple(sess.state.history), sess.range.copy()))
         return out
 

@@ -53,13 +53,16 @@ from pokerlab.evaluation.lbr_core import (  # noqa: F401 - the LBR names, as bef
     ROUND_NAMES,
     Z95,
     ActionSet,
+    Draws,
     LBRConfig,
     LBRError,
     LBRResult,
     LBRSession,
     _combos64,
+    agent_seed,
     check_from_round,
     deal_cards,
+    draws,
     lbr_choose,
     parse_action_set,
     play_lbr_hand,
@@ -683,11 +686,11 @@ def per_deal_holdem(agent: Any, config: Any, lbr: LBRConfig, deals: Sequence[int
         if fast is not None:
             return fast
 
-    def make(d: int, seat: int) -> tuple[LBRSession, np.random.Generator]:
-        agent.reset(int(np.random.default_rng([lbr.seed, d, seat, 3]).integers(2**31)))
+    def make(d: int, seat: int) -> tuple[LBRSession, Draws]:
+        agent.reset(agent_seed(lbr.seed, d, seat))
         sess = HoldemSession(agent, config, seat, deal_cards(lbr.seed, d), aset,
                              lbr.from_round, vectorised=vectorised)
-        return sess, np.random.default_rng([lbr.seed, d, seat, 1])
+        return sess, draws(lbr.seed, d, seat)
 
     return run_sessions(make, list(deals), progress)
 
@@ -753,22 +756,15 @@ def fc_kernel_deals(agent: Any, config: Any, lbr: LBRConfig, deals: Sequence[int
     from pokerlab.evaluation.lbr_kernels import lbr_fc_kernel
 
     t = side.tree
-    depth = int(t.street.shape[0])  # more draws than any hand needs are never read
-    depth = min(depth, 64)
     Ts = [street_indexer(s).tables for s in range(4)]
     pre = np.ascontiguousarray(preflop_equity_matrix(), dtype=np.float64)
     stacks = np.asarray(config.stacks, dtype=np.int64)
     out = np.zeros((len(deals), 2))
-    ds = list(deals)
+    ds = np.asarray(list(deals), dtype=np.int64)
     for lo in range(0, len(ds), 256):
         block = ds[lo:lo + 256]
-        cards = np.array([deal_cards(lbr.seed, d) for d in block], dtype=np.int64)
-        uni = np.zeros((len(block), 2, depth))
-        for i, d in enumerate(block):
-            for seat in (0, 1):
-                uni[i, seat] = np.random.default_rng([lbr.seed, d, seat, 1]).random(depth)
         res = np.zeros((len(block), 2))
-        lbr_fc_kernel(cards, uni, int(lbr.from_round), t.kind, t.actor, t.street,
+        lbr_fc_kernel(int(lbr.seed), block, int(lbr.from_round), t.kind, t.actor, t.street,
                       t.child_start, t.num_children, t.child_action, t.child_node,
                       t.committed0, t.committed1, stacks, *side.arrays, *Ts, eval_tables(),
                       _combos64(), np.ascontiguousarray(COMBO_INDEX, dtype=np.int64),

@@ -87,11 +87,49 @@ def _combos64() -> np.ndarray:
     return _COMBOS64[0]
 
 
+STREAM_DRAW, STREAM_AGENT, STREAM_DEAL = 1, 3, 9
+"""The :func:`pokerlab.rng.stream_seed` streams of hold'em LBR: the agent's action draws
+(per deal and seat), the agent's own seed (per deal and seat), the cards (per deal)."""
+
+
 def deal_cards(seed: int, deal: int) -> list[int]:
     """The 9 cards of deal number ``deal`` of hold'em LBR (seeded; the same for both
-    seats): hole of player 0, of player 1, flop, turn, river."""
-    rng = np.random.default_rng([int(seed), int(deal), 9])
-    return [int(c) for c in rng.permutation(52)[:9]]
+    seats): hole of player 0, of player 1, flop, turn, river
+    (:func:`pokerlab.holdem.deal.deal_cards` of the deal's stream; the kernels deal the
+    same cards with its twin)."""
+    from pokerlab.holdem.deal import deal_cards as deal_nine
+    from pokerlab.rng import SplitMix64, stream_seed
+
+    return deal_nine(SplitMix64(stream_seed(seed, deal, STREAM_DEAL)))
+
+
+def agent_seed(seed: int, deal: int, seat: int) -> int:
+    """The seed the agent is reset to for deal ``deal`` with LBR in ``seat``."""
+    from pokerlab.rng import stream_seed
+
+    return stream_seed(seed, 2 * deal + seat, STREAM_AGENT)
+
+
+class Draws:
+    """The uniform draws of the agent's actions in one hand (``random()``, a SplitMix64
+    stream: :func:`pokerlab.rng.uniform01_nb` in the kernels)."""
+
+    __slots__ = ("_rng",)
+
+    def __init__(self, seed: int) -> None:
+        from pokerlab.rng import SplitMix64
+
+        self._rng = SplitMix64(seed)
+
+    def random(self) -> float:
+        return self._rng.uniform()
+
+
+def draws(seed: int, deal: int, seat: int) -> Draws:
+    """The agent's action draws for deal ``deal`` with LBR in ``seat``."""
+    from pokerlab.rng import stream_seed
+
+    return Draws(stream_seed(seed, 2 * deal + seat, STREAM_DRAW))
 
 
 def lbr_choose(weights: np.ndarray, values: Sequence[np.ndarray | float]) -> int:
@@ -137,9 +175,10 @@ class LBRSession(Protocol):
     def payoff(self) -> float: ...
 
 
-def play_lbr_hand(session: LBRSession, rng: np.random.Generator) -> float:
+def play_lbr_hand(session: LBRSession, rng: Any) -> float:
     """Play one hand: LBR decides by :func:`lbr_choose`, the agent's action is drawn from
-    its probabilities for its real hand and the range is updated by Bayes' rule."""
+    its probabilities for its real hand (``rng.random()``, one draw per agent decision)
+    and the range is updated by Bayes' rule."""
     while True:
         actor = session.advance()
         if actor < 0:
@@ -213,7 +252,7 @@ def summarize(per_deal: np.ndarray, *, agent: str, game: str, actions: str, from
                      big_blind=big_blind, seed=seed)
 
 
-def run_sessions(make: Callable[[int, int], tuple[LBRSession, np.random.Generator]],
+def run_sessions(make: Callable[[int, int], tuple[LBRSession, Any]],
                  deals: Sequence[int],
                  progress: Callable[[int], None] | None = None) -> np.ndarray:
     """``per_deal[i, seat]`` for the deals ``deals`` (``make(deal, seat)`` builds a hand)."""

@@ -31,7 +31,8 @@ from pokerlab.cards.evaluator_kernels import (
     strength_nb,
 )
 from pokerlab.evaluation.match_kernels import _row_start, _table_bucket
-from pokerlab.rng import event_unit_nb
+from pokerlab.holdem.engine_kernels import deal_nine
+from pokerlab.rng import event_unit_nb, stream_seed_nb, uniform01_nb
 
 
 @njit(cache=True)
@@ -161,7 +162,7 @@ def checkdown_equity(tables, hole, board, nboard, combos, out):  # type: ignore[
     for c in range(nboard):
         base_rank[board[c] >> 2] += 1
         base_key += key_t[board[c]] >> 16
-    rs = np.zeros((169, 169), dtype=np.int32)
+    rs = np.empty((169, 169), dtype=np.int32)  # rows written before they are read
     have = np.zeros(169, dtype=np.bool_)
     br = np.zeros(13, dtype=np.int64)
     cls = np.empty(n, dtype=np.int64)  # the class of each runout
@@ -203,7 +204,7 @@ def checkdown_equity(tables, hole, board, nboard, combos, out):  # type: ignore[
             first[pt] = q
         cls[i] = q
         cl_n[q] += 1
-    rt = np.zeros((ncl, 169), dtype=np.int64)  # per class: 2 * win + tie per rank pair
+    rt = np.zeros((ncl, 169), dtype=np.int8)  # per class: 2 * win + tie per rank pair
     s2 = np.zeros(169, dtype=np.int64)  # 2 * wins + ties per rank pair, every runout
     for q in range(ncl):
         row = rs[cl_pt[q]]
@@ -220,7 +221,7 @@ def checkdown_equity(tables, hole, board, nboard, combos, out):  # type: ignore[
     # per card c and rank pair (rank of c, y): the sum over the runouts holding c, and per
     # pair of cards the runout of both (flop: two cards; turn: one)
     held = np.zeros((52, 13), dtype=np.int64)
-    both = np.full((52, 52), -1, dtype=np.int64)
+    both = np.empty((52, 52), dtype=np.int64)  # read on the flop, where all are set
     for i in range(n):
         ri = rt[cls[i]]
         a = added[i, 0]
@@ -228,17 +229,17 @@ def checkdown_equity(tables, hole, board, nboard, combos, out):  # type: ignore[
         if a >= 0:
             ra = a >> 2
             for y in range(13):
-                held[a, y] += ri[13 * min(ra, y) + max(ra, y)]
+                held[a, y] += np.int64(ri[13 * min(ra, y) + max(ra, y)])
         if b >= 0:
             rb_ = b >> 2
             for y in range(13):
-                held[b, y] += ri[13 * min(rb_, y) + max(rb_, y)]
+                held[b, y] += np.int64(ri[13 * min(rb_, y) + max(rb_, y)])
             both[a, b] = i
             both[b, a] = i
     # flush corrections, per runout whose board holds 3+ cards of a suit: with 3 both hole
     # cards must be of it, with 4 one, with 5 any combo holds a flush
     corr = np.zeros(nc, dtype=np.int64)
-    lists = np.zeros((3, 4, nc), dtype=np.int64)  # [both / at least one / any, suit]
+    lists = np.empty((3, 4, nc), dtype=np.int64)  # [both / at least one / any, suit]
     nlist = np.zeros((3, 4), dtype=np.int64)
     cmj = np.zeros(nc, dtype=np.int64)
     baj = np.zeros(nc, dtype=np.int64)
@@ -282,7 +283,7 @@ def checkdown_equity(tables, hole, board, nboard, combos, out):  # type: ignore[
             # five or more cards of one suit among seven make neither a full house nor
             # quads: the flush table decides
             exact = fl[((bits | baj[j]) >> sh) & 0x1FFF]
-            corr[j] += _val(m, exact) - ri[rpj[j]]
+            corr[j] += _val(m, exact) - np.int64(ri[rpj[j]])
     # runouts per card: the flop's runouts hold 2 of the 47 live cards (46 hold a given
     # card, 1 both of two), the turn's 1 of 46
     nd = 50 - nboard
@@ -302,9 +303,8 @@ def checkdown_equity(tables, hole, board, nboard, combos, out):  # type: ignore[
         if nboard < 5:
             tot -= held[a, rb_] + held[b, ra]
             cnt -= 2 * per_card
-            i = both[a, b]
-            if i >= 0:
-                tot += rt[cls[i], rp]
+            if nboard == 3:  # the runout of both cards, taken out twice
+                tot += np.int64(rt[cls[both[a, b]], rp])
                 cnt += 1
         out[j] = (0.5 * np.float64(tot)) / np.float64(cnt) if cnt > 0 else 0.0
 
@@ -523,14 +523,14 @@ def _all_buckets(s, board, mode, use, thr, pre, t0, t1, t2, t3, T0, T1, T2, T3, 
 
 
 @njit(cache=True)
-def lbr_fc_kernel(deals, uniforms, from_round, kind, actor, street, child_start,  # type: ignore[no-untyped-def]
+def lbr_fc_kernel(seed, ids, from_round, kind, actor, street, child_start,  # type: ignore[no-untyped-def]
                   num_children, child_action, child_node, committed0, committed1, stacks,
                   off, probs, rp, rb, csr, use, mode, thr, pre, t0, t1, t2, t3,
                   T0, T1, T2, T3, ET, combos, combo_index, class_of, pre_eq, out):
     """Fold/call LBR against an indexed policy agent on its own tree, every hand in one
-    kernel: ``out[i, seat]`` = LBR's chips in seat ``seat`` of deal ``deals[i]`` (hole of
-    player 0, of player 1, flop, turn, river), the agent's actions drawn with
-    ``uniforms[i, seat, :]`` (one per agent decision, in order).
+    kernel: ``out[i, seat]`` = LBR's chips in seat ``seat`` of deal number ``ids[i]`` of
+    the run seeded ``seed`` (its cards, the agent's action draws: the streams of
+    ``lbr_core.deal_cards`` and ``lbr_core.draws``, one draw per agent decision).
 
     The plain-Python twin is the general LBR (:func:`pokerlab.evaluation.lbr.
     per_deal_holdem` with :class:`~pokerlab.evaluation.lbr.HoldemSession`): the same
@@ -558,22 +558,27 @@ def lbr_fc_kernel(deals, uniforms, from_round, kind, actor, street, child_start,
     masks = np.zeros(nc, dtype=np.int64)
     for j in range(nc):
         masks[j] = (np.int64(1) << combos[j, 0]) | (np.int64(1) << combos[j, 1])
-    for i in range(deals.shape[0]):
+    deals = np.zeros((1, 9), dtype=np.int64)
+    deck = np.zeros(52, dtype=np.int64)
+    rs = np.zeros(1, dtype=np.uint64)
+    for i in range(ids.shape[0]):
+        rs[0] = stream_seed_nb(seed, ids[i], 9)
+        deal_nine(rs, deck, deals[0])
         for c in range(5):
-            board[c] = deals[i, 4 + c]
+            board[c] = deals[0, 4 + c]
         have_bk[:] = False  # the agent's buckets depend on the board only: both seats
         for seat in range(2):
             opp = 1 - seat
-            hole[0] = deals[i, 2 * seat]
-            hole[1] = deals[i, 2 * seat + 1]
+            hole[0] = deals[0, 2 * seat]
+            hole[1] = deals[0, 2 * seat + 1]
+            rs[0] = stream_seed_nb(seed, 2 * ids[i] + seat, 1)
             hm = (np.int64(1) << hole[0]) | (np.int64(1) << hole[1])
             for j in range(nc):
                 rng[j] = 0.0 if masks[j] & hm else 1.0
-            oc = combo_index[deals[i, 2 * opp], deals[i, 2 * opp + 1]]
+            oc = combo_index[deals[0, 2 * opp], deals[0, 2 * opp + 1]]
             have_eq[:] = False
             node = 0
             cur = 0
-            u = 0
             while kind[node] == 0:
                 s = street[node]
                 while cur < s:  # board cards of the new street remove combos
@@ -650,8 +655,7 @@ def lbr_fc_kernel(deals, uniforms, from_round, kind, actor, street, child_start,
                 total = 0.0
                 for e in range(k):
                     total += rowb[ob, e]
-                x = uniforms[i, seat, min(u, uniforms.shape[2] - 1)] * total
-                u += 1
+                x = uniform01_nb(rs) * total
                 acc = 0.0
                 pick = 0
                 for e in range(k):
@@ -676,11 +680,11 @@ def lbr_fc_kernel(deals, uniforms, from_round, kind, actor, street, child_start,
             else:
                 for c in range(5):
                     hand[2 + c] = board[c]
-                hand[0] = deals[i, 0]
-                hand[1] = deals[i, 1]
+                hand[0] = deals[0, 0]
+                hand[1] = deals[0, 1]
                 s0 = strength_nb(ET, hand, 7)
-                hand[0] = deals[i, 2]
-                hand[1] = deals[i, 3]
+                hand[0] = deals[0, 2]
+                hand[1] = deals[0, 3]
                 s1 = strength_nb(ET, hand, 7)
                 m = min(c0, c1)
                 pay0 = m if s0 > s1 else (-m if s1 > s0 else 0)
@@ -744,27 +748,31 @@ def _agent_row(N, K, node, b, off, probs, rp, rb, csr, w, out):  # type: ignore[
 
 
 @njit(cache=True)
-def lbr_tree_kernel(start, deals, uniforms, seeds, from_round, N, K, COLS, O, OF, E, BP, BN,  # type: ignore[no-untyped-def]
+def lbr_tree_kernel(start, seed, ids, from_round, N, K, COLS, O, OF, E, BP, BN,  # type: ignore[no-untyped-def]
                     roots, off, probs, rp, rb, csr, use, mode, thr, pre, t0, t1, t2, t3,
                     T0, T1, T2, T3, ET, combos, combo_index, class_of, pre_eq, rowb, stamp,
                     rowf, fstamp, ctr, status, out):
     """LBR with raises against an indexed policy agent over the real betting tree of
     :class:`pokerlab.evaluation.lbr_tree.RealTree` (node table ``N``, keep rows ``K``,
     column edges ``COLS``, LBR options ``O`` / ``OF``, edges ``E``, branch probabilities
-    and nodes ``BP`` / ``BN``, the two seats' ``roots``).  Hand-seat ``h`` (deal ``h //
-    2``, LBR in seat ``h % 2``) from ``start`` on: ``out[deal, seat]`` = LBR's chips, the
-    agent's draws from ``uniforms[deal, seat, :]`` and its translation draws from
-    ``seeds[deal, seat]``.  Stops at the first hand that reaches a node not yet built:
-    ``status = (h, node, 0)`` (Python builds it and calls again from ``h``); ``status[0]``
-    = ``2 * deals`` when all are done; ``status[2]`` != 0 for a hand the kernel does not
-    play (more agent decisions than ``uniforms`` holds, a bucket outside the tables, or
-    a zero row for the agent's own hand: the Python path raises or decides).
+    and nodes ``BP`` / ``BN``, the two seats' ``roots``).  Hand-seat ``h`` (deal number
+    ``ids[h // 2]`` of the run seeded ``seed``, LBR in seat ``h % 2``) from ``start`` on:
+    ``out[h // 2, seat]`` = LBR's chips; the cards, the agent's action draws and its seed
+    (which draws its randomised translations) are the streams of ``lbr_core.deal_cards``,
+    ``lbr_core.draws`` and ``lbr_core.agent_seed``.  Stops at the first hand that reaches
+    a node not yet built: ``status = (h, node, 0)`` (Python builds it and calls again
+    from ``h``); ``status[0]`` = ``2 * len(ids)`` when all are done; ``status[2]`` != 0
+    for a hand the kernel does not play (a bucket outside the tables or a zero row for
+    the agent's own hand: the Python path raises or decides).
 
     The plain-Python twin is the general LBR hand loop (``lbr.per_deal_holdem(...,
     kernel=False)``): range, check-down equities, the decision rule
     (``lbr_core.lbr_choose``) and the agent's draws as there (tests/test_lbr_tree.py)."""
     nc = combos.shape[0]
-    nd = deals.shape[0]
+    nd = ids.shape[0]
+    deals = np.zeros((1, 9), dtype=np.int64)
+    deck = np.zeros(52, dtype=np.int64)
+    rs = np.zeros(1, dtype=np.uint64)
     rng = np.zeros(nc)
     wn = np.zeros(nc)
     v = np.zeros(nc)
@@ -790,21 +798,23 @@ def lbr_tree_kernel(start, deals, uniforms, seeds, from_round, N, K, COLS, O, OF
         seat = h & 1
         opp = 1 - seat
         if bk_deal != i:
+            rs[0] = stream_seed_nb(seed, ids[i], 9)
+            deal_nine(rs, deck, deals[0])
             for c in range(5):
-                board[c] = deals[i, 4 + c]
+                board[c] = deals[0, 4 + c]
             have_bk[:] = False  # the agent's buckets depend on the board only
             bk_deal = i
-        hole[0] = deals[i, 2 * seat]
-        hole[1] = deals[i, 2 * seat + 1]
+        hole[0] = deals[0, 2 * seat]
+        hole[1] = deals[0, 2 * seat + 1]
         hm = (np.int64(1) << hole[0]) | (np.int64(1) << hole[1])
         for j in range(nc):
             rng[j] = 0.0 if masks[j] & hm else 1.0
-        oc = combo_index[deals[i, 2 * opp], deals[i, 2 * opp + 1]]
+        oc = combo_index[deals[0, 2 * opp], deals[0, 2 * opp + 1]]
         have_eq[:] = False
-        seed = seeds[i, seat]
+        aseed = stream_seed_nb(seed, 2 * ids[i] + seat, 3)
+        rs[0] = stream_seed_nb(seed, 2 * ids[i] + seat, 1)
         node = roots[seat]
         cur = 0
-        u = 0
         while True:
             if N[node, 2] == 0:
                 status[0] = h
@@ -851,7 +861,7 @@ def lbr_tree_kernel(start, deals, uniforms, seeds, from_round, N, K, COLS, O, OF
                         elif okd == 1:
                             ev = -c * _np_sum(wn)
                         else:
-                            child = _follow(E, BP, BN, O[o0 + q, 1], seed)
+                            child = _follow(E, BP, BN, O[o0 + q, 1], aseed)
                             copp = OF[o0 + q, 1]
                             folds = N[child, 0] == 2 and N[child, 3] >= 0 and N[child, 10] >= 0
                             if folds and not have_bk[s]:
@@ -881,16 +891,12 @@ def lbr_tree_kernel(start, deals, uniforms, seeds, from_round, N, K, COLS, O, OF
                         if ev > best + tol:
                             best = ev
                             pick = q
-                node = _follow(E, BP, BN, O[o0 + pick, 1], seed)
+                node = _follow(E, BP, BN, O[o0 + pick, 1], aseed)
                 continue
             # the agent: every live combo's row (one per bucket), one draw, Bayes
             ncol = N[node, 8]
             c0 = N[node, 7]
-            if u >= uniforms.shape[2]:
-                status[2] = 1
-                return
-            x = uniforms[i, seat, u]
-            u += 1
+            x = uniform01_nb(rs)
             if not (rng[oc] > 0.0):
                 status[2] = 3
                 return
@@ -899,7 +905,7 @@ def lbr_tree_kernel(start, deals, uniforms, seeds, from_round, N, K, COLS, O, OF
                 tot = _np_sum(rng)
                 for j in range(nc):
                     rng[j] = rng[j] / tot
-                node = _follow(E, BP, BN, COLS[c0], seed)
+                node = _follow(E, BP, BN, COLS[c0], aseed)
                 continue
             if not have_bk[s]:
                 _all_buckets(s, board, mode, use, thr, pre, t0, t1, t2, t3, T0, T1, T2,
@@ -943,17 +949,17 @@ def lbr_tree_kernel(start, deals, uniforms, seeds, from_round, N, K, COLS, O, OF
             tot = _np_sum(rng)
             for j in range(nc):
                 rng[j] = rng[j] / tot
-            node = _follow(E, BP, BN, COLS[c0 + pick], seed)
+            node = _follow(E, BP, BN, COLS[c0 + pick], aseed)
         if N[node, 0] == 3:
             pay0 = N[node, 13]
         else:
             for c in range(5):
                 hand[2 + c] = board[c]
-            hand[0] = deals[i, 0]
-            hand[1] = deals[i, 1]
+            hand[0] = deals[0, 0]
+            hand[1] = deals[0, 1]
             s0 = strength_nb(ET, hand, 7)
-            hand[0] = deals[i, 2]
-            hand[1] = deals[i, 3]
+            hand[0] = deals[0, 2]
+            hand[1] = deals[0, 3]
             s1 = strength_nb(ET, hand, 7)
             pay0 = N[node, 13] if s0 > s1 else (N[node, 15] if s1 > s0 else N[node, 14])
         out[i, seat] = pay0 if seat == 0 else -pay0

@@ -35,7 +35,6 @@ from pokerlab.evaluation.lbr_core import (
     ActionSet,
     LBRConfig,
     _combos64,
-    deal_cards,
     parse_action_set,
 )
 
@@ -45,8 +44,6 @@ KIND, STREET, READY, ANODE, NROW, KEEP0, NKEEP, COL0, NCOL, CALLCOL, FOLDPOS, OP
 NUM_FIELDS = 16
 LBR_NODE, AGENT_NODE, FOLD_END, SHOWDOWN_END = 1, 2, 3, 4
 OPT_CALL, OPT_FOLD, OPT_RAISE = 0, 1, 2
-DEPTH = 48
-"""Agent decisions per hand the kernel draws for (more: the hand takes the Python path)."""
 MAX_NODES = 4_000_000
 """Nodes of the real betting tree before the kernel gives up (the Python path goes on)."""
 
@@ -282,22 +279,15 @@ def tree_kernel_deals(agent: Any, config: Any, lbr: LBRConfig, deals: Sequence[i
     ctr = np.zeros(2, dtype=np.int64)
     status = np.zeros(3, dtype=np.int64)
     out = np.zeros((len(deals), 2))
-    ds = list(deals)
+    ds = np.asarray(list(deals), dtype=np.int64)
     for lo in range(0, len(ds), 256):
         block = ds[lo:lo + 256]
-        cards = np.array([deal_cards(lbr.seed, d) for d in block], dtype=np.int64)
-        uni = np.zeros((len(block), 2, DEPTH))
-        seeds = np.zeros((len(block), 2), dtype=np.int64)
-        for i, d in enumerate(block):
-            for seat in (0, 1):
-                seeds[i, seat] = int(np.random.default_rng([lbr.seed, d, seat, 3]).integers(2**31))
-                uni[i, seat] = np.random.default_rng([lbr.seed, d, seat, 1]).random(DEPTH)
         res = np.zeros((len(block), 2))
         h = 0
         while h < 2 * len(block):
             N, K, C, O, OF, E, BP, BN, R = rt.arrays()
-            lbr_tree_kernel(h, cards, uni, seeds, int(lbr.from_round), N, K, C, O, OF, E,
-                            BP, BN, R, *side.arrays, *Ts, ET, combos, cidx, cls, pre,
+            lbr_tree_kernel(h, int(lbr.seed), block, int(lbr.from_round), N, K, C, O, OF,
+                            E, BP, BN, R, *side.arrays, *Ts, ET, combos, cidx, cls, pre,
                             rowb, stamp, rowf, fstamp, ctr, status,
                             res)  # type: ignore[call-arg]
             if status[2] != 0:
