@@ -65,6 +65,31 @@ def test_league_config_errors() -> None:
         LeagueConfig(agents=("call",))
     with pytest.raises(ConfigError, match="even"):
         LeagueConfig(agents=("call", "tag"), hands=3)
+    with pytest.raises(ConfigError, match="target CI"):
+        LeagueConfig(agents=("call", "tag"), target_ci_mbb=0.0)
+    with pytest.raises(ConfigError, match="max hands"):
+        LeagueConfig(agents=("call", "tag"), hands=200, max_hands=100)
+
+
+def test_league_target_ci_plays_a_wide_pair_again() -> None:
+    """A pair wider than the target plays again with more hands (capped), its first hands
+    being the first run's; a pair within the target keeps its hands."""
+    from pokerlab.arena import play_match
+
+    cfg = LeagueConfig(agents=("random", "call", "raise"), hands=20, seed=4, stack_bb=30.0,
+                       target_ci_mbb=1.0, max_hands=60)
+    lg = run_league(cfg)
+    by = {frozenset((p.a, p.b)): p for p in lg.pairings}
+    exact = by[frozenset(("call", "raise"))]  # both ignore their cards: CI 0
+    assert exact.hands == 20 and exact.value_ci95_mbb == pytest.approx(0.0)
+    wide = by[frozenset(("random", "call"))]
+    assert wide.hands == 60 and 0 < wide.value_ci95_mbb
+    short = run_league(LeagueConfig(agents=("random", "call"), hands=20, seed=4,
+                                    stack_bb=30.0)).pairings[0]
+    assert short.hands == 20 and wide.value_ci95_mbb < short.value_ci95_mbb * 1.5
+    m20 = play_match("random", "call", hands=20, duplicate=True, seed=4, stack_bb=30.0)
+    m60 = play_match("random", "call", hands=60, duplicate=True, seed=4, stack_bb=30.0)
+    np.testing.assert_array_equal(m60.chips[:20], m20.chips)
 
 
 def test_lbr_and_league_commands(tmp_path: Path) -> None:

@@ -100,6 +100,20 @@ def test_lbr_action_sets() -> None:
     assert lbr_action_sets("fc") == ["fc"]
     assert lbr_action_sets("fc, FCPA,fc") == ["fc", "fcpa"]
     assert lbr_action_sets("50%, 100%, a") == ["50%, 100%, a"]
+    assert lbr_action_sets("fc, fcpa@3,56 @3") == ["fc", "fcpa@3", "56@3"]
+    assert lbr_action_sets("fcpa@3") == ["fcpa@3"]
+
+
+def test_league_lbr_from_round_columns() -> None:
+    from pokerlab.evaluation.lbr_core import LBRError
+
+    lg = run_league(LeagueConfig(agents=("call", "raise"), hands=4, stack_bb=20.0, lbr=True,
+                                 lbr_hands=2, lbr_actions="fc,fcpa@3"))
+    by = lg.lbr["call"]["by_actions"]
+    assert set(by) == {"fc", "fcpa@3"} and by["fcpa@3"]["from_round"] == 3
+    with pytest.raises(LBRError, match="from-round"):
+        run_league(LeagueConfig(agents=("call", "raise"), hands=4, stack_bb=20.0, lbr=True,
+                                lbr_hands=2, lbr_actions="fc,fcpa@7"))
 
 
 def test_league_text_has_cis_and_lbr_columns() -> None:

@@ -8,6 +8,7 @@ every spec gets its LBR value.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import time
 from typing import Any
@@ -26,12 +27,29 @@ LBR_SETS = ("fc", "fcp", "fcpa", "56")
 
 
 def lbr_action_sets(text: str) -> list[str]:
-    """The LBR action sets of a league: ``"fc"``, ``"fc,fcpa"`` (several named sets), or
-    one bet-set text (which may hold commas itself)."""
-    parts = [p.strip().lower() for p in text.split(",")]
-    if len(parts) > 1 and all(p in LBR_SETS for p in parts):
+    """The LBR action sets of a league: ``"fc"``, ``"fc,fcpa"`` (several named sets, each
+    optionally ``@R``, LBR from round R as in the LBR paper's columns: ``"fc,fcpa@3,56@3"``),
+    or one bet-set text (which may hold commas itself)."""
+    parts = [p.strip().lower().replace(" ", "") for p in text.split(",")]
+    if all(split_lbr_set(p)[0] in LBR_SETS for p in parts) and (
+            len(parts) > 1 or "@" in parts[0]):
         return list(dict.fromkeys(parts))
     return [text.strip()]
+
+
+def split_lbr_set(item: str) -> tuple[str, int]:
+    """``"fcpa@3"`` -> ``("fcpa", 3)``; no ``@``: from round 1 (a bad round is
+    :class:`~pokerlab.evaluation.lbr_core.LBRError`)."""
+    from pokerlab.evaluation.lbr_core import LBRError
+
+    acts, at, rnd = item.partition("@")
+    if not at:
+        return item, 1
+    try:
+        fr = int(rnd)
+    except ValueError:
+        raise LBRError(f"LBR set {item!r}: the round after '@' must be 1-4") from None
+    return acts, fr
 
 
 def run_league(config: LeagueConfig, progress: Any = None,
@@ -77,15 +95,17 @@ def run_league(config: LeagueConfig, progress: Any = None,
         sets = lbr_action_sets(config.lbr_actions)
         for name in names:
             by: dict[str, dict[str, Any]] = {}
-            for acts in sets:
-                r = run_lbr(objs.get(name, name), game=kind, actions=acts,
+            for item in sets:
+                acts, fr = split_lbr_set(item) if "@" in item else (item, 1)
+                r = run_lbr(objs.get(name, name), game=kind, actions=acts, from_round=fr,
                             hands=config.lbr_hands, seed=config.seed,
                             stack_bb=config.stack_bb, exact=kind != "hunl", warn=quiet,
                             workers=workers, ray_address=ray_address,
                             progress=ticker(done) if kind == "hunl" else None)
-                by[r.actions] = {"mbb": r.mbb, "ci95_mbb": r.ci95_mbb, "hands": r.hands,
-                                 "actions": r.actions, "exact": r.exact, "unit": r.unit,
-                                 "seconds": r.seconds}
+                key = r.actions if fr == 1 else f"{r.actions}@{fr}"
+                by[key] = {"mbb": r.mbb, "ci95_mbb": r.ci95_mbb, "hands": r.hands,
+                           "actions": r.actions, "from_round": fr, "exact": r.exact,
+                           "unit": r.unit, "seconds": r.seconds}
                 done += config.lbr_hands
                 if progress is not None:
                     progress(done)
@@ -112,6 +132,26 @@ def _quiet(message: str) -> None:
 def _pair(a: str, b: str, kind: str, config: LeagueConfig,
           objs: dict[str, Any] | None = None, *, workers: int = 1,
           ray_address: str | None = None, progress: Any = None) -> Pairing:
+    """One pair's match; with ``config.target_ci_mbb`` (hunl) played again with enough
+    hands for that CI half-width (by the first run's SD, at most ``config.max_hands``)."""
+    p = _pair_once(a, b, kind, config, objs, workers=workers, ray_address=ray_address,
+                   progress=progress)
+    target = config.target_ci_mbb
+    ci = p.value_ci95_mbb
+    if kind != "hunl" or target is None or not math.isfinite(ci) or ci <= target:
+        return p
+    need = math.ceil(config.hands * (ci / target) ** 2 * 1.02)  # 2%: the SD is estimated
+    need = min(config.max_hands, need + need % 2)
+    if need <= config.hands:
+        return p
+    bigger = dataclasses.replace(config, hands=need)
+    return _pair_once(a, b, kind, bigger, objs, workers=workers, ray_address=ray_address,
+                      progress=None)
+
+
+def _pair_once(a: str, b: str, kind: str, config: LeagueConfig,
+               objs: dict[str, Any] | None = None, *, workers: int = 1,
+               ray_address: str | None = None, progress: Any = None) -> Pairing:
     from pokerlab.arena.matches import play_match
 
     objs = objs or {}
@@ -144,10 +184,11 @@ def _pair(a: str, b: str, kind: str, config: LeagueConfig,
         aci = d["aivat_ci95_mbb"] if d["aivat_ci95_mbb"] is not None else math.inf
         return Pairing(a=a, b=b, mean_mbb=d["mean_mbb"], ci95_mbb=ci,
                        value_mbb=d["aivat_mean_mbb"], value_ci95_mbb=aci, method="aivat",
-                       aivat={k: v for k, v in d.items() if k.startswith(("aivat_", "allin_"))})
+                       aivat={k: v for k, v in d.items() if k.startswith(("aivat_", "allin_"))},
+                       hands=config.hands)
     m = play_match(xa if workers > 1 else ag_a, xb if workers > 1 else ag_b,
                    hands=config.hands, duplicate=True, seed=config.seed,
                    stack_bb=config.stack_bb, workers=workers, ray_address=ray_address,
                    warn=_quiet, progress=progress)
     return Pairing(a=a, b=b, mean_mbb=m.mean_mbb, ci95_mbb=m.ci95_mbb, value_mbb=m.mean_mbb,
-                   value_ci95_mbb=m.ci95_mbb, method="duplicate")
+                   value_ci95_mbb=m.ci95_mbb, method="duplicate", hands=config.hands)

@@ -80,12 +80,18 @@ def league(
     with_lbr: bool = typer.Option(False, "--lbr", help="Add LBR columns (exact on small "
                                   "games)."),
     lbr_actions: str = typer.Option("fc", "--lbr-actions", help="LBR action sets, comma "
-                                    "separated: fc, fcp, fcpa, 56 (e.g. fc,fcpa)."),
+                                    "separated: fc, fcp, fcpa, 56, each optionally @R (LBR "
+                                    "from round R, e.g. fc,fcpa@3,56@3)."),
     lbr_hands: int = typer.Option(100, "--lbr-hands", help="LBR deals per agent and action "
                                   "set (hunl)."),
     seed: int = seed_option(),
     stack: float | None = stack_option(None, "Starting stacks in big blinds (hunl; default: "  # type: ignore[arg-type]
                                        "the agents' own, 200 for rule agents)."),
+    target_ci: float | None = typer.Option(
+        None, "--target-ci", help="hunl: a pair whose 95% CI (mbb/hand) is wider after "
+        "--hands plays again with enough hands for this half-width (at most --max-hands)."),
+    max_hands: int = typer.Option(2_000_000, "--max-hands", help="Most duplicate hands "
+                                  "per pair with --target-ci (even)."),
     out: Path | None = typer.Option(None, "--out", help="Existing folder for league.json, "
                                     "league.png and league.html."),
     workers: int = typer.Option(1, "--workers", help="Processes for each pair's hands and "
@@ -102,6 +108,7 @@ def league(
         lbr_action_sets,
         league_work,
         run_league,
+        split_lbr_set,
         write_league,
     )
     from pokerlab.arena.matches import resolve_stack
@@ -118,13 +125,17 @@ def league(
         raise ConfigError(f"--out {str(out)!r} must be an existing folder")
     sets = lbr_action_sets(lbr_actions)
     kind = game_kind(game)
-    for acts in sets:
-        check_lbr_args(game=game, actions=acts, from_round=1, hands=lbr_hands, seed=seed,
+    for item in sets:
+        acts, fr = split_lbr_set(item) if "@" in item else (item, 1)
+        check_lbr_args(game=game, actions=acts, from_round=fr, hands=lbr_hands, seed=seed,
                        exact=kind != "hunl")
     stack_bb = resolve_stack(list(agents), stack, kind=kind)
+    if target_ci is not None and kind != "hunl":
+        raise ConfigError("--target-ci is for hunl (the small games' values are exact)")
     cfg = LeagueConfig(agents=tuple(agents), game=game, hands=hands, seed=seed,
                        stack_bb=stack_bb, lbr=with_lbr, lbr_hands=lbr_hands,
-                       lbr_actions=",".join(sets))
+                       lbr_actions=",".join(sets), target_ci_mbb=target_ci,
+                       max_hands=max_hands)
     with progress("league", enabled=not as_json, total=league_work(cfg),
                   unit="hands and LBR deals" if with_lbr else "hands") as bar:
         res = run_league(cfg, progress=bar, warn=lambda _m: None, workers=workers,
@@ -169,6 +180,10 @@ def league_text(d: dict, lbr_sets: list[str]) -> list[str]:  # type: ignore[type
         row = "".join(f"{c:>{cw}}" for c in cells[i])
         row += "".join(f"{col[i]:>{cw}}" for col in lbr_cols)
         out.append(f"{name:{width}}{row}")
+    hands = {(p["a"], p["b"]): p.get("hands") for p in d.get("pairings", [])}
+    if len({h for h in hands.values()}) > 1:
+        out.append("hands per pair: " + "; ".join(
+            f"{a} v {b} {h:,}" for (a, b), h in hands.items() if h is not None))
     methods = sorted({p.get("method", "") for p in d.get("pairings", [])} - {""})
     out.append(f"{d['unit']}, row vs column, +- 95% CI"
                + (f" ({', '.join(methods)})" if methods else "")

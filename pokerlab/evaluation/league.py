@@ -40,6 +40,11 @@ class LeagueConfig:
     lbr: bool = False
     lbr_hands: int = 100
     lbr_actions: str = "fc"
+    target_ci_mbb: float | None = None
+    """When set (hunl), a pair whose 95% CI half-width after ``hands`` hands is wider
+    plays again with enough hands for this half-width by the first run's SD (at most
+    ``max_hands``), the first run's hands being the first hands of the second."""
+    max_hands: int = 2_000_000
 
     def __post_init__(self) -> None:
         if len(self.agents) < 2:
@@ -51,6 +56,15 @@ class LeagueConfig:
             raise ConfigError(f"league hands must be an even number >= 2, got {self.hands!r}")
         if self.lbr_hands < 1:
             raise ConfigError(f"lbr hands must be >= 1, got {self.lbr_hands!r}")
+        if self.target_ci_mbb is not None and not (
+                isinstance(self.target_ci_mbb, (int, float)) and self.target_ci_mbb > 0
+                and math.isfinite(self.target_ci_mbb)):
+            raise ConfigError(f"the target CI must be a positive number of mbb/hand, got "
+                              f"{self.target_ci_mbb!r}")
+        if isinstance(self.max_hands, bool) or not isinstance(self.max_hands, int) \
+                or self.max_hands < self.hands or self.max_hands % 2:
+            raise ConfigError(f"max hands must be an even number >= hands ({self.hands}), "
+                              f"got {self.max_hands!r}")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -64,6 +78,8 @@ class Pairing:
     method: str
     aivat: dict[str, Any] | None = None
     exact_mbb: float | None = None
+    hands: int | None = None
+    """Duplicate hands the pair played (``None``: the league's ``hands``)."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -151,6 +167,13 @@ def plot_league(league: League, path: Path) -> None:
         fig.savefig(tmp, format=fmt, dpi=110)
 
 
+def _hands_text(league: League) -> str:
+    hs = sorted({p.hands or league.config.hands for p in league.pairings})
+    if not hs:
+        return str(league.config.hands)
+    return f"{hs[0]:,}" if len(hs) == 1 else f"{hs[0]:,}-{hs[-1]:,}"
+
+
 def league_html(league: League, picture: str | None) -> str:
     """A self-contained HTML page of the league table."""
     d = league.to_json()
@@ -182,7 +205,7 @@ def league_html(league: League, picture: str | None) -> str:
         "<!DOCTYPE html>\n<html><head><meta charset='utf-8'><title>pokerlab league</title>"
         "<style>body{font-family:sans-serif}td,th{padding:4px 8px;border:1px solid #ccc;"
         "text-align:right}table{border-collapse:collapse}</style></head><body>"
-        f"<h1>League ({esc(cfg.game)}, {cfg.hands} duplicate hands per pair)</h1>"
+        f"<h1>League ({esc(cfg.game)}, {_hands_text(league)} duplicate hands per pair)</h1>"
         f"<p>Row agent's mean against the column agent in {d['unit']} with 95% CI "
         "(AIVAT where an agent exposes its probabilities; exact on small games).</p>"
         f"<table><tr><th></th>{head}<th>average</th></tr>{''.join(rows)}</table>"
