@@ -119,6 +119,9 @@ def league(
     check_seed(seed)
     check_positive(hands, "--hands")
     check_positive(lbr_hands, "--lbr-hands")
+    check_positive(max_hands, "--max-hands")
+    if target_ci is not None:
+        check_positive(target_ci, "--target-ci")
     check_workers(workers)
     check_ray_address(ray_address, reachable=True)
     if out is not None and not out.is_dir():
