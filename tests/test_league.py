@@ -78,8 +78,18 @@ def test_league_target_ci_plays_a_wide_pair_again() -> None:
 
     cfg = LeagueConfig(agents=("random", "call", "raise"), hands=20, seed=4, stack_bb=30.0,
                        target_ci_mbb=1.0, max_hands=60)
-    lg = run_league(cfg)
+    ticks: list[tuple[float, float | None]] = []
+    lg = run_league(cfg, progress=lambda done, total=None: ticks.append((done, total)))
     by = {frozenset((p.a, p.b)): p for p in lg.pairings}
+    # the bar's total grows by the hands of every pair played again, and is reached
+    replayed = sum(p.hands for p in lg.pairings if p.hands != 20)
+    assert ticks[-1] == (3 * 20 + replayed, 3 * 20 + replayed)
+    assert all(d <= t for d, t in ticks if t is not None)
+    from pokerlab.commands.lbr_cmd import league_text
+
+    text = league_text(lg.to_json(), [])
+    assert any(line.startswith("hands per pair:") and "random v call 60" in line
+               for line in text)
     exact = by[frozenset(("call", "raise"))]  # both ignore their cards: CI 0
     assert exact.hands == 20 and exact.value_ci95_mbb == pytest.approx(0.0)
     wide = by[frozenset(("random", "call"))]
@@ -131,7 +141,7 @@ def test_league_on_two_processes_equals_one() -> None:
     cfg = LeagueConfig(agents=("blueprint-100", "tag", "call"), hands=40, seed=3,
                        stack_bb=100.0, lbr=True, lbr_hands=6)
     ticks: list[int] = []
-    one = run_league(cfg, progress=ticks.append)
+    one = run_league(cfg, progress=lambda done, total: ticks.append(done))
     assert ticks[-1] == league_work(cfg) == 3 * 40 + 3 * 6
     assert ticks == sorted(ticks) and len(ticks) > 6  # hands as they are played
     two = run_league(cfg, workers=2)

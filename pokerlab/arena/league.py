@@ -76,18 +76,25 @@ def run_league(config: LeagueConfig, progress: Any = None,
     names = list(config.agents)
     pairings: list[Pairing] = []
     done = 0
+    total = [league_work(config)]  # grows by the hands of every pair played again
+
     def ticker(base: int) -> Any:
         if progress is None:
             return None
-        return lambda d, _t=None: progress(base + int(d))
+        return lambda d, _t=None: progress(base + int(d), total[0])
+
+    def replay(need: int) -> Any:
+        total[0] += need
+        return ticker(done + config.hands)
 
     for i in range(len(names)):
         for j in range(i + 1, len(names)):
-            pairings.append(_pair(names[i], names[j], kind, config, objs, workers=workers,
-                                  ray_address=ray_address, progress=ticker(done)))
-            done += config.hands
+            p = _pair(names[i], names[j], kind, config, objs, workers=workers,
+                      ray_address=ray_address, progress=ticker(done), replay=replay)
+            pairings.append(p)
+            done += config.hands + (p.hands if p.hands not in (None, config.hands) else 0)
             if progress is not None:
-                progress(done)
+                progress(done, total[0])
     lbr: dict[str, dict[str, Any]] = {}
     if config.lbr:
         from pokerlab.arena.lbr import run_lbr
@@ -108,7 +115,7 @@ def run_league(config: LeagueConfig, progress: Any = None,
                            "unit": r.unit, "seconds": r.seconds}
                 done += config.lbr_hands
                 if progress is not None:
-                    progress(done)
+                    progress(done, total[0])
             first = dict(next(iter(by.values())))
             if len(by) > 1:
                 first["by_actions"] = by
@@ -131,9 +138,11 @@ def _quiet(message: str) -> None:
 
 def _pair(a: str, b: str, kind: str, config: LeagueConfig,
           objs: dict[str, Any] | None = None, *, workers: int = 1,
-          ray_address: str | None = None, progress: Any = None) -> Pairing:
+          ray_address: str | None = None, progress: Any = None,
+          replay: Any = None) -> Pairing:
     """One pair's match; with ``config.target_ci_mbb`` (hunl) played again with enough
-    hands for that CI half-width (by the first run's SD, at most ``config.max_hands``)."""
+    hands for that CI half-width (by the first run's SD, at most ``config.max_hands``);
+    ``replay(hands)`` gives the progress callback of that second run."""
     p = _pair_once(a, b, kind, config, objs, workers=workers, ray_address=ray_address,
                    progress=progress)
     target = config.target_ci_mbb
@@ -146,7 +155,7 @@ def _pair(a: str, b: str, kind: str, config: LeagueConfig,
         return p
     bigger = dataclasses.replace(config, hands=need)
     return _pair_once(a, b, kind, bigger, objs, workers=workers, ray_address=ray_address,
-                      progress=None)
+                      progress=None if replay is None else replay(need))
 
 
 def _pair_once(a: str, b: str, kind: str, config: LeagueConfig,

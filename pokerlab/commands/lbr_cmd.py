@@ -184,7 +184,7 @@ def league_text(d: dict, lbr_sets: list[str]) -> list[str]:  # type: ignore[type
         row += "".join(f"{col[i]:>{cw}}" for col in lbr_cols)
         out.append(f"{name:{width}}{row}")
     hands = {(p["a"], p["b"]): p.get("hands") for p in d.get("pairings", [])}
-    if len({h for h in hands.values()}) > 1:
+    if any(h not in (None, d.get("config", {}).get("hands")) for h in hands.values()):
         out.append("hands per pair: " + "; ".join(
             f"{a} v {b} {h:,}" for (a, b), h in hands.items() if h is not None))
     methods = sorted({p.get("method", "") for p in d.get("pairings", [])} - {""})
