@@ -59,12 +59,16 @@ class HoldemBeliefs:
     """Both players' ranges (2 x 1326) along one HUNL hand through ``model``'s strategy."""
 
     def __init__(self, model: Any, *,
-                 query: Callable[..., tuple[list[Any], np.ndarray]] | None = None) -> None:
+                 query: Callable[..., tuple[list[Any], np.ndarray]] | None = None,
+                 opponent_model: Any = None) -> None:
+        """``opponent_model``: when given, the actions of the player other than the view's
+        are read through it (an opponent model), the view's own player's through ``model``."""
         if query is None:
             from pokerlab.evaluation.lbr import all_hands_probabilities
 
             query = all_hands_probabilities
         self.model = model
+        self.opponent_model = opponent_model
         self.query: Callable[..., tuple[list[Any], np.ndarray]] = query
         self.reset()
 
@@ -95,7 +99,9 @@ class HoldemBeliefs:
                 q = int(st.actor)
                 act = event_to_action(e)
                 live = self.ranges[q] > 0
-                acts, probs = self.query(self.model, _with_some_hole(make_view(st, q)), live)
+                who = self.model if self.opponent_model is None or q == view.player \
+                    else self.opponent_model
+                acts, probs = self.query(who, _with_some_hole(make_view(st, q)), live)
                 k = action_column(acts, act)
                 if k >= 0:
                     new = self.ranges[q] * probs[:, k]

@@ -81,7 +81,11 @@ class SearchConfig:
     allows keeps at least this share of the largest weight in the opponent's range (0:
     the blueprint's Bayes range alone), so that hands the blueprint would not have played
     this way are in the subgame and, when safe, bounded by the gadget too (see
-    docs/search.md)."""
+    docs/search.md); ``model``: the agent spec of the opponent model (``""``: the base
+    policy), through which the opponent's range is tracked by Bayes; ``lock``: the
+    opponent's decisions in every subgame are fixed to the model's strategy (node locking),
+    so the search plays a best response to the model within the subgame (an exploitative
+    search; not with ``safe``)."""
 
     ms: float = 1000.0
     street: int = 3
@@ -96,6 +100,8 @@ class SearchConfig:
     iterations: int = 0
     floor: float = 0.0
     gadget: str = "br"
+    model: str = ""
+    lock: bool = False
 
     def __post_init__(self) -> None:
         if not (math.isfinite(self.ms) and 1 <= self.ms <= 600_000):
@@ -117,6 +123,14 @@ class SearchConfig:
         if not (math.isfinite(self.floor) and 0 <= self.floor <= 1):
             raise AgentError(f"search: floor must be 0..1 (share of the range's largest weight), "
                              f"got {self.floor!r}")
+        if self.lock and self.safe:
+            raise AgentError("search: lock=1 (a best response to the opponent model) cannot be "
+                             "safe=1 (no worse than the blueprint against any opponent); choose one")
+        if self.model.strip().lower().startswith("search"):
+            raise AgentError("search: the opponent model cannot itself search")
+        if any(c in self.model for c in ",()"):
+            raise AgentError(f"search: model={self.model!r}: write an agent spec without "
+                             "commas or parentheses (tag, call, blueprint-100, policy:PATH)")
         self.tree()  # sizes are checked here, once
 
     def tree(self) -> Any:
@@ -132,7 +146,8 @@ class SearchConfig:
         return {"ms": self.ms, "street": self.street, "safe": self.safe, "bets": self.bets,
                 "raises": self.raises, "river_bets": self.river_bets, "raise_cap": self.raise_cap,
                 "target_pct": self.target_pct, "max_memory": self.max_memory, "threads": self.threads,
-                "iterations": self.iterations, "floor": self.floor, "gadget": self.gadget}
+                "iterations": self.iterations, "floor": self.floor, "gadget": self.gadget,
+                "model": self.model, "lock": self.lock}
 
 
 _SPEC = re.compile(r"^search(?:\((?P<opts>[^)]*)\))?(?::(?P<base>.+))?$", re.IGNORECASE)
@@ -169,10 +184,12 @@ def parse_search_spec(spec: str) -> tuple[SearchConfig, str]:
                 if v.lower() not in STREET_NAMES:
                     raise AgentError(f"search: street must be flop, turn or river, got {v!r}")
                 kw["street"] = STREET_NAMES[v.lower()]
-            elif k == "safe":
+            elif k in ("safe", "lock"):
                 if v.lower() not in ("0", "1", "true", "false"):
-                    raise AgentError(f"search: safe must be 0 or 1, got {v!r}")
-                kw["safe"] = v.lower() in ("1", "true")
+                    raise AgentError(f"search: {k} must be 0 or 1, got {v!r}")
+                kw[k] = v.lower() in ("1", "true")
+            elif k == "model":
+                kw["model"] = v
             elif k in ("bets", "raises", "river_bets"):
                 kw[k] = v.replace("+", ",")
             elif k == "raise_cap":
@@ -193,7 +210,8 @@ def parse_search_spec(spec: str) -> tuple[SearchConfig, str]:
                 base = v
             else:
                 raise AgentError(f"unknown search option {k!r}; known: ms, street, safe, bets, raises, "
-                                 "river_bets, raise_cap, target, threads, iters, memory, floor, gadget, base")
+                                 "river_bets, raise_cap, target, threads, iters, memory, floor, gadget, "
+                                 "model, lock, base")
     return SearchConfig(**kw), base or "blueprint"
 
 
@@ -216,6 +234,7 @@ class SearchStats:
     iterations: int = 0
     coarser: int = 0
     blueprint_gadgets: int = 0
+    locked_nodes: int = 0
     reasons: dict[str, int] = field(default_factory=dict)
 
 
@@ -223,8 +242,11 @@ class SearchAgent:
     """Real-time search over a base policy agent (see the module docstring)."""
 
     def __init__(self, base: Any, config: SearchConfig | None = None, *, name: str = "search",
-                 seed: int = 0) -> None:
+                 seed: int = 0, model: Any = None) -> None:
         self.base = base
+        self.model = base if model is None else model
+        """The opponent model: its range is tracked through it, and with ``lock`` its
+        subgame decisions are fixed to it (the base policy unless a ``model`` is given)."""
         self.config = config if config is not None else SearchConfig()
         self.name = name
         self.tree = self.config.tree()
@@ -237,7 +259,7 @@ class SearchAgent:
         the budget (:meth:`_fit`)."""
         self.rate = RATE_S_PER_BYTE
         _warm_up()
-        self.beliefs = HoldemBeliefs(base)
+        self.beliefs = HoldemBeliefs(base, opponent_model=None if model is None else model)
         self.stats = SearchStats()
         self.rng = SplitMix64(seed)
         self._prev: _Solve | None = None
@@ -247,6 +269,8 @@ class SearchAgent:
     def reset(self, seed: int) -> None:
         self.rng = SplitMix64(seed ^ 0x5EA2C4)
         self.base.reset(seed)
+        if self.model is not self.base:
+            self.model.reset(seed ^ 0x0DE1)
         self.beliefs.reset()
         self._prev = None
         self._cache = None
@@ -260,7 +284,7 @@ class SearchAgent:
         out.update({"searches": self.stats.searches, "fallbacks": self.stats.fallbacks,
                 "nested_solves": self.stats.nested, "safe_solves": self.stats.safe_solves,
                 "coarser_trees": self.stats.coarser, "blueprint_gadgets": self.stats.blueprint_gadgets,
-                "iterations": self.stats.iterations})
+                "iterations": self.stats.iterations, "locked_nodes": self.stats.locked_nodes})
         return out
 
     # ---------------------------------------------------------------------- play
@@ -468,29 +492,45 @@ class SearchAgent:
         lead to, each base action read as the subgame's nearest); with ``gadget=bp`` its
         values when the base policy plays both sides' decisions; ``None`` past
         ``deadline`` or when the base policy cannot be followed."""
-        from pokerlab.agents.beliefs import _with_some_hole
-        from pokerlab.evaluation.lbr import all_hands_probabilities
-        from pokerlab.holdem.view import make_view
-        from pokerlab.subgame.resolve import counterfactual_values, decision_paths
+        from pokerlab.subgame.resolve import counterfactual_values
         from pokerlab.subgame.solver import SolveConfig, SpotSolver
 
         me = view.player
         estimate = self.config.gadget == "bp"
         solver = SpotSolver(spot, SolveConfig(isomorphism=False), threads=self.config.threads)
+        for q in ((me, 1 - me) if estimate else (me,)):
+            if self._lock_player(solver, view, q, self.base, deadline) is None:
+                return None
+        # gadget=br: the opponent's best response to the blueprint's play (safe); gadget=bp:
+        # its value when both play the blueprint (Libratus' estimate: not a bound, but the
+        # searcher must then do better than the blueprint against each opponent hand)
+        return counterfactual_values(solver, (), 1 - me, best_response=not estimate)
+
+    def _lock_player(self, solver: Any, view: PlayerView, q: int, agent: Any,
+                     deadline: float) -> int | None:
+        """Fix every decision of player ``q`` in ``solver``'s subgame (rooted at ``view``) to
+        ``agent``'s strategy: a range query at the real state each path of subgame actions
+        leads to, each of the agent's actions read as the subgame's nearest
+        (:func:`_subgame_column`).  Returns the number of nodes locked, ``None`` past
+        ``deadline`` (never with ``iters=N``: then play does not depend on the clock)."""
+        from pokerlab.agents.beliefs import _with_some_hole
+        from pokerlab.evaluation.lbr import all_hands_probabilities
+        from pokerlab.holdem.view import make_view
+        from pokerlab.subgame.resolve import decision_paths
+
         tr = solver.tree
-        players = (me, 1 - me) if estimate else (me,)
-        paths = [(q, path) for q in players for path in decision_paths(solver, q)]
-        for q, path in paths:
+        live = np.asarray(solver.spot.ranges[q]) > 0
+        n = 0
+        for path in decision_paths(solver, q):
             if not self.config.iterations and time.perf_counter() > deadline:
-                return None  # with iters=N play does not depend on the clock
-            live = np.asarray(spot.ranges[q]) > 0
+                return None
             st = view.replay_state()
             node = 0
             for name in path:
                 a = tr.action_names[node].index(name)
                 st.apply(_real_action(make_view(st, int(st.actor)), name, tr.action_amounts[node][a]))
                 node = tr.child(node, a)
-            acts, probs = all_hands_probabilities(self.base, _with_some_hole(make_view(st, q)), live)
+            acts, probs = all_hands_probabilities(agent, _with_some_hole(make_view(st, q)), live)
             names, amounts = tr.action_names[node], tr.action_amounts[node]
             strat = np.zeros((len(names), 1326))
             for c, act in enumerate(acts):
@@ -500,10 +540,8 @@ class SearchAgent:
             strat[:, mask] /= tot[mask]
             strat[:, ~mask] = 1.0 / len(names)
             solver.lock(list(path), strat, mask)
-        # gadget=br: the opponent's best response to the blueprint's play (safe); gadget=bp:
-        # its value when both play the blueprint (Libratus' estimate: not a bound, but the
-        # searcher must then do better than the blueprint against each opponent hand)
-        return counterfactual_values(solver, (), 1 - me, best_response=not estimate)
+            n += 1
+        return n
 
     def _solve(self, view: PlayerView, deadline: float, mine: int | None) -> tuple[Any, int] | None:
         """The solved subgame at ``view`` and the street-start stack, or ``None`` when no
@@ -567,6 +605,11 @@ class SearchAgent:
         if cbv is not None:
             solver.set_gadget(opp, cbv)
             self.stats.safe_solves += 1
+        if cfg.lock:
+            locked = self._lock_player(solver, view, opp, self.model, deadline)
+            if locked is None:
+                return None
+            self.stats.locked_nodes += locked
         per_iter = 0.0  # the slowest recent iteration (seconds), what the deadline is kept by
         steady = 0.0  # seconds of the iterations after the first (the first may load kernels)
         while True:
@@ -583,7 +626,7 @@ class SearchAgent:
             per_iter = max(per_iter * 0.5, took)
             if solver.iteration > 1:
                 steady += took
-            if solver.iteration % 50 == 0 and cbv is None and not cfg.iterations:
+            if solver.iteration % 50 == 0 and cbv is None and not cfg.iterations and not cfg.lock:
                 if solver.exploitability()[1] <= cfg.target_pct:
                     break
         self.stats.searches += 1
@@ -689,4 +732,11 @@ def make_search_agent(spec: str, *, build: Any, config: Any = None, seed: int = 
     if not hasattr(base, "action_probabilities") and not hasattr(base, "action_probabilities_all_hands"):
         raise AgentError(f"search: base agent {base_spec!r} does not say how it plays each hand "
                          "(it needs action probabilities to track ranges)")
-    return SearchAgent(base, cfg, name=spec.strip(), seed=seed)
+    model = None
+    if cfg.model:
+        model = build(cfg.model, game="hunl", config=config, seed=seed ^ 0x0DE1)
+        if not hasattr(model, "action_probabilities") and \
+                not hasattr(model, "action_probabilities_all_hands"):
+            raise AgentError(f"search: opponent model {cfg.model!r} does not say how it plays "
+                             "each hand (it needs action probabilities to track a range)")
+    return SearchAgent(base, cfg, name=spec.strip(), seed=seed, model=model)
