@@ -9,7 +9,9 @@ For each opponent X (``call``, ``raise``, ``tag``):
 3. **matches** on fresh deals (seed S, so every agent below meets the same cards and the
    same opponent seeds): ``blueprint``, ``search(iters=I)`` (ranges through the blueprint),
    ``search(iters=I,model=policy:DIR/X_model.npz,lock=1)`` (the learned model: ranges through
-   it, its decisions locked in every subgame) and, with ``--exact``, the same with the rule
+   it, its decisions locked in every subgame), ``search(iters=I,learn=N,lock=1)`` (the model
+   learned during the match itself, refitted every N hands from the prior blueprint; each
+   worker process's half of the match learns on its own) and, with ``--exact``, the same with the rule
    agent itself as the model (``model=X``) against X; every match ``--duplicate --stack 100``.
 
 Every row gives mbb/hand with a 95% CI over the duplicate deal pairs, and the difference
@@ -20,7 +22,7 @@ the pairing removes most of the card luck).  Rewrites the section between
 
 Usage: ``python benchmarks/search_model.py [--opponents call,raise,tag] [--hands 4000]
 [--history-hands 20000] [--iters 50] [--seed 91] [--history-seed 81] [--workers 2]
-[--exact] [--out DIR] [--no-write]``
+[--learn 100] [--exact] [--out DIR] [--no-write]``
 """
 
 from __future__ import annotations
@@ -73,6 +75,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=91)
     ap.add_argument("--history-seed", type=int, default=81)
     ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--learn", type=int, default=100,
+                    help="also the searcher that learns its model in the match, refitting every N hands "
+                         "(0: not)")
     ap.add_argument("--exact", action="store_true", help="also the rule agent itself as the model")
     ap.add_argument("--out", default="runs/search_model")
     ap.add_argument("--no-write", action="store_true")
@@ -80,6 +85,7 @@ def main(argv: list[str] | None = None) -> int:
     if a.hands < 2 or a.hands % 2 or a.history_hands < 2:
         raise fail("--hands must be even and >= 2, --history-hands >= 2")
     from pokerlab.arena.matches import play_match
+    from pokerlab.evaluation.think import summarize
 
     out = Path(a.out)
     out.mkdir(parents=True, exist_ok=True)
@@ -100,6 +106,8 @@ def main(argv: list[str] | None = None) -> int:
         model_s = time.perf_counter() - t0
         specs = ["blueprint", f"search(iters={a.iters})",
                  f"search(iters={a.iters},model=policy:{model},lock=1)"]
+        if a.learn > 0:
+            specs.append(f"search(iters={a.iters},learn={a.learn},lock=1)")
         if a.exact:
             specs.append(f"search(iters={a.iters},model={opp},lock=1)")
         base_pairs: np.ndarray | None = None
@@ -120,7 +128,7 @@ def main(argv: list[str] | None = None) -> int:
                 d = p - base_pairs
                 row["vs_blueprint_mbb"] = float(d.mean())
                 row["vs_blueprint_ci95_mbb"] = ci95(d)
-            c = res.counters.get("A", {})
+            c = summarize(res.counters.get("A", {}))
             if "think_ms_p50" in c:
                 row["think_ms_p50"] = float(c["think_ms_p50"])
                 row["think_ms_p99"] = float(c["think_ms_p99"])

@@ -85,7 +85,10 @@ class SearchConfig:
     policy), through which the opponent's range is tracked by Bayes; ``lock``: the
     opponent's decisions in every subgame are fixed to the model's strategy (node locking),
     so the search plays a best response to the model within the subgame (an exploitative
-    search; not with ``safe``)."""
+    search; not with ``safe``); ``learn``: every ``learn`` hands of a match the opponent
+    model is refitted from the opponent's actions seen so far in it (the Dirichlet
+    posterior around the model, the base policy or ``model=``, as ``pokerlab opponent
+    model`` builds from a log; :class:`LearningSearchAgent`), 0: no learning."""
 
     ms: float = 1000.0
     street: int = 3
@@ -102,6 +105,7 @@ class SearchConfig:
     gadget: str = "br"
     model: str = ""
     lock: bool = False
+    learn: int = 0
 
     def __post_init__(self) -> None:
         if not (math.isfinite(self.ms) and 1 <= self.ms <= 600_000):
@@ -126,6 +130,9 @@ class SearchConfig:
         if self.lock and self.safe:
             raise AgentError("search: lock=1 (a best response to the opponent model) cannot be "
                              "safe=1 (no worse than the blueprint against any opponent); choose one")
+        if not (isinstance(self.learn, int) and 0 <= self.learn <= 1_000_000):
+            raise AgentError(f"search: learn must be 0 (no learning) .. 1000000 hands between "
+                             f"refits of the opponent model, got {self.learn!r}")
         if self.model.strip().lower().startswith("search"):
             raise AgentError("search: the opponent model cannot itself search")
         if any(c in self.model for c in ",()"):
@@ -147,7 +154,7 @@ class SearchConfig:
                 "raises": self.raises, "river_bets": self.river_bets, "raise_cap": self.raise_cap,
                 "target_pct": self.target_pct, "max_memory": self.max_memory, "threads": self.threads,
                 "iterations": self.iterations, "floor": self.floor, "gadget": self.gadget,
-                "model": self.model, "lock": self.lock}
+                "model": self.model, "lock": self.lock, "learn": self.learn}
 
 
 _SPEC = re.compile(r"^search(?:\((?P<opts>[^)]*)\))?(?::(?P<base>.+))?$", re.IGNORECASE)
@@ -204,6 +211,8 @@ def parse_search_spec(spec: str) -> tuple[SearchConfig, str]:
                 kw["max_memory"] = num(k, v, float)
             elif k == "floor":
                 kw["floor"] = num(k, v, float)
+            elif k == "learn":
+                kw["learn"] = num(k, v, int)
             elif k == "gadget":
                 kw["gadget"] = v.lower()
             elif k == "base":
@@ -211,7 +220,7 @@ def parse_search_spec(spec: str) -> tuple[SearchConfig, str]:
             else:
                 raise AgentError(f"unknown search option {k!r}; known: ms, street, safe, bets, raises, "
                                  "river_bets, raise_cap, target, threads, iters, memory, floor, gadget, "
-                                 "model, lock, base")
+                                 "model, lock, learn, base")
     return SearchConfig(**kw), base or "blueprint"
 
 
@@ -235,6 +244,7 @@ class SearchStats:
     coarser: int = 0
     blueprint_gadgets: int = 0
     locked_nodes: int = 0
+    model_refits: int = 0
     reasons: dict[str, int] = field(default_factory=dict)
 
 
@@ -285,6 +295,8 @@ class SearchAgent:
                 "nested_solves": self.stats.nested, "safe_solves": self.stats.safe_solves,
                 "coarser_trees": self.stats.coarser, "blueprint_gadgets": self.stats.blueprint_gadgets,
                 "iterations": self.stats.iterations, "locked_nodes": self.stats.locked_nodes})
+        if self.config.learn:
+            out["model_refits"] = self.stats.model_refits
         return out
 
     # ---------------------------------------------------------------------- play
@@ -739,4 +751,82 @@ def make_search_agent(spec: str, *, build: Any, config: Any = None, seed: int = 
                 not hasattr(model, "action_probabilities_all_hands"):
             raise AgentError(f"search: opponent model {cfg.model!r} does not say how it plays "
                              "each hand (it needs action probabilities to track a range)")
+    if cfg.learn:
+        return LearningSearchAgent(base, cfg, name=spec.strip(), seed=seed, model=model)
     return SearchAgent(base, cfg, name=spec.strip(), seed=seed, model=model)
+
+
+LEARN_STRENGTH = 1.0
+"""Prior strength (pseudo-observations per node and bucket) of the learned opponent model,
+as ``pokerlab opponent model`` (docs/exploitation.md)."""
+
+
+class LearningSearchAgent(SearchAgent):
+    """``search(learn=N,...)``: the search agent with an opponent model learned during the
+    match.  The opponent's actions of every finished hand are counted in the prior's tree
+    (:func:`~pokerlab.agents.adapt_hunl.observe_hand`: the real actions through the one
+    action map, hole cards where they were shown); every ``N`` hands the model becomes the
+    Dirichlet posterior mean around the prior (the ``model=`` policy, else the base policy;
+    :func:`~pokerlab.agents.adapt_hunl.posterior`, strength :data:`LEARN_STRENGTH`), and the
+    ranges (and with ``lock=1`` the opponent's locked subgame decisions) follow it.  A
+    match starts from the prior again (``start_match``); until the first refit it plays as
+    :class:`SearchAgent` does."""
+
+    def __init__(self, base: Any, config: SearchConfig, *, name: str = "search",
+                 seed: int = 0, model: Any = None) -> None:
+        super().__init__(base, config, name=name, seed=seed, model=model)
+        prior = self.model
+        if not getattr(prior, "indexed", False) or \
+                getattr(getattr(prior, "policy", None), "storage", "dense") != "dense":
+            raise AgentError(f"search: learn={config.learn} needs an opponent model over a "
+                             "dense indexed (blueprint) policy to learn into; "
+                             f"{getattr(prior, 'name', prior)!r} is not one")
+        self.prior = prior
+        self._initial = (self.model, self.beliefs.opponent_model)
+        self._learned: Any = None
+        self.start_match()
+
+    def start_match(self) -> None:
+        """Forget the opponent: the model is the prior again."""
+        from pokerlab.agents.adapt_hunl import HUNLObservations
+
+        self.obs = HUNLObservations.empty("opponent", self.prior)
+        self.hands = 0
+        self.model, self.beliefs.opponent_model = self._initial
+
+    def kernel_side(self) -> None:
+        """No match fast path: the agent learns between hands."""
+        return None
+
+    def observe(self, state: Any, player: int) -> None:
+        """The end of a hand (``state`` finished, this agent in seat ``player``): count
+        the opponent's actions and refit the model when ``learn`` hands have passed."""
+        from pokerlab.agents.adapt_hunl import observe_hand
+        from pokerlab.holdem.events import Shown, events_of
+
+        events = events_of(state)
+        opp = 1 - int(player)
+        shown = next((tuple(ev.cards) for ev in events
+                      if isinstance(ev, Shown) and ev.player == opp), None)
+        observe_hand(self.obs, self.prior, events, state.config, opp, shown)
+        self.hands += 1
+        if self.hands % self.config.learn == 0:
+            self.refit()
+
+    def refit(self) -> None:
+        """The model becomes the posterior of the counts so far (a copy of the prior's
+        agent with its own policy; the prior is never changed)."""
+        import copy
+
+        from pokerlab.agents.adapt_hunl import posterior
+
+        probs = posterior(self.prior, self.obs, LEARN_STRENGTH)
+        pol = copy.copy(self.prior.policy)
+        pol.probs = np.ascontiguousarray(probs, dtype=np.float32)
+        if self._learned is None:
+            self._learned = copy.copy(self.prior)
+            self._learned.name = f"{getattr(self.prior, 'name', 'model')}-learned"
+        self._learned.policy = pol
+        self.model = self._learned
+        self.beliefs.opponent_model = self._learned
+        self.stats.model_refits += 1
