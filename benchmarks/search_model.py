@@ -22,7 +22,7 @@ the pairing removes most of the card luck).  Rewrites the section between
 
 Usage: ``python benchmarks/search_model.py [--opponents call,raise,tag] [--hands 4000]
 [--history-hands 20000] [--iters 50] [--seed 91] [--history-seed 81] [--workers 2]
-[--learn 100] [--exact] [--out DIR] [--no-write]``
+[--learn 100] [--stack 100|200] [--exact] [--out DIR] [--no-write]``
 """
 
 from __future__ import annotations
@@ -80,12 +80,19 @@ def main(argv: list[str] | None = None) -> int:
                          "(0: not)")
     ap.add_argument("--exact", action="store_true", help="also the rule agent itself as the model")
     ap.add_argument("--out", default="runs/search_model")
+    ap.add_argument("--stack", type=int, default=100, choices=(100, 200),
+                    help="big blinds (the shipped blueprint of that stack is the prior; 200 writes "
+                         "docs/search_model_200.json and the search_model_200 section)")
     ap.add_argument("--no-write", action="store_true")
     a = ap.parse_args(argv)
     if a.hands < 2 or a.hands % 2 or a.history_hands < 2:
         raise fail("--hands must be even and >= 2, --history-hands >= 2")
+    from pokerlab.agents.registry import MORE_BLUEPRINT_FILES, PACKAGE_DATA
     from pokerlab.arena.matches import play_match
     from pokerlab.evaluation.think import summarize
+    from pokerlab.opponents.hunl_model import default_base_path
+
+    base_policy = default_base_path() if a.stack == 100 else PACKAGE_DATA / MORE_BLUEPRINT_FILES[0]
 
     out = Path(a.out)
     out.mkdir(parents=True, exist_ok=True)
@@ -94,15 +101,17 @@ def main(argv: list[str] | None = None) -> int:
     started = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
     loads = [load()]
     for opp in [o.strip() for o in a.opponents.split(",") if o.strip()]:
-        hist = out / f"{opp}.phhs"
-        model = out / f"{opp}_model.npz"
+        tag = opp if a.stack == 100 else f"{opp}_{a.stack}"
+        hist = out / f"{tag}.phhs"
+        model = out / f"{tag}_model.npz"
         t0 = time.perf_counter()
         if not hist.exists():
             play_match("blueprint", opp, hands=a.history_hands, duplicate=True, seed=a.history_seed,
-                       stack_bb=100.0, out=hist, workers=a.workers)
+                       stack_bb=float(a.stack), out=hist, workers=a.workers)
         if not model.exists():
             subprocess.run([str(exe), "opponent", "model", str(hist), "--player", f"B-{opp}",
-                            "--out", str(model)], check=True, stdout=subprocess.DEVNULL)
+                            "--base", str(base_policy), "--out", str(model)], check=True,
+                           stdout=subprocess.DEVNULL)
         model_s = time.perf_counter() - t0
         specs = ["blueprint", f"search(iters={a.iters})",
                  f"search(iters={a.iters},model=policy:{model},lock=1)"]
@@ -113,12 +122,12 @@ def main(argv: list[str] | None = None) -> int:
         base_pairs: np.ndarray | None = None
         for spec in specs:
             t = time.perf_counter()
-            res = play_match(spec, opp, hands=a.hands, duplicate=True, seed=a.seed, stack_bb=100.0,
+            res = play_match(spec, opp, hands=a.hands, duplicate=True, seed=a.seed, stack_bb=float(a.stack),
                              workers=a.workers)
             secs = time.perf_counter() - t
             loads.append(load())
             p = pairs_mbb(res.chips, res.big_blind)
-            row: dict[str, Any] = {"agent": spec.replace(str(model), f"{opp}_model.npz"), "opponent": opp,
+            row: dict[str, Any] = {"agent": spec.replace(str(model), f"{tag}_model.npz"), "opponent": opp,
                                    "hands": res.hands, "mbb": float(p.mean()), "ci95_mbb": ci95(p),
                                    "seconds": secs, "hands_per_second": res.hands / secs}
             if base_pairs is None:
@@ -140,11 +149,12 @@ def main(argv: list[str] | None = None) -> int:
                "command": "python benchmarks/search_model.py " + " ".join(argv if argv is not None
                                                                          else sys.argv[1:]),
                "history_hands": a.history_hands, "history_seed": a.history_seed, "seed": a.seed,
-               "stack_bb": 100.0, "rows": rows}
+               "stack_bb": float(a.stack), "rows": rows}
     if not a.no_write:
         from pokerlab.io import atomic_write_text
 
-        atomic_write_text(SUMMARY, json.dumps(summary, indent=1) + "\n")
+        atomic_write_text(SUMMARY if a.stack == 100 else SUMMARY.with_name("search_model_200.json"),
+                          json.dumps(summary, indent=1) + "\n")
         write_doc(summary)
     return 0
 
@@ -162,7 +172,8 @@ def write_doc(summary: dict[str, Any]) -> None:
     lo, hi = summary["load_average"]
     lines = [f"`{summary['command']}` ({summary['started']}, load average {lo:.1f}-{hi:.1f}; models "
              f"from {summary['history_hands']:,} duplicate hands of `blueprint` against each opponent, "
-             f"seed {summary['history_seed']}; matches on seed {summary['seed']}, 100 bb; mbb/hand of "
+             f"seed {summary['history_seed']}; matches on seed {summary['seed']}, "
+             f"{summary['stack_bb']:.0f} bb; mbb/hand of "
              "the agent, 95% CI over the duplicate deal pairs; `- blueprint`: paired over the same "
              "pairs):", "",
              "| agent | opponent | hands | mbb/hand | - blueprint | think p50 / p99 (ms) | "
@@ -176,7 +187,8 @@ def write_doc(summary: dict[str, Any]) -> None:
                      f"{fmt(r.get('vs_blueprint_mbb'), r.get('vs_blueprint_ci95_mbb'))} | {think} | {sf} | "
                      f"{r['hands_per_second']:.0f} |")
     text = DOC.read_text()
-    begin, end = f"<!-- {NAME}:begin -->", f"<!-- {NAME}:end -->"
+    name = NAME if summary["stack_bb"] == 100 else f"{NAME}_200"
+    begin, end = f"<!-- {name}:begin -->", f"<!-- {name}:end -->"
     if begin not in text or end not in text:
         raise fail(f"{DOC} has no {begin} ... {end} section")
     head, rest = text.split(begin, 1)
