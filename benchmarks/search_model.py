@@ -101,9 +101,9 @@ def main(argv: list[str] | None = None) -> int:
     started = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
     loads = [load()]
     for opp in [o.strip() for o in a.opponents.split(",") if o.strip()]:
-        tag = opp if a.stack == 100 else f"{opp}_{a.stack}"
-        hist = out / f"{tag}.phhs"
-        model = out / f"{tag}_model.npz"
+        stem = opp if a.stack == 100 else f"{opp}_{a.stack}"
+        hist = out / f"{stem}.phhs"
+        model = out / f"{stem}_model.npz"
         t0 = time.perf_counter()
         if not hist.exists():
             play_match("blueprint", opp, hands=a.history_hands, duplicate=True, seed=a.history_seed,
@@ -127,7 +127,7 @@ def main(argv: list[str] | None = None) -> int:
             secs = time.perf_counter() - t
             loads.append(load())
             p = pairs_mbb(res.chips, res.big_blind)
-            row: dict[str, Any] = {"agent": spec.replace(str(model), f"{tag}_model.npz"), "opponent": opp,
+            row: dict[str, Any] = {"agent": spec.replace(str(model), f"{stem}_model.npz"), "opponent": opp,
                                    "hands": res.hands, "mbb": float(p.mean()), "ci95_mbb": ci95(p),
                                    "seconds": secs, "hands_per_second": res.hands / secs}
             if base_pairs is None:

@@ -61,7 +61,8 @@ import numpy as np
 from pokerlab.errors import AgentError, ConfigError
 
 __all__ = ["HUNLAdaptAgent", "HUNLAdaptConfig", "HUNLObservations", "RESPONDER",
-           "make_hunl_adapt_agent", "observe_hand", "parse_hunl_spec", "posterior"]
+           "make_hunl_adapt_agent", "observe_hand", "observe_opponent", "parse_hunl_spec",
+           "posterior", "with_policy"]
 
 RESPONDER = "pokerlab.opponents.hunl_model:adapt_trainer"
 """The response trainer (``module:function``), imported by name when a refit is first due:
@@ -193,6 +194,31 @@ def observe_hand(obs: HUNLObservations, agent: Any, events: Iterable[Any], confi
         elif who == me:
             obs.off_tree += 1
         real.apply(act)
+
+
+def observe_opponent(obs: HUNLObservations, agent: Any, state: Any, player: int) -> None:
+    """Count the actions of the player other than ``player`` in the finished ``state``
+    (hole cards where they were shown) into ``obs`` (:func:`observe_hand`)."""
+    from pokerlab.holdem.events import Shown, events_of
+
+    events = events_of(state)
+    opp = 1 - int(player)
+    shown = next((tuple(ev.cards) for ev in events
+                  if isinstance(ev, Shown) and ev.player == opp), None)
+    observe_hand(obs, agent, events, state.config, opp, shown)
+
+
+def with_policy(agent: Any, policy: Any, name: str) -> Any:
+    """A copy of the policy agent ``agent`` playing ``policy`` (tree, buckets, action map and
+    translation shared; ``agent`` is not changed)."""
+    import copy
+
+    if policy.probs.shape != agent.policy.probs.shape:
+        raise AgentError(f"agent {name!r}: the policy does not fit the base policy's tree")
+    ag = copy.copy(agent)
+    ag.policy = policy
+    ag.name = name
+    return ag
 
 
 def posterior(agent: Any, obs: HUNLObservations, strength: float,
@@ -450,13 +476,7 @@ class HUNLAdaptAgent:
         """The end of a hand (``state`` finished, this agent in seat ``player``): count
         the opponent's actions, move the budget by the chips won, and start or continue a
         refit."""
-        from pokerlab.holdem.events import Shown, events_of
-
-        events = events_of(state)
-        opp = 1 - int(player)
-        shown = next((tuple(ev.cards) for ev in events
-                      if isinstance(ev, Shown) and ev.player == opp), None)
-        observe_hand(self.obs, self.base, events, state.config, opp, shown)
+        observe_opponent(self.obs, self.base, state, player)
         chips = float(state.payoffs()[player])
         used = self.playing_response
         self.won += chips
@@ -500,14 +520,7 @@ class HUNLAdaptAgent:
     def _response_agent(self, policy: Any) -> Any:
         """The base's policy agent with the response's policy (tree, buckets, action map
         and translation shared)."""
-        import copy
-
-        if policy.probs.shape != self.base.policy.probs.shape:
-            raise AgentError(f"agent {self.name!r}: the response does not fit the base "
-                             "policy's tree")
-        ag = copy.copy(self.base)
-        ag.policy = policy
-        ag.name = f"{self.name}-response"
+        ag = with_policy(self.base, policy, f"{self.name}-response")
         ag.resyncs = 0
         return ag
 

@@ -783,7 +783,6 @@ class LearningSearchAgent(SearchAgent):
                              f"{getattr(prior, 'name', prior)!r} is not one")
         self.prior = prior
         self._initial = (self.model, self.beliefs.opponent_model)
-        self._learned: Any = None
         self.start_match()
 
     def start_match(self) -> None:
@@ -801,14 +800,9 @@ class LearningSearchAgent(SearchAgent):
     def observe(self, state: Any, player: int) -> None:
         """The end of a hand (``state`` finished, this agent in seat ``player``): count
         the opponent's actions and refit the model when ``learn`` hands have passed."""
-        from pokerlab.agents.adapt_hunl import observe_hand
-        from pokerlab.holdem.events import Shown, events_of
+        from pokerlab.agents.adapt_hunl import observe_opponent
 
-        events = events_of(state)
-        opp = 1 - int(player)
-        shown = next((tuple(ev.cards) for ev in events
-                      if isinstance(ev, Shown) and ev.player == opp), None)
-        observe_hand(self.obs, self.prior, events, state.config, opp, shown)
+        observe_opponent(self.obs, self.prior, state, player)
         self.hands += 1
         if self.hands % self.config.learn == 0:
             self.refit()
@@ -818,15 +812,11 @@ class LearningSearchAgent(SearchAgent):
         agent with its own policy; the prior is never changed)."""
         import copy
 
-        from pokerlab.agents.adapt_hunl import posterior
+        from pokerlab.agents.adapt_hunl import posterior, with_policy
 
-        probs = posterior(self.prior, self.obs, LEARN_STRENGTH)
         pol = copy.copy(self.prior.policy)
-        pol.probs = np.ascontiguousarray(probs, dtype=np.float32)
-        if self._learned is None:
-            self._learned = copy.copy(self.prior)
-            self._learned.name = f"{getattr(self.prior, 'name', 'model')}-learned"
-        self._learned.policy = pol
-        self.model = self._learned
-        self.beliefs.opponent_model = self._learned
+        pol.probs = np.ascontiguousarray(posterior(self.prior, self.obs, LEARN_STRENGTH),
+                                         dtype=np.float32)
+        self.model = with_policy(self.prior, pol, f"{getattr(self.prior, 'name', 'model')}-learned")
+        self.beliefs.opponent_model = self.model
         self.stats.model_refits += 1
