@@ -20,8 +20,8 @@ Spots (``--spots river,turn,flop``; ``--quick``: smaller stacks and one bet size
 * flop:  Td9d6h, pot 100, stack 200, same ranges, bets 33%,75% flop, 50%,100% turn/river.
 
 Usage: ``python benchmarks/bench_spot.py [--spots LIST] [--quick] [--peer BIN] [--peer-only]
-[--target PCT] [--threads 1,2] [--timeout S] [--compress] [--json]``. Exit 2: the peer is not built;
-exit 1: ``pokerlab spot solve`` failed (the peer's figures are still printed).
+[--target PCT] [--threads 1,2] [--timeout S] [--compress] [--repeat N] [--json]``.
+Exit 2: the peer is not built; exit 1: ``pokerlab spot solve`` failed (the peer's figures are still printed).
 """
 
 from __future__ import annotations
@@ -215,6 +215,16 @@ def run_pokerlab(spot: Spot, threads: int, target: float, timeout: float,
     return out
 
 
+def median_run(tries: list[dict[str, Any]], keys: tuple[str, ...]) -> dict[str, Any]:
+    """Of repeated runs, the one with the median CPU seconds (the lower middle of an even
+    count), with every run's CPU seconds beside it."""
+    cpu = [_num(r, *keys) or 0.0 for r in tries]
+    order = sorted(range(len(tries)), key=lambda i: cpu[i])
+    out = dict(tries[order[(len(order) - 1) // 2]])
+    out["cpu_seconds_all"] = cpu
+    return out
+
+
 def _num(d: dict[str, Any] | None, *keys: str) -> float | None:
     if not d:
         return None
@@ -301,6 +311,10 @@ def print_table(results: dict[str, Any], out: dict[str, Any]) -> None:
               f"{_f(res.get('memory_ratio_peer_over_pokerlab'), '.2f'):>11} "
               f"{_f(res.get('rss_ratio_peer_over_pokerlab'), '.2f'):>11} "
               f"{_f(sc[0] if sc else None, '.2f'):>8} {_f(sk[0] if sk else None, '.2f'):>8}")
+    for name, res in results.items():
+        if res.get("cpu_ratio_per_pair"):
+            rs = ", ".join(_f(v, ".2f") for v in res["cpu_ratio_per_pair"])
+            print(f"{name}: median of {res['repeat']} alternate runs each; cpu peer/pk per pair: {rs}")
     if out.get("pokerlab_river_process_wall_seconds") is not None:
         print(f"\npokerlab spot solve, river spot, whole process (start-up included): "
               f"{out['pokerlab_river_process_wall_seconds']:.2f} s wall "
@@ -321,8 +335,13 @@ def main() -> int:
     ap.add_argument("--timeout", type=float, default=1800.0, help="seconds per solver run")
     ap.add_argument("--compress", action="store_true",
                     help="pokerlab stores regrets and strategy sums in 16 bits (--compress)")
+    ap.add_argument("--repeat", type=int, default=1,
+                    help="run both solvers this many times, alternately, per spot and thread count; "
+                         "report each one's median run (a river solve takes tens of milliseconds)")
     ap.add_argument("--json", action="store_true")
     a = ap.parse_args()
+    if a.repeat < 1:
+        ap.error("--repeat must be >= 1")
 
     table = QUICK_SPOTS if a.quick else SPOTS
     names = [s.strip() for s in a.spots.split(",") if s.strip()]
@@ -354,22 +373,36 @@ def main() -> int:
     for name in names:
         spot = table[name]
         runs: dict[str, dict[int, dict[str, Any]]] = {"peer": {}, "pokerlab": {}}
+        pairs: dict[int, list[float | None]] = {}
         for t in threads:
-            try:
-                runs["peer"][t] = run_peer(peer, spot, t, a.target, a.timeout, a.max_iterations)
-            except RunError as exc:
-                print(f"error: peer on {name} ({t} threads): {exc}", file=sys.stderr)
-                return 1
-            if pk_error is None:
+            tries: dict[str, list[dict[str, Any]]] = {"peer": [], "pokerlab": []}
+            for _ in range(a.repeat):
+                # the two solvers alternately, so that both see the machine of the same minutes
                 try:
-                    runs["pokerlab"][t] = run_pokerlab(spot, t, a.target, a.timeout, a.compress)
+                    tries["peer"].append(run_peer(peer, spot, t, a.target, a.timeout, a.max_iterations))
                 except RunError as exc:
-                    pk_error = str(exc)
-                    print(f"error: pokerlab spot solve on {name} ({t} threads): {exc}",
-                          file=sys.stderr)
+                    print(f"error: peer on {name} ({t} threads): {exc}", file=sys.stderr)
+                    return 1
+                if pk_error is None:
+                    try:
+                        tries["pokerlab"].append(run_pokerlab(spot, t, a.target, a.timeout, a.compress))
+                    except RunError as exc:
+                        pk_error = str(exc)
+                        print(f"error: pokerlab spot solve on {name} ({t} threads): {exc}",
+                              file=sys.stderr)
+            for label, keys in (("peer", ("solve_cpu_seconds",)),
+                                ("pokerlab", ("solve_cpu_seconds", "cpu_seconds"))):
+                if tries[label]:
+                    runs[label][t] = median_run(tries[label], keys)
+            if len(tries["pokerlab"]) == len(tries["peer"]):
+                pairs[t] = [_ratio(_num(x, "solve_cpu_seconds"), _num(y, "solve_cpu_seconds", "cpu_seconds"))
+                            for x, y in zip(tries["peer"], tries["pokerlab"], strict=True)]
             if not a.json:
                 print(f"[{name} {t} thread(s) done]", file=sys.stderr, flush=True)
         results[name] = summarize(spot, runs, threads)
+        if a.repeat > 1 and threads[0] in pairs:
+            results[name]["repeat"] = a.repeat
+            results[name]["cpu_ratio_per_pair"] = pairs[threads[0]]
         out.setdefault("peer_rev", runs["peer"][threads[0]].get("peer_rev"))
     if pk_error is None:
         if "river" in names:

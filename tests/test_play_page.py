@@ -333,10 +333,18 @@ def test_the_agents_moves_and_the_streets_are_paced(server, page):
     # with pacing on, a click within 0.25 s of a new decision is not taken for it
     page.wait_for_function("performance.now() >= (window.pokerlab.guardUntil || 0)")
     n = tables(page)
+    # the indicator is shown for 0.6 x pace: record each showing rather than race it
+    page.evaluate("""() => {
+        const el = document.getElementById("opp-thinking");
+        window.thinkingShown = el.classList.contains("hidden") ? 0 : 1;
+        new MutationObserver(() => {
+            if (!el.classList.contains("hidden")) window.thinkingShown += 1;
+        }).observe(el, {attributes: true, attributeFilter: ["class"]});
+    }""")
     page.click("#btn-call")
     page.wait_for_function("window.pokerlab.pacing === true")
-    page.wait_for_selector("#opp-thinking", state="visible")
     wait_table(page, n)
+    assert page.evaluate("window.thinkingShown") >= 2  # the preflop check and the flop check
     trace = page.evaluate("window.pokerlab.trace")
     # the agent's preflop check is drawn before the flop, then the flop, then its flop check
     assert [0, "Check"] in trace

@@ -156,15 +156,17 @@ def test_showdown_and_fold_sweeps_match_brute_force() -> None:
     np.testing.assert_allclose(fold, ref_fold, rtol=1e-12)
     # a fold and a showdown child together (showdown_fold): with the fold's own reach and with
     # the showdown's (shared), compiled and twin, the same values as the two kernels apart
-    opp_f = rng.random(d.num_hands[1])
+    # (the opponent acting: its reach times its strategy's rows for the two actions)
+    sig_s, sig_f = rng.random(d.num_hands[1]), rng.random(d.num_hands[1])
     for win, tie, lose in ((150.0, 50.0, -50.0), (100.0, 0.0, -100.0)):
-        ref = _brute_showdown(opp, d.hand_cards[0].tolist(), d.hand_cards[1].tolist(), board, win, tie, lose)
-        for shared, rf in ((False, opp_f), (True, opp)):
+        for shared, rs, rf in ((False, opp * sig_s, opp * sig_f), (True, opp, opp)):
+            ref = _brute_showdown(rs, d.hand_cards[0].tolist(), d.hand_cards[1].tolist(), board,
+                                  win, tie, lose)
             ref_f = np.zeros(d.num_hands[0])
             K.fold_values(rf, d.hand_cards[0], d.hand_cards[1], d.same[0], -3.0, ref_f)
             for fn in (K.showdown_fold, K.showdown_fold.py_func):
                 out_s, out_f = np.full(d.num_hands[0], 7.0), np.full(d.num_hands[0], 7.0)
-                fn(opp, rf, shared, d.same[0], d.sd_count[0][0], d.sd_order[1][0], d.sd_cards[1][0],
+                fn(opp, sig_s, sig_f, shared, d.same[0], d.sd_count[0][0], d.sd_order[1][0], d.sd_cards[1][0],
                    d.sd_count[1][0], d.sd_index[0][0], win, tie, lose, -3.0, out_s, out_f,
                    np.empty(d.num_hands[1] + 1), np.empty(2 * d.num_hands[1] + 1), np.empty(52), np.empty(52))
                 np.testing.assert_allclose(out_s, ref, rtol=1e-12, atol=1e-9)
@@ -560,3 +562,31 @@ def test_compressed_update_twin() -> None:
     for x, y in zip(out[0], out[1], strict=True):
         np.testing.assert_array_equal(x, y)
     assert np.abs(out[0][0][4:]).max() == 32767 and out[0][1][4:].max() == 65535
+
+
+def test_batched_iterations_equal_single_steps() -> None:
+    """On a river spot ``steps(n)`` runs n iterations in one kernel call: the same regrets,
+    strategy sums and exploitability as n calls of ``step``, for DCFR and CFR+."""
+    spot = make_spot(board=RIVER, pot=100, stack=300, oop="QQ+,AK,T9s,87s,65s", ip="JJ-88,AQ,KQs,T9o",
+                     tree=tree_config(bets="50%,100%", raises="2.5x"))
+    for algo in ("dcfr", "cfr+"):
+        a, b = SpotSolver(spot, SolveConfig(algo=algo)), SpotSolver(spot, SolveConfig(algo=algo))
+        for _ in range(13):
+            a.step()
+        b.steps(5)
+        b.steps(0)
+        b.steps(8)
+        assert a.iteration == b.iteration == 13
+        np.testing.assert_array_equal(a.regrets, b.regrets)
+        np.testing.assert_array_equal(a.ssum, b.ssum)
+        assert a.exploitability() == b.exploitability()
+    # solve runs up to each check in one go and reports the iterations it ran
+    c = SpotSolver(spot)
+    seen: list[int] = []
+    c.solve(iterations=25, target_pct=None, check_every=10, callback=lambda it, _p: seen.append(it))
+    assert c.iteration == 25 and seen == [10, 20, 25]
+    d = SpotSolver(spot)
+    d.steps(25)
+    np.testing.assert_array_equal(c.regrets, d.regrets)
+    with pytest.raises(ConfigError, match="check_every"):
+        c.solve(iterations=30, check_every=0)

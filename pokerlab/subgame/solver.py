@@ -466,6 +466,8 @@ class SpotSolver:
         K.walk(K.MODE_EV, K.TOP_FULL, int(folds[0]), p, 0, opp, own, out, self.scratch,  # type: ignore[call-arg]
                self.frames, self.work, *ctx, *prm, *extra)
         self._compatible(p, opp)  # the fold pass in the vector dtype too
+        if self.task_node.shape[0] == 0:
+            self._cfr_iterations(np.empty((0, 3)), False)  # steps' kernel: loaded, no iteration run
         if self.task_node.shape[0] > 0:
             K.run_tasks(0, 0, K.MODE_EV, p, self.task_node, self.task_card, self.task_slot,  # type: ignore[call-arg]
                         self.task_chance, *self._thread_buffers(), *ctx, *prm, *extra)
@@ -516,6 +518,38 @@ class SpotSolver:
         self.wall_seconds += time.perf_counter() - w0
         self.iteration = t
 
+    def steps(self, count: int) -> None:
+        """``count`` iterations (:meth:`step` each).  Without a gadget and without chance
+        nodes on the starting street (a river spot) they run in one kernel call
+        (:func:`solver_kernels.cfr_iterations`): the same walks in the same order, so the
+        same regrets and strategy sums as ``count`` calls of :meth:`step`."""
+        if count <= 0:
+            return
+        if self.gadget_player >= 0 or self.task_node.shape[0] > 0:
+            for _ in range(count):
+                self.step()
+            return
+        c0, w0 = time.process_time(), time.perf_counter()
+        t0 = self.iteration + 1
+        disc = np.empty((count, 3))
+        plus = False
+        for i in range(count):
+            pos_d, neg_d, strat_d, plus = self.config.discounts(t0 + i)
+            disc[i] = (pos_d, neg_d, strat_d)
+        self._cfr_iterations(disc, bool(plus))
+        self.cpu_seconds += time.process_time() - c0
+        self.wall_seconds += time.perf_counter() - w0
+        self.iteration = t0 + count - 1
+
+    def _cfr_iterations(self, disc: np.ndarray, plus: bool) -> None:
+        sp = self.spot
+        K.cfr_iterations(disc, plus, self._weights_vec[1], self._weights_vec[0],  # type: ignore[call-arg]
+                         self._weights_vec[0], self._weights_vec[1], self._out_vec[0], self._out_vec[1],
+                         self.scratch, self.frames, self.work, *self._ctx(),
+                         float(sp.pot), float(sp.rake), float(sp.rake_cap),
+                         self.chance_index, self.chance_opp, self.chance_own, self.task_of, self.task_cfv,
+                         int(sp.street))
+
     # ------------------------------------------------------------ safe re-solving
     def set_gadget(self, player: int, cbv: np.ndarray) -> None:
         """Re-solve safely (the resolve gadget of Burch, Johanson & Bowling 2014, as in
@@ -557,9 +591,14 @@ class SpotSolver:
         (checked every ``check_every`` iterations); returns the last exploitability in %."""
         if iterations < 0:
             raise ConfigError(f"--iterations must be >= 0, got {iterations}")
+        if check_every < 1:
+            raise ConfigError(f"check_every must be >= 1, got {check_every}")
         pct = math.inf
         while self.iteration < iterations:
-            self.step()
+            # up to the next check (or the end) in one go: the progress callback hears of
+            # the last iteration of each run
+            nxt = min(iterations, (self.iteration // check_every + 1) * check_every)
+            self.steps(nxt - self.iteration)
             if target_pct is not None and (self.iteration % check_every == 0 or self.iteration == iterations):
                 pct = self.exploitability()[1]
                 self.history.append((self.iteration, self.cpu_seconds, pct))

@@ -218,8 +218,9 @@ def showdown_fast(opp_reach, same, my_n, opp_order, opp_cards, opp_n, idx,  # ty
     rounding (the sums are float64 either way)."""
     n = idx.shape[0] // 2
     acc = _strength_prefix(opp_reach, opp_order, opp_cards, opp_n, pre, card_pre, run)
-    for h in range(out.shape[0]):
-        out[h] = 0.0
+    if my_n < out.shape[0]:
+        for h in range(out.shape[0]):
+            out[h] = 0.0
     dw = win - tie
     dl = lose - tie
     lo = idx[0:n]
@@ -241,22 +242,23 @@ def showdown_fast(opp_reach, same, my_n, opp_order, opp_cards, opp_n, idx,  # ty
 
 
 @njit(cache=True, fastmath=VEC_FLAGS, **NO_RC)
-def showdown_fold(opp_s, opp_f, shared, same, my_n, opp_order, opp_cards, opp_n, idx,  # type: ignore[no-untyped-def]
+def showdown_fold(opp, sig_s, sig_f, shared, same, my_n, opp_order, opp_cards, opp_n, idx,  # type: ignore[no-untyped-def]
                   win, tie, lose, pay_f, out_s, out_f, pre, card_pre, run, run_f):
     """A decision node's fold and showdown children at once (the river's ``fold`` and
-    ``call``): ``out_s`` as :func:`showdown_fast` with the opponent's reach ``opp_s``,
-    ``out_f`` as :func:`fold_values` with ``opp_f`` and payoff ``pay_f``.  One pass over the
-    opponent's hands in strength order builds both (with ``shared``, ``opp_f`` is ``opp_s``:
-    the player itself acts, so the fold's per-card sums are the showdown's totals), and one
-    pass over my hands writes both: the fold costs no pass of its own.  Hands the board
-    blocks (not in the strength order) get 0 in both (their values are zeroed at the chance
-    node above anyway).  The same values as the two kernels up to rounding."""
+    ``call``).  With ``shared`` (the player itself acts) both children see the opponent's
+    reach ``opp``; otherwise the opponent acts and the showdown sees ``opp * sig_s``, the
+    fold ``opp * sig_f`` (its strategy's rows for the two actions; the products are formed
+    here, never stored).  ``out_s`` as :func:`showdown_fast`, ``out_f`` as
+    :func:`fold_values` with payoff ``pay_f``.  One pass over the opponent's hands in
+    strength order builds both children's sums (shared: the fold's per-card sums are the
+    showdown's totals, so it reads those), and one pass over my hands writes both: the fold
+    costs no pass of its own.  Hands the board blocks (not in the strength order) get 0 in
+    both (their values are zeroed at the chance node above anyway).  The same values as the
+    two kernels up to rounding."""
     n = idx.shape[0] // 2
     if shared:
-        acc = _strength_prefix(opp_s, opp_order, opp_cards, opp_n, pre, card_pre, run)
+        acc = _strength_prefix(opp, opp_order, opp_cards, opp_n, pre, card_pre, run)
         acc_f = acc
-        for c in range(52):
-            run_f[c] = run[c]
     else:
         # the showdown's sums and the fold's per-card sums in one loop (independent chains)
         for c in range(52):
@@ -268,8 +270,9 @@ def showdown_fold(opp_s, opp_f, shared, same, my_n, opp_order, opp_cards, opp_n,
         card_pre[0] = 0.0
         for j in range(opp_n):
             oj = opp_order[j]
-            w = float(opp_s[oj])
-            wf = float(opp_f[oj])
+            x0 = float(opp[oj])
+            w = x0 * float(sig_s[oj])
+            wf = x0 * float(sig_f[oj])
             acc += w
             acc_f += wf
             pre[j + 1] = acc
@@ -283,13 +286,29 @@ def showdown_fold(opp_s, opp_f, shared, same, my_n, opp_order, opp_cards, opp_n,
             card_pre[2 * j + 2] = y
             run_f[c1] += wf
             run_f[c2] += wf
-    for h in range(out_s.shape[0]):
-        out_s[h] = 0.0
-        out_f[h] = 0.0
+    if my_n < out_s.shape[0]:
+        for h in range(out_s.shape[0]):
+            out_s[h] = 0.0
+            out_f[h] = 0.0
     dw = win - tie
     dl = lose - tie
     lo = idx[0:n]
     hi = idx[n:2 * n]
+    if shared:
+        for q in range(my_n):
+            a = lo[q]
+            b = hi[q]
+            v = _showdown_hand(a, b, pre, card_pre, run, acc, dw, dl)
+            h = a >> 42
+            c1 = (a >> 36) & 63
+            c2 = (b >> 36) & 63
+            sm = same[h]
+            comp = acc - run[c1] - run[c2]
+            if sm >= 0:
+                comp += float(opp[sm])
+            out_s[h] = v + comp * tie
+            out_f[h] = pay_f * comp
+        return
     for q in range(my_n):
         a = lo[q]
         b = hi[q]
@@ -300,11 +319,11 @@ def showdown_fold(opp_s, opp_f, shared, same, my_n, opp_order, opp_cards, opp_n,
         sm = same[h]
         fv = acc_f - run_f[c1] - run_f[c2]
         if sm >= 0:
-            fv += opp_f[sm]
+            fv += float(opp[sm]) * float(sig_f[sm])
         if tie != 0.0:
             comp = acc - run[c1] - run[c2]
             if sm >= 0:
-                comp += opp_s[sm]
+                comp += float(opp[sm]) * float(sig_s[sm])
             v += comp * tie
         out_s[h] = v
         out_f[h] = pay_f * fv
@@ -653,16 +672,8 @@ def walk(mode, top, node, p, slot, opp_reach, own_reach, out, scratch, frames, w
                     tie = 0.5 * (final - r) - cp - half
                     if abs(tie) < 1e-9:
                         tie = 0.0
-                    if q == p:
-                        rs = opp_v
-                        rf = opp_v
-                    else:
-                        mx = max(n_p, n_q)
-                        rf = scratch[sub:sub + n_o]
-                        rs = scratch[sub + mx:sub + mx + n_o]
-                        _scale(rf, opp_v, sigma[af * n_q:af * n_q + n_q])
-                        _scale(rs, opp_v, sigma[asd * n_q:asd * n_q + n_q])
-                    showdown_fold(rs, rf, q == p, same[p], sd_count[p][sl], sd_order[o][sl],
+                    showdown_fold(opp_v, sigma[asd * n_q:asd * n_q + n_q], sigma[af * n_q:af * n_q + n_q],
+                                  q == p, same[p], sd_count[p][sl], sd_order[o][sl],
                                   sd_cards[o][sl], sd_count[o][sl], sd_index[p][sl],
                                   final - r - cp - half, tie, -cp - half, pay_f, osd, of,
                                   pre, card_pre, buf, fbuf)
@@ -764,6 +775,41 @@ def run_tasks(lo, hi, mode, p, task_node, task_card, task_slot, task_chance, scr
              pot, rake, rake_cap, pos_d, neg_d, strat_d, plus,
              chance_index, chance_opp, chance_own, task_of, task_cfv, root_street)
         _copy(task_cfv[t, :n_p], ov)
+
+
+@njit(cache=True, nogil=True, **NO_RC)
+def cfr_iterations(disc, plus, opp0, own0, opp1, own1, out0, out1, scratch, frames, work,  # type: ignore[no-untyped-def]
+                   kind, player, street, child_start, num_children, children, contrib, fused,
+                   node_base, entry_base, regrets, ssum, rscale, sscale, lock, lock_ptr,
+                   hand_cards, same, card_start, card_hands, swap,
+                   next_slot, iso_rep, iso_swap, sd_order, sd_count, sd_cards, sd_index,
+                   pot, rake, rake_cap,
+                   chance_index, chance_opp, chance_own, task_of, task_cfv, root_street):
+    """``disc.shape[0]`` whole CFR iterations in one call, each an update of out of position
+    (reach ``own0``, opponent ``opp0``) then of in position, by :func:`walk` over the whole
+    tree; row ``i`` of ``disc`` holds iteration ``i``'s (positive-regret, negative-regret,
+    strategy-sum) discounts.  For spots without chance nodes on the starting street (the
+    river, where a solve is a few hundred walks of a fraction of a millisecond each): the
+    same walks as one :meth:`SpotSolver.step` each, without two calls from Python per
+    iteration."""
+    for i in range(disc.shape[0]):
+        pos_d = disc[i, 0]
+        neg_d = disc[i, 1]
+        strat_d = disc[i, 2]
+        walk(MODE_CFR, TOP_FULL, 0, 0, 0, opp0, own0, out0, scratch, frames, work,
+             kind, player, street, child_start, num_children, children, contrib, fused,
+             node_base, entry_base, regrets, ssum, rscale, sscale, lock, lock_ptr,
+             hand_cards, same, card_start, card_hands, swap,
+             next_slot, iso_rep, iso_swap, sd_order, sd_count, sd_cards, sd_index,
+             pot, rake, rake_cap, pos_d, neg_d, strat_d, plus,
+             chance_index, chance_opp, chance_own, task_of, task_cfv, root_street)
+        walk(MODE_CFR, TOP_FULL, 0, 1, 0, opp1, own1, out1, scratch, frames, work,
+             kind, player, street, child_start, num_children, children, contrib, fused,
+             node_base, entry_base, regrets, ssum, rscale, sscale, lock, lock_ptr,
+             hand_cards, same, card_start, card_hands, swap,
+             next_slot, iso_rep, iso_swap, sd_order, sd_count, sd_cards, sd_index,
+             pot, rake, rake_cap, pos_d, neg_d, strat_d, plus,
+             chance_index, chance_opp, chance_own, task_of, task_cfv, root_street)
 
 
 @njit(cache=True)
