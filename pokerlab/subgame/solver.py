@@ -297,6 +297,11 @@ class SpotSolver:
                 d.hand_cards, d.same, d.card_start, d.card_hands, d.swap,
                 d.next_slot, d.iso_rep, d.iso_swap, d.sd_order, d.sd_count, d.sd_cards, d.sd_index)
 
+    def _extra(self) -> tuple[Any, ...]:
+        """The walk's last arguments: the starting street's chance nodes and tasks."""
+        return (self.chance_index, self.chance_opp, self.chance_own, self.task_of, self.task_cfv,
+                int(self.spot.street))
+
     def _params(self, t: int) -> tuple[Any, ...]:
         pos_d, neg_d, strat_d, plus = self.config.discounts(t)
         sp = self.spot
@@ -314,8 +319,7 @@ class SpotSolver:
         out = self._out_vec[p]
         ctx = self._ctx()
         prm = self._params(t)
-        extra = (self.chance_index, self.chance_opp, self.chance_own, self.task_of, self.task_cfv,
-                 int(self.spot.street))
+        extra = self._extra()
         if node == 0 and self.task_node.shape[0] > 0:
             self.chance_opp[:] = 0.0
             self.chance_own[:] = 0.0
@@ -461,14 +465,13 @@ class SpotSolver:
         out = np.zeros(self.deal.num_hands[p], dtype=self.vec_dtype)
         ctx = self._ctx()
         prm = self._params(1)
-        extra = (self.chance_index, self.chance_opp, self.chance_own, self.task_of, self.task_cfv,
-                 int(self.spot.street))
+        extra = self._extra()
         K.walk(K.MODE_EV, K.TOP_FULL, int(folds[0]), p, 0, opp, own, out, self.scratch,  # type: ignore[call-arg]
                self.frames, self.work, *ctx, *prm, *extra)
         self._compatible(p, opp)  # the fold pass in the vector dtype too
         if self.task_node.shape[0] == 0:
             self._cfr_iterations(np.empty((0, 3)), False)  # steps' kernel: loaded, no iteration run
-        if self.task_node.shape[0] > 0:
+        else:
             K.run_tasks(0, 0, K.MODE_EV, p, self.task_node, self.task_card, self.task_slot,  # type: ignore[call-arg]
                         self.task_chance, *self._thread_buffers(), *ctx, *prm, *extra)
 
@@ -546,9 +549,7 @@ class SpotSolver:
         K.cfr_iterations(disc, plus, self._weights_vec[1], self._weights_vec[0],  # type: ignore[call-arg]
                          self._weights_vec[0], self._weights_vec[1], self._out_vec[0], self._out_vec[1],
                          self.scratch, self.frames, self.work, *self._ctx(),
-                         float(sp.pot), float(sp.rake), float(sp.rake_cap),
-                         self.chance_index, self.chance_opp, self.chance_own, self.task_of, self.task_cfv,
-                         int(sp.street))
+                         float(sp.pot), float(sp.rake), float(sp.rake_cap), *self._extra())
 
     # ------------------------------------------------------------ safe re-solving
     def set_gadget(self, player: int, cbv: np.ndarray) -> None:
