@@ -26,9 +26,10 @@ def test_learn_spec() -> None:
                      ("search(learn=x)", "learn='x' is not an integer")):
         with pytest.raises(AgentError, match=msg):
             parse_search_spec(bad)
-    plain = build_agent("search(iters=5)", config=CFG)
+    plain = build_agent("search(iters=5,tilt=0)", config=CFG)
     learner = build_agent("search(iters=5,learn=10)", config=CFG)
     assert type(plain) is SearchAgent and not hasattr(plain, "observe")  # matches treat observe as learning
+    assert hasattr(build_agent("search(iters=5)", config=CFG), "observe")  # the tilt model learns
     assert isinstance(learner, LearningSearchAgent) and hasattr(learner, "observe")
     with pytest.raises(AgentError, match="dense indexed"):
         build_agent("search(iters=5,learn=10,model=tag)", config=CFG)

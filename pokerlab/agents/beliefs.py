@@ -77,6 +77,13 @@ class HoldemBeliefs:
         self.ranges = np.ones((2, NUM_COMBOS))
         self.state: Any = None
         self.updates = 0
+        self.own: dict[int, np.ndarray] = {}
+
+    def record(self, index: int, likelihood: np.ndarray) -> None:
+        """The probability, per combo, of the action the view's own player takes as event
+        ``index`` of this hand (a searching agent's solved strategy: its range then follows
+        what it really played, not the model).  Forgotten with the hand."""
+        self.own[int(index)] = np.asarray(likelihood, dtype=np.float64)
 
     def _start(self, view: PlayerView) -> None:
         self.reset()
@@ -91,13 +98,21 @@ class HoldemBeliefs:
         if self.state is None or ev[:len(self.events)] != self.events:
             self._start(view)
         st = self.state
-        for e in ev[len(self.events):]:
+        for i in range(len(self.events), len(ev)):
+            e = ev[i]
             if isinstance(e, BoardDealt):
                 st.deal_board(list(e.cards))
                 self.ranges[:, _blocked(st.board)] = 0.0
             elif isinstance(e, (Folded, CheckedOrCalled, RaisedTo)):
                 q = int(st.actor)
                 act = event_to_action(e)
+                if q == view.player and i in self.own:
+                    new = self.ranges[q] * self.own[i]
+                    if new.sum() > 1e-12 * max(self.ranges[q].sum(), 1e-300):
+                        self.ranges[q] = new
+                        self.updates += 1
+                    st.apply(act)
+                    continue
                 live = self.ranges[q] > 0
                 who = self.model if self.opponent_model is None or q == view.player \
                     else self.opponent_model

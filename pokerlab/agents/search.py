@@ -39,6 +39,7 @@ from typing import Any
 import numpy as np
 
 from pokerlab.agents.beliefs import HoldemBeliefs
+from pokerlab.agents.leaves import compatible_mass
 from pokerlab.cards.cards import COMBO_INDEX, card_str
 from pokerlab.errors import AgentError, PokerlabError
 from pokerlab.evaluation.think import histogram
@@ -46,6 +47,7 @@ from pokerlab.holdem.actions import Action, ActionKind
 from pokerlab.holdem.events import BoardDealt, CheckedOrCalled, Folded, RaisedTo
 from pokerlab.holdem.view import PlayerView
 from pokerlab.rng import SplitMix64, to_unit
+from pokerlab.subgame.resolve import real_action
 
 STREET_NAMES = {"flop": 1, "turn": 2, "river": 3}
 
@@ -55,11 +57,25 @@ RATE_S_PER_BYTE = 2e-9
 2.2e-9 over river and turn spots of 0.1 to 18 MB; the float64 kernel before it took 3.4e-9
 to 4.2e-9); each agent refines it from its own solves."""
 
+LOCKED_ITERATIONS = 50
+"""Iterations after which a solve with locked opponent decisions stops within its budget
+(its exploitability is no measure of convergence: the best response ignores the locks);
+unlocked river solves reach 0.5% of the pot in 50-100."""
+
+LIMITED_ITERATIONS = 100
+"""The same for a depth-limited solve (its leaves are estimates, refreshed as it goes)."""
+
 MIN_ITERATIONS = 25
 """A subgame is solved only when at least this many iterations fit the budget."""
 
 BUILD_SHARE = 0.85
 """Share of the remaining budget planned for iterations (the rest builds the solver)."""
+
+LEAF_COST = {0: (0.03, 0.035), 1: (0.006, 0.025)}
+"""Starting estimates, per leaf of a depth-limited flop (0) or turn (1) spot, of the seconds
+to build its continuation (the base policy's tree, buckets of 8 flop runouts or every river)
+and to evaluate it once for both players (benchmarks/bench_continuation.py on this
+machine)."""
 
 PRUNE = 1e-3
 """Combos whose weight is below this share of the range's largest are dropped from a
@@ -88,7 +104,14 @@ class SearchConfig:
     search; not with ``safe``); ``learn``: every ``learn`` hands of a match the opponent
     model is refitted from the opponent's actions seen so far in it (the Dirichlet
     posterior around the model, the base policy or ``model=``, as ``pokerlab opponent
-    model`` builds from a log; :class:`LearningSearchAgent`), 0: no learning."""
+    model`` builds from a log; :class:`LearningSearchAgent`), 0: no learning; ``tilt``
+    (default on unless ``learn``): the opponent's range is tracked through a frequency
+    model learned from every finished hand of the match
+    (:class:`~pokerlab.agents.tilt_model.TiltModel`: the model, or the base policy, tilted
+    per situation toward the opponent's observed fold / call / raise frequencies), and
+    the situations where it has at least ``tilt_obs`` observations and a log multiplier
+    of at least ``tilt_lock`` are locked to it in every subgame (``tilt_lock=0``: never;
+    not with ``safe``); :class:`TiltSearchAgent`."""
 
     ms: float = 1000.0
     street: int = 3
@@ -106,6 +129,12 @@ class SearchConfig:
     model: str = ""
     lock: bool = False
     learn: int = 0
+    tilt: bool | None = None  # None: on unless learn > 0
+    tilt_obs: int = 50
+    tilt_lock: float = 2.0
+    depth: int = 0
+    runouts: int = 0
+    bias: float = 5.0
 
     def __post_init__(self) -> None:
         if not (math.isfinite(self.ms) and 1 <= self.ms <= 600_000):
@@ -133,6 +162,29 @@ class SearchConfig:
         if not (isinstance(self.learn, int) and 0 <= self.learn <= 1_000_000):
             raise AgentError(f"search: learn must be 0 (no learning) .. 1000000 hands between "
                              f"refits of the opponent model, got {self.learn!r}")
+        if self.tilt is None:
+            object.__setattr__(self, "tilt", self.learn == 0)
+        elif self.tilt and self.learn:
+            raise AgentError("search: tilt=1 (the frequency model learned in the match) and "
+                             "learn=N (the Dirichlet model) are two ways to learn the opponent; "
+                             "choose one")
+        if not (isinstance(self.tilt_obs, int) and 1 <= self.tilt_obs <= 1_000_000):
+            raise AgentError(f"search: tilt_obs must be 1..1000000 observations, got {self.tilt_obs!r}")
+        if not (math.isfinite(self.tilt_lock) and 0 <= self.tilt_lock <= 50):
+            raise AgentError(f"search: tilt_lock must be 0 (never lock) .. 50 (|log multiplier|), "
+                             f"got {self.tilt_lock!r}")
+        if self.depth and self.safe:
+            raise AgentError("search: depth=1 (depth-limited) is unsafe re-solving only; "
+                             "safe=1 needs the whole rest of the hand")
+        if self.depth not in (0, 1):
+            raise AgentError(f"search: depth must be 0 (solve to the end of the hand) or 1 (to the "
+                             f"end of the street, Modicum's leaves), got {self.depth!r}")
+        if not (isinstance(self.runouts, int) and 0 <= self.runouts <= 10_000):
+            raise AgentError(f"search: runouts must be 0 (all) .. 10000 runouts per leaf, "
+                             f"got {self.runouts!r}")
+        if not (math.isfinite(self.bias) and 1 <= self.bias <= 1000):
+            raise AgentError(f"search: bias must be 1..1000 (the continuation strategies' multiplier), "
+                             f"got {self.bias!r}")
         if self.model.strip().lower().startswith("search"):
             raise AgentError("search: the opponent model cannot itself search")
         if any(c in self.model for c in ",()"):
@@ -154,7 +206,15 @@ class SearchConfig:
                 "raises": self.raises, "river_bets": self.river_bets, "raise_cap": self.raise_cap,
                 "target_pct": self.target_pct, "max_memory": self.max_memory, "threads": self.threads,
                 "iterations": self.iterations, "floor": self.floor, "gadget": self.gadget,
-                "model": self.model, "lock": self.lock, "learn": self.learn}
+                "model": self.model, "lock": self.lock, "learn": self.learn, "tilt": self.tilt,
+                "tilt_obs": self.tilt_obs, "tilt_lock": self.tilt_lock, "depth": self.depth,
+                "runouts": self.runouts, "bias": self.bias}
+
+    @property
+    def auto_lock(self) -> bool:
+        """Whether the subgames lock the tilt model's confident situations (``tilt=1``,
+        ``tilt_lock > 0``, not ``safe`` and not ``lock=1``, which locks every one)."""
+        return bool(self.tilt) and self.tilt_lock > 0 and not self.safe and not self.lock
 
 
 _SPEC = re.compile(r"^search(?:\((?P<opts>[^)]*)\))?(?::(?P<base>.+))?$", re.IGNORECASE)
@@ -191,7 +251,7 @@ def parse_search_spec(spec: str) -> tuple[SearchConfig, str]:
                 if v.lower() not in STREET_NAMES:
                     raise AgentError(f"search: street must be flop, turn or river, got {v!r}")
                 kw["street"] = STREET_NAMES[v.lower()]
-            elif k in ("safe", "lock"):
+            elif k in ("safe", "lock", "tilt"):
                 if v.lower() not in ("0", "1", "true", "false"):
                     raise AgentError(f"search: {k} must be 0 or 1, got {v!r}")
                 kw[k] = v.lower() in ("1", "true")
@@ -213,6 +273,14 @@ def parse_search_spec(spec: str) -> tuple[SearchConfig, str]:
                 kw["floor"] = num(k, v, float)
             elif k == "learn":
                 kw["learn"] = num(k, v, int)
+            elif k == "tilt_obs":
+                kw["tilt_obs"] = num(k, v, int)
+            elif k in ("depth", "runouts"):
+                kw[k] = num(k, v, int)
+            elif k == "bias":
+                kw["bias"] = num(k, v, float)
+            elif k == "tilt_lock":
+                kw["tilt_lock"] = num(k, v, float)
             elif k == "gadget":
                 kw["gadget"] = v.lower()
             elif k == "base":
@@ -220,7 +288,8 @@ def parse_search_spec(spec: str) -> tuple[SearchConfig, str]:
             else:
                 raise AgentError(f"unknown search option {k!r}; known: ms, street, safe, bets, raises, "
                                  "river_bets, raise_cap, target, threads, iters, memory, floor, gadget, "
-                                 "model, lock, learn, base")
+                                 "model, lock, learn, tilt, tilt_obs, tilt_lock, depth, runouts, bias, "
+                                 "base")
     return SearchConfig(**kw), base or "blueprint"
 
 
@@ -245,6 +314,7 @@ class SearchStats:
     blueprint_gadgets: int = 0
     locked_nodes: int = 0
     model_refits: int = 0
+    depth_limited: int = 0
     reasons: dict[str, int] = field(default_factory=dict)
 
 
@@ -268,8 +338,18 @@ class SearchAgent:
         """Trees from the configured one to coarser ones, used when a spot is too big for
         the budget (:meth:`_fit`)."""
         self.rate = RATE_S_PER_BYTE
+        self.leaf_cost = dict(LEAF_COST)
+        """Depth-limited search: per spot street (0 flop, 1 turn), seconds per leaf to build
+        its continuation and to evaluate it once (both players), refined by each search."""
         _warm_up()
-        self.beliefs = HoldemBeliefs(base, opponent_model=None if model is None else model)
+        self.tilt_model: Any = None
+        if self.config.tilt:
+            from pokerlab.agents.tilt_model import TiltModel
+
+            lock_theta = self.config.tilt_lock if self.config.tilt_lock > 0 else 50.0
+            self.tilt_model = TiltModel(self.model, min_obs=self.config.tilt_obs, lock_theta=lock_theta)
+        self.beliefs = HoldemBeliefs(base, opponent_model=self.tilt_model if self.tilt_model is not None
+                                     else None if model is None else model)
         self.stats = SearchStats()
         self.rng = SplitMix64(seed)
         self._prev: _Solve | None = None
@@ -294,7 +374,8 @@ class SearchAgent:
         out.update({"searches": self.stats.searches, "fallbacks": self.stats.fallbacks,
                 "nested_solves": self.stats.nested, "safe_solves": self.stats.safe_solves,
                 "coarser_trees": self.stats.coarser, "blueprint_gadgets": self.stats.blueprint_gadgets,
-                "iterations": self.stats.iterations, "locked_nodes": self.stats.locked_nodes})
+                "iterations": self.stats.iterations, "locked_nodes": self.stats.locked_nodes,
+                "depth_limited": self.stats.depth_limited})
         if self.config.learn:
             out["model_refits"] = self.stats.model_refits
         return out
@@ -318,6 +399,11 @@ class SearchAgent:
             action = self.base.act(view)
         self.stats.think_ms.append(1000.0 * (time.perf_counter() - t0))
         return action
+
+    def _opponent_model(self) -> Any:
+        """What the opponent's range is tracked through and ``lock=1`` locks to: the tilt
+        model when learning frequencies (``tilt``), else the model (or the base)."""
+        return self.tilt_model if self.tilt_model is not None else self.model
 
     def _street_start(self, view: PlayerView) -> tuple[int, int]:
         """(pot, effective stack) at the start of the current street."""
@@ -401,7 +487,7 @@ class SearchAgent:
         paid = prev.stack - stack
         if paid:
             ours = r0 if view.player == 0 else r1
-            cbv = cbv + paid * _compatible_mass(ours) * (prior > 0)
+            cbv = cbv + paid * compatible_mass(ours) * (prior > 0)
         return r0, r1, cbv, prior
 
     def _fit(self, spot: Any, budget: float) -> Any:
@@ -417,6 +503,25 @@ class SearchAgent:
             size = estimate_size(cand, isomorphism=False)
             if size.memory_bytes <= self.config.max_memory and \
                     self.rate * size.memory_bytes * MIN_ITERATIONS <= budget:
+                if tree is not self.ladder[0]:
+                    self.stats.coarser += 1
+                return cand
+        return None
+
+    def _fit_limited(self, spot: Any, budget: float) -> Any:
+        """A depth-limited ``spot`` with the richest tree of the ladder whose leaves are
+        predicted to be built and evaluated twice within 70% of the ``budget`` (seconds;
+        per leaf costs of the street, refined by each search); ``None`` when none is."""
+        import dataclasses
+
+        from pokerlab.subgame.tree import build_betting_tree
+
+        build, evaluate = self.leaf_cost[int(spot.street)]
+        for tree in self.ladder:
+            cand = dataclasses.replace(spot, tree=tree)
+            leaves = build_betting_tree(cand, depth_limited=True).leaf
+            n = int(leaves.sum()) if leaves is not None else 0
+            if n * (build + 2.0 * evaluate) <= 0.7 * budget:
                 if tree is not self.ladder[0]:
                     self.stats.coarser += 1
                 return cand
@@ -444,9 +549,14 @@ class SearchAgent:
         k = int(np.searchsorted(np.cumsum(sigma), u, side="right"))
         k = min(k, len(names) - 1)
         amount = solver.tree.action_amounts[0][k]
+        # its own range follows what it played: this action's probability for every hand
+        lik = np.zeros(1326)
+        lik[hands] = solver._avg_at(0, 0)[k]
+        self.beliefs.record(len(view.events), lik)
+        self._cache = (key, got)  # a range query at this same public state reads this solve
         self._prev = _Solve(solver=solver, searcher=me, street=view.street, n_events=len(view.events),
                             stack=stack)
-        return _real_action(view, names[k], amount)
+        return real_action(view, names[k], amount)
 
     # ------------------------------------------------------------- range queries
     def action_probabilities_all_hands(self, view: PlayerView) -> tuple[list[Action], np.ndarray]:
@@ -460,22 +570,28 @@ class SearchAgent:
         live = all_hands(view.board) > 0
         if view.street < self.config.street or view.street > 3:
             return all_hands_probabilities(self.base, view, live)
-        t0 = time.perf_counter()
-        try:
-            got = self._solve(view, t0 + self.config.ms / 1000.0, None)
-        except PokerlabError as exc:
-            self.last_error = str(exc)
-            got = None
-        if got is None:
-            self.stats.fallbacks += 1
-            return all_hands_probabilities(self.base, view, live)
-        self._cache = (_public_key(view), got)
-        self.stats.think_ms.append(1000.0 * (time.perf_counter() - t0))
+        key = _public_key(view)
+        got: tuple[Any, int] | None
+        if self._cache is not None and self._cache[0] == key:
+            got = self._cache[1]  # this public state's solve (a query after act, or twice)
+        else:
+            t0 = time.perf_counter()
+            try:
+                got = self._solve(view, t0 + self.config.ms / 1000.0, None)
+            except PokerlabError as exc:
+                self.last_error = str(exc)
+                got = None
+            if got is None:
+                self.stats.fallbacks += 1
+                return all_hands_probabilities(self.base, view, live)
+            self._cache = (key, got)
+            self.stats.think_ms.append(1000.0 * (time.perf_counter() - t0))
+        assert got is not None
         solver = got[0]
         acts: list[Action] = []
         col: list[int] = []
         for name, amount in zip(solver.action_names(0), solver.tree.action_amounts[0], strict=True):
-            a = _real_action(view, name, amount)
+            a = real_action(view, name, amount)
             if a not in acts:
                 acts.append(a)
             col.append(acts.index(a))
@@ -519,13 +635,16 @@ class SearchAgent:
         return counterfactual_values(solver, (), 1 - me, best_response=not estimate)
 
     def _lock_player(self, solver: Any, view: PlayerView, q: int, agent: Any,
-                     deadline: float) -> int | None:
+                     deadline: float, situations: Any = None) -> int | None:
         """Fix every decision of player ``q`` in ``solver``'s subgame (rooted at ``view``) to
         ``agent``'s strategy: a range query at the real state each path of subgame actions
         leads to, each of the agent's actions read as the subgame's nearest
-        (:func:`_subgame_column`).  Returns the number of nodes locked, ``None`` past
-        ``deadline`` (never with ``iters=N``: then play does not depend on the clock)."""
+        (:func:`_subgame_column`); with ``situations`` (a set of
+        :func:`~pokerlab.agents.tilt_model.situation` classes) only the decisions of those
+        classes.  Returns the number of nodes locked, ``None`` past ``deadline`` (never
+        with ``iters=N``: then play does not depend on the clock)."""
         from pokerlab.agents.beliefs import _with_some_hole
+        from pokerlab.agents.tilt_model import situation
         from pokerlab.evaluation.lbr import all_hands_probabilities
         from pokerlab.holdem.view import make_view
         from pokerlab.subgame.resolve import decision_paths
@@ -540,8 +659,10 @@ class SearchAgent:
             node = 0
             for name in path:
                 a = tr.action_names[node].index(name)
-                st.apply(_real_action(make_view(st, int(st.actor)), name, tr.action_amounts[node][a]))
+                st.apply(real_action(make_view(st, int(st.actor)), name, tr.action_amounts[node][a]))
                 node = tr.child(node, a)
+            if situations is not None and situation(st.street, st.to_call, st.num_raises) not in situations:
+                continue
             acts, probs = all_hands_probabilities(agent, _with_some_hole(make_view(st, q)), live)
             names, amounts = tr.action_names[node], tr.action_amounts[node]
             strat = np.zeros((len(names), 1326))
@@ -598,8 +719,10 @@ class SearchAgent:
             spot = subgame_spot(base, root, me, reach, safe=True, prior=prior)
         else:
             spot = base
+        limited = cfg.depth == 1 and len(view.board) < 5
         if not cfg.iterations:
-            spot = self._fit(spot, BUILD_SHARE * (deadline - time.perf_counter()))
+            left = BUILD_SHARE * (deadline - time.perf_counter())
+            spot = self._fit_limited(spot, left) if limited else self._fit(spot, left)
             if spot is None:
                 return None
         if cbv is None and cfg.safe and len(view.board) == 5:
@@ -612,18 +735,46 @@ class SearchAgent:
                 spot = subgame_spot(spot, root, me, (spot.ranges[0], spot.ranges[1]), safe=True, prior=prior)
                 self.stats.blueprint_gadgets += 1
         solver = SpotSolver(spot, SolveConfig(isomorphism=False), max_memory=cfg.max_memory,
-                            threads=cfg.threads)
+                            threads=cfg.threads, depth_limited=limited)
         mem = float(solver.size.memory_bytes)
+        leaves: Any = None
+        if limited:
+            # Modicum: leaves at the street's end, valued by the base policy's continuation
+            # with the opponent choosing among its biased versions
+            from pokerlab.agents.leaves import build_leaves
+
+            t_build = time.perf_counter()
+            leaves = build_leaves(solver, self.base, view, chooser=opp, runouts=cfg.runouts,
+                                  seed=int(self.rng.next() >> 1), bias=cfg.bias)
+            solver.set_leaf_model(leaves)
+            self.stats.depth_limited += 1
+            n_leaves = len(solver.leaf_nodes)
+            b_old, e_old = self.leaf_cost[int(spot.street)]
+            per_build = (time.perf_counter() - t_build) / max(n_leaves, 1)
+            self.leaf_cost[int(spot.street)] = (0.8 * b_old + 0.2 * per_build, e_old)
+            if not cfg.iterations and time.perf_counter() + n_leaves * e_old >= deadline:
+                return None
         if cbv is not None:
             solver.set_gadget(opp, cbv)
             self.stats.safe_solves += 1
+        locked = 0
         if cfg.lock:
-            locked = self._lock_player(solver, view, opp, self.model, deadline)
-            if locked is None:
+            got_locks = self._lock_player(solver, view, opp, self._opponent_model(), deadline)
+            if got_locks is None:
                 return None
-            self.stats.locked_nodes += locked
+            locked = got_locks
+        elif cfg.auto_lock and self.tilt_model is not None:
+            sure = {c for c in range(self.tilt_model.theta.shape[0]) if self.tilt_model.confident(c)}
+            if sure:
+                got_locks = self._lock_player(solver, view, opp, self.tilt_model, deadline, sure)
+                if got_locks is None:
+                    return None
+                locked = got_locks
+        self.stats.locked_nodes += locked
         per_iter = 0.0  # the slowest recent iteration (seconds), what the deadline is kept by
         steady = 0.0  # seconds of the iterations after the first (the first may load kernels)
+        next_refresh = 1  # depth-limited: the leaves' exact values before iterations 1, 2, 4, ...
+        refresh_cost = 0.0
         while True:
             now = time.perf_counter()
             if cfg.iterations:
@@ -633,17 +784,33 @@ class SearchAgent:
                 break
             elif solver.iteration == 0 and now >= deadline:
                 return None
+            fresh = leaves is not None and solver.iteration + 1 >= next_refresh and (
+                cfg.iterations or solver.iteration == 0 or now + refresh_cost + per_iter <= deadline)
+            if fresh:
+                leaves.refresh()
+                next_refresh = 2 * (solver.iteration + 1)
             solver.step()
             took = time.perf_counter() - now
-            per_iter = max(per_iter * 0.5, took)
+            if fresh:
+                refresh_cost = took
+                if leaves is not None and solver.leaf_nodes:
+                    b_old, e_old = self.leaf_cost[int(spot.street)]
+                    per_eval = took / len(solver.leaf_nodes)
+                    self.leaf_cost[int(spot.street)] = (b_old, 0.8 * e_old + 0.2 * per_eval)
+            else:
+                per_iter = max(per_iter * 0.5, took)
             if solver.iteration > 1:
                 steady += took
-            if solver.iteration % 50 == 0 and cbv is None and not cfg.iterations and not cfg.lock:
+            if not cfg.iterations and ((locked and solver.iteration >= LOCKED_ITERATIONS)
+                                       or (limited and solver.iteration >= LIMITED_ITERATIONS)):
+                break  # no exploitability to stop by: a locked or depth-limited solve stops here
+            stoppable = cbv is None and not cfg.iterations and not locked and not limited
+            if solver.iteration % 50 == 0 and stoppable:
                 if solver.exploitability()[1] <= cfg.target_pct:
                     break
         self.stats.searches += 1
         self.stats.iterations += solver.iteration
-        if solver.iteration > 2 and mem > 0:
+        if solver.iteration > 2 and mem > 0 and not limited:
             obs = steady / (solver.iteration - 1) / mem
             obs = min(max(obs, 0.25 * RATE_S_PER_BYTE), 8 * RATE_S_PER_BYTE)
             self.rate = 0.8 * self.rate + 0.2 * obs
@@ -715,26 +882,6 @@ def _floored(r: np.ndarray, floor: float, board: Any) -> np.ndarray:
     return np.where(combos_blocked_by(board), 0.0, np.maximum(r, floor * top))
 
 
-def _compatible_mass(r: np.ndarray) -> np.ndarray:
-    """For each combo, the weight of ``r`` on the combos it shares no card with."""
-    from pokerlab.cards.cards import COMBOS
-
-    per_card = np.zeros(52)
-    np.add.at(per_card, COMBOS[:, 0], r)
-    np.add.at(per_card, COMBOS[:, 1], r)
-    return r.sum() - per_card[COMBOS[:, 0]] - per_card[COMBOS[:, 1]] + r
-
-
-def _real_action(view: PlayerView, name: str, amount: int) -> Action:
-    kind = name.split(" ")[0]
-    if kind == "fold":
-        return Action(kind=ActionKind.FOLD) if view.can_fold else Action(kind=ActionKind.CHECK_CALL)
-    if kind in ("check", "call") or not view.can_raise:
-        return Action(kind=ActionKind.CHECK_CALL)
-    to = int(min(max(int(amount), view.min_raise_to), view.max_raise_to))
-    return Action(kind=ActionKind.RAISE, amount=to)
-
-
 def make_search_agent(spec: str, *, build: Any, config: Any = None, seed: int = 0) -> SearchAgent:
     """The agent of a ``search`` spec; ``build(spec, ...)`` makes its base agent."""
     cfg, base_spec = parse_search_spec(spec)
@@ -753,7 +900,42 @@ def make_search_agent(spec: str, *, build: Any, config: Any = None, seed: int = 
                              "each hand (it needs action probabilities to track a range)")
     if cfg.learn:
         return LearningSearchAgent(base, cfg, name=spec.strip(), seed=seed, model=model)
+    if cfg.tilt:
+        return TiltSearchAgent(base, cfg, name=spec.strip(), seed=seed, model=model)
     return SearchAgent(base, cfg, name=spec.strip(), seed=seed, model=model)
+
+
+class TiltSearchAgent(SearchAgent):
+    """``search`` (``tilt=1``, the default): the search agent with the frequency model
+    :class:`~pokerlab.agents.tilt_model.TiltModel` learned in the match.  After every hand
+    (``observe``) the opponent's decisions are counted per situation and the tilt refitted;
+    the opponent's range is tracked through the tilted model and, unless ``tilt_lock=0``
+    or ``safe=1``, its confident situations are locked to it in every subgame.  A match
+    starts from the base again (``start_match``); until the opponent has deviated from the
+    base, it plays as :class:`SearchAgent` does (the tilt is 0 exactly when nothing is
+    observed)."""
+
+    def start_match(self) -> None:
+        """Forget the opponent: the model is the base (or ``model=``) again."""
+        self.tilt_model.start_match()
+
+    def kernel_side(self) -> None:
+        """No match fast path: the agent learns between hands."""
+        return None
+
+    def observe(self, state: Any, player: int) -> None:
+        """The end of a hand (``state`` finished, this agent in seat ``player``): count the
+        opponent's decisions, and refit the tilt when one is due (every 5 hands at first,
+        then less often: :meth:`~pokerlab.agents.tilt_model.TiltModel.due`)."""
+        self.tilt_model.observe_hand(state, 1 - int(player))
+        if self.tilt_model.due():
+            self.tilt_model.refit()
+            self.stats.model_refits += 1
+
+    def counters(self) -> dict[str, Any]:
+        out = super().counters()
+        out["model_refits"] = self.stats.model_refits
+        return out
 
 
 LEARN_STRENGTH = 1.0

@@ -125,6 +125,7 @@ FREE = frozenset({
     "--oop", "--ip", "--board", "--node", "--player", "--players", "--stakes", "--since",
     "--until", "--group", "--aggression", "--compare", "--human", "--weights", "--stacks",
     "--actions", "--lbr-actions", "--device", "--storage", "--opponent", "--infosets",
+    "--estimator",
     "--reveal", "--host", "--cache", "--db", "--model", "--stack", "--update", "--precision",
     "players", "notation", "cards", "paths",
 })

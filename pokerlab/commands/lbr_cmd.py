@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import typer
 
@@ -33,6 +34,12 @@ def lbr(
     seed: int = seed_option(),
     exact: bool = typer.Option(False, "--exact",
                                help="Exact LBR by enumeration (small games only)."),
+    estimator: str = typer.Option(
+        "sampled", "--estimator",
+        help="Per-deal estimator: sampled (the deal's hands, the agent's actions drawn), "
+        "expected (the agent's hand and action draws integrated out: same mean, lower "
+        "variance, more range queries per deal) or active (the hand integrated out, the "
+        "actions expanded only from --from-round on: fewer queries where LBR acts)."),
     stack: float | None = stack_option(None, "Starting stacks in big blinds (hunl; default: "  # type: ignore[arg-type]
                                        "the agent's own, 200 for rule agents)."),
     workers: int = typer.Option(1, "--workers", help="Processes for the sampled run."),
@@ -43,19 +50,28 @@ def lbr(
     """Local best response (Lisý & Bowling 2017) against AGENT: a lower bound on its
     exploitability, in mbb/hand (milli-chips/hand on the small games) with a 95% CI."""
     from pokerlab.arena.lbr import check_lbr_args, run_lbr
+    from pokerlab.evaluation.lbr_core import check_estimator
     from pokerlab.executor import check_ray_address, check_workers
 
     check_seed(seed)
     check_positive(hands, "--hands")
     check_workers(workers)
     check_ray_address(ray_address, reachable=True)
+    check_estimator(estimator, option="--estimator")
     check_lbr_args(game=game, actions=actions, from_round=from_round, hands=hands, seed=seed,
-                   exact=exact)
+                   exact=exact, estimator=estimator)
     with progress("LBR", enabled=not as_json and not exact, total=hands,
                   unit="deals") as bar:
-        res = run_lbr(agent, game=game, actions=actions, from_round=from_round, hands=hands,
-                      seed=seed, stack_bb=stack, exact=exact, workers=workers,
-                      ray_address=ray_address, progress=bar)
+        if estimator == "sampled":
+            res = run_lbr(agent, game=game, actions=actions, from_round=from_round,
+                          hands=hands, seed=seed, stack_bb=stack, exact=exact,
+                          workers=workers, ray_address=ray_address, progress=bar)
+        else:
+            res = _run_lbr_estimator(agent, game=game, actions=actions,
+                                     from_round=from_round, hands=hands, seed=seed,
+                                     stack_bb=stack, workers=workers,
+                                     ray_address=ray_address, progress=bar,
+                                     estimator=estimator)
     d = res.to_json()
     if as_json:
         emit_json(d)
@@ -68,9 +84,37 @@ def lbr(
                    f"{res.seat_mbb[1]:+.3f}), {res.seconds:.2f} s")
         return
     at = f" at {d['stack_bb']:g} bb" if "stack_bb" in d else ""
-    typer.echo(f"LBR ({res.actions}, from {rounds}) vs {agent} in {res.game}{at}: "
+    how = "" if res.estimator == "sampled" else f", {res.estimator} estimator"
+    typer.echo(f"LBR ({res.actions}, from {rounds}{how}) vs {agent} in {res.game}{at}: "
                f"{res.mbb:+.1f} +- {res.ci95_mbb:.1f} {res.unit} over {res.hands} hands "
                f"({res.deals} duplicate deals), {res.seconds:.2f} s")
+
+
+def _run_lbr_estimator(agent: str, *, game: str, actions: str, from_round: int, hands: int,
+                       seed: int, stack_bb: float | None, workers: int,
+                       ray_address: str | None, progress: Any, estimator: str) -> Any:
+    """LBR on sampled deals by ``estimator`` (``expected``): what
+    :func:`pokerlab.arena.lbr.run_lbr` does for a spec, with the estimator passed on
+    (``run_lbr`` itself plays the ``sampled`` estimator only)."""
+    import dataclasses
+    from functools import partial
+
+    from pokerlab.arena.lbr import hunl_opponent, small_opponent
+    from pokerlab.arena.matches import resolve_stack
+    from pokerlab.evaluation.lbr import run_sampled_lbr
+    from pokerlab.evaluation.matches import game_kind
+
+    kind = game_kind(game)
+    stack = resolve_stack([agent], stack_bb, kind=kind)
+    make = (partial(hunl_opponent, agent, stack) if kind == "hunl"
+            else partial(small_opponent, agent, kind))
+    make()  # fail early
+    r = run_sampled_lbr(make, name=agent, game=kind, actions=actions, from_round=from_round,
+                        hands=hands, seed=seed, stack_bb=stack, workers=workers,
+                        ray_address=ray_address, progress=progress, estimator=estimator)
+    if kind == "hunl":
+        r = dataclasses.replace(r, extra={**r.extra, "stack_bb": stack})
+    return r
 
 
 def league(

@@ -522,15 +522,22 @@ def aivat_chunked(make: Any, names: tuple[str, str], *, game: str = "hunl",
     executor (``workers`` processes, or Ray with ``ray_address``): the same deals and seeds
     hand by hand, so the result equals the one-process match whatever the split (agents
     are reset before every hand; an agent that learns starts afresh in every chunk, as in
-    :func:`pokerlab.evaluation.matches.run_match`)."""
+    :func:`pokerlab.evaluation.matches.run_match`, so with one there is one chunk per
+    worker)."""
     from pokerlab.evaluation.matches import hand_ranges
     from pokerlab.executor import check_workers, default_backend, map_chunks
 
     check_workers(workers, option="workers")
     spread = workers > 1 or ray_address is not None
+    parts = 4 * max(2, workers) if spread else 1
+    if spread:
+        # an agent that learns starts afresh in every chunk: then one chunk per worker
+        hc = HoldemConfig.from_bb(stack_bb) if game == "hunl" else None
+        if any(hasattr(make(names[k], game, hc, k), "observe") for k in (0, 1)):
+            parts = max(2, workers)
     chunks = [AIVATChunk(make=make, names=names, game=game, start=lo, stop=hi,
                          duplicate=duplicate, seed=seed, stack_bb=stack_bb, value=value)
-              for lo, hi in hand_ranges(hands, 4 * max(2, workers) if spread else 1)]
+              for lo, hi in hand_ranges(hands, parts)]
     t0 = time.perf_counter()
     res = map_chunks(aivat_chunk, chunks, backend=default_backend(workers, ray_address),
                      workers=workers, ray_address=ray_address, progress=progress,

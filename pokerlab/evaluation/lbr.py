@@ -32,6 +32,14 @@ statistics are shared by hold'em (:class:`HoldemSession`) and the small protocol
 (:mod:`pokerlab.evaluation.lbr_small`), so the sampled code path can be checked against
 the exact LBR value on Leduc.
 
+Estimators (``LBRConfig.estimator``): ``sampled`` (the default) plays each deal as dealt,
+the agent's actions drawn from its probabilities for its real hand; ``expected``
+(:class:`ExpectedHoldemSession`, :func:`play_expected_hand`) keeps LBR's cards and the
+deal's board but integrates the agent's hand (uniform over the combos the full board and
+LBR's cards leave) and its action draws out exactly -- the conditional expectation of the
+sampled value, so the same mean with a smaller variance per deal, at the price of a range
+query at every agent node of the expanded tree.  The kernels are the sampled estimator's.
+
 Units: ``mbb`` is milli-big-blinds per hand for hold'em and milli-chips per hand for the
 small games (``unit`` in :meth:`LBRResult.to_json`).  The reported value is LBR's mean
 winnings per hand over both seats; its 95% CI comes from the per-deal duplicate means.
@@ -39,6 +47,7 @@ winnings per hand over both seats; its 95% CI comes from the per-deal duplicate 
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import time
 import weakref
@@ -49,22 +58,26 @@ from typing import Any
 import numpy as np
 
 from pokerlab.evaluation.lbr_core import (  # noqa: F401 - the LBR names, as before
+    ESTIMATORS,
     NUM_COMBOS,
     ROUND_NAMES,
     Z95,
     ActionSet,
     Draws,
+    ExpectedSession,
     LBRConfig,
     LBRError,
     LBRResult,
     LBRSession,
     _combos64,
     agent_seed,
+    check_estimator,
     check_from_round,
     deal_cards,
     draws,
     lbr_choose,
     parse_action_set,
+    play_expected_hand,
     play_lbr_hand,
     run_sessions,
     summarize,
@@ -625,6 +638,57 @@ class HoldemSession:
         return opts
 
 
+class ExpectedHoldemSession(HoldemSession):
+    """A :class:`HoldemSession` for the ``expected`` estimator
+    (:func:`~pokerlab.evaluation.lbr_core.play_expected_hand`): the agent's hand is not
+    the deal's but integrated over every combo that clashes with neither LBR's cards nor
+    the deal's whole 5-card board (``weights``, uniform at the start); LBR's ``range``
+    is as in the sampled hand (it sees only the board dealt so far).  The agent's hole
+    cards in the engine state are the deal's, a placeholder that nothing reads: range
+    queries answer for all combos, folds do not depend on them and a showdown is valued
+    against ``weights``.  Agents that ignore their cards (``hand_independent``) still
+    draw their own action, one branch: their hand is integrated out, their draws are
+    not (``random`` spreads over every legal raise size)."""
+
+    def __init__(self, agent: Any, config: Any, seat: int, cards: Sequence[int],
+                 action_set: ActionSet, from_round: int, *, vectorised: bool = True) -> None:
+        from pokerlab.cards.cards import cards_mask
+        from pokerlab.cards.evaluator import strength, strengths_on_board
+
+        super().__init__(agent, config, seat, cards, action_set, from_round,
+                         vectorised=vectorised)
+        board = self.cards[4:9]
+        blocked = (self._masks & np.uint64(cards_mask([*self.hole, *board]))) != 0
+        self.weights = np.where(blocked, 0.0, 1.0)
+        self.weights /= float(self.weights.sum())
+        # the agent's strength on the full board per combo, LBR's own (for showdowns)
+        self._opp_strength = np.asarray(strengths_on_board(board), dtype=np.int64)
+        self._lbr_strength = int(strength([*self.hole, *board]))
+
+    def branch(self) -> ExpectedHoldemSession:
+        b = copy.copy(self)
+        b.state = self.state.clone()
+        return b
+
+    def expected_payoff(self) -> float:
+        """A fold: its payoff; a showdown: LBR's chips against each combo (win, tie or
+        lose on the full board, :meth:`HoldemState.showdown_payoffs`) averaged over
+        ``weights``."""
+        st = self.state
+        if not st.is_showdown:
+            return self.payoff()
+        w = self.weights
+        total = float(w.sum())
+        s = self._opp_strength
+        win = float(w[s < self._lbr_strength].sum()) / total
+        tie = float(w[s == self._lbr_strength].sum()) / total
+        lose = float(w[s > self._lbr_strength].sum()) / total
+        sign = 1 if self.seat == 0 else -1  # outcome > 0: player 0 has the better hand
+        return (win * st.showdown_payoffs(sign)[self.seat]
+                + tie * st.showdown_payoffs(0)[self.seat]
+                + lose * st.showdown_payoffs(-sign)[self.seat])
+
+
 def checkdown_equities(hole: Sequence[int], board: Sequence[int]) -> np.ndarray:
     """Pot share of ``hole`` against every combo when checking down from ``board`` (0 for
     combos that clash); preflop from the exact all-in equity matrix."""
@@ -649,7 +713,8 @@ def checkdown_equities(hole: Sequence[int], board: Sequence[int]) -> np.ndarray:
 def lbr_holdem(agent: Any, *, config: Any = None, lbr: LBRConfig | None = None,
                deals: Sequence[int] | None = None,
                progress: Callable[[int], None] | None = None) -> LBRResult:
-    """Sampled LBR against a HUNL ``agent`` (an :class:`pokerlab.agents.Agent`).
+    """LBR against a HUNL ``agent`` (an :class:`pokerlab.agents.Agent`), by the
+    estimator ``lbr.estimator`` (sampled by default).
 
     ``lbr.hands`` deals, each played with LBR in both seats.  ``deals`` picks the deal
     numbers explicitly (for splitting a run over processes).
@@ -664,7 +729,7 @@ def lbr_holdem(agent: Any, *, config: Any = None, lbr: LBRConfig | None = None,
     return summarize(per, agent=str(getattr(agent, "name", agent)), game="hunl",
                      actions=parse_action_set(c.actions).name, from_round=c.from_round,
                      seconds=time.perf_counter() - t0, unit="mbb/hand",
-                     big_blind=float(cfg.big_blind), seed=c.seed)
+                     big_blind=float(cfg.big_blind), seed=c.seed, estimator=c.estimator)
 
 
 def per_deal_holdem(agent: Any, config: Any, lbr: LBRConfig, deals: Sequence[int],
@@ -675,8 +740,20 @@ def per_deal_holdem(agent: Any, config: Any, lbr: LBRConfig, deals: Sequence[int
     unless ``kernel=False``, fold/call LBR against an indexed policy on its own tree runs
     in one kernel (:func:`fc_kernel_deals`) and every other action set (or table) against
     such a policy in the real-tree kernel
-    (:func:`pokerlab.evaluation.lbr_tree.tree_kernel_deals`)."""
+    (:func:`pokerlab.evaluation.lbr_tree.tree_kernel_deals`).
+
+    ``lbr.estimator`` ``"expected"`` or ``"active"`` plays :class:`ExpectedHoldemSession` hands through
+    :func:`~pokerlab.evaluation.lbr_core.play_expected_hand` (always in Python: the
+    kernels are the sampled estimator's)."""
     aset = parse_action_set(lbr.actions)
+    if lbr.estimator in ("expected", "active"):
+        def make_expected(d: int, seat: int) -> tuple[ExpectedSession, Draws]:
+            agent.reset(agent_seed(lbr.seed, d, seat))
+            sess = ExpectedHoldemSession(agent, config, seat, deal_cards(lbr.seed, d), aset,
+                                         lbr.from_round, vectorised=vectorised)
+            return sess, draws(lbr.seed, d, seat)
+
+        return run_sessions(make_expected, list(deals), progress, estimator=lbr.estimator)
     if vectorised and kernel:
         from pokerlab.evaluation.lbr_tree import tree_kernel_deals
 
@@ -801,22 +878,31 @@ def _map_chunks(chunks: list[_Chunk], workers: int, ray_address: str | None) -> 
 
 
 def check_lbr_args(*, game: str, actions: str, from_round: int, hands: int, seed: int,
-                   exact: bool) -> str:
+                   exact: bool, estimator: str = "sampled") -> str:
     """Validate LBR arguments before any work; returns the game kind."""
     from pokerlab.evaluation.matches import game_kind
 
+    check_estimator(estimator)
     kind = game_kind(game)
-    LBRConfig(actions=actions, from_round=from_round, hands=hands, seed=seed)
+    LBRConfig(actions=actions, from_round=from_round, hands=hands, seed=seed,
+              estimator=estimator)
     if exact and kind == "hunl":
         raise LBRError("--exact is for the small games (kuhn, leduc, eight_card), not hunl")
+    if exact and estimator != "sampled":
+        raise LBRError(f"--exact enumerates everything; the estimator {estimator!r} is "
+                       f"for sampled deals")
     return kind
 
 
 def run_sampled_lbr(make: Callable[[], Any], *, name: str, game: str = "hunl",
                     actions: str = "fc", from_round: int = 1, hands: int = 1000, seed: int = 0,
                     stack_bb: float = 200.0, workers: int = 1, ray_address: str | None = None,
-                    progress: Callable[[int], None] | None = None) -> LBRResult:
-    """Sampled LBR against the opponent ``make()`` builds (reported as ``name``).
+                    progress: Callable[[int], None] | None = None,
+                    estimator: str = "sampled") -> LBRResult:
+    """LBR on sampled deals against the opponent ``make()`` builds (reported as
+    ``name``), by ``estimator`` (:data:`~pokerlab.evaluation.lbr_core.ESTIMATORS`:
+    ``sampled`` plays the deal's hands with drawn agent actions, ``expected``
+    integrates the agent's hand and its draws out exactly).
 
     ``make`` is called once in every process that plays deals, so it must pickle for
     ``workers`` > 1 or Ray (a module-level function, or a ``functools.partial`` of one):
@@ -826,12 +912,13 @@ def run_sampled_lbr(make: Callable[[], Any], *, name: str, game: str = "hunl",
     the result does not depend on the split.  Spec strings: :func:`pokerlab.arena.run_lbr`.
     """
     kind = check_lbr_args(game=game, actions=actions, from_round=from_round, hands=hands,
-                          seed=seed, exact=False)
+                          seed=seed, exact=False, estimator=estimator)
     from pokerlab.executor import check_ray_address, check_workers
 
     check_workers(workers, option="workers")
     check_ray_address(ray_address)
-    cfg = LBRConfig(actions=actions, from_round=from_round, hands=hands, seed=seed)
+    cfg = LBRConfig(actions=actions, from_round=from_round, hands=hands, seed=seed,
+                    estimator=estimator)
     if kind == "hunl":
         from pokerlab.holdem.engine import HoldemConfig
 
@@ -854,7 +941,7 @@ def run_sampled_lbr(make: Callable[[], Any], *, name: str, game: str = "hunl",
         per = np.concatenate(_map_chunks(chunks, workers, ray_address))
     return summarize(per, agent=name, game=kind, actions=parse_action_set(actions).name,
                      from_round=from_round, seconds=time.perf_counter() - t0, unit=unit,
-                     big_blind=bb, seed=seed)
+                     big_blind=bb, seed=seed, estimator=estimator)
 
 
 def _run_chunk_progress(chunk: _Chunk,

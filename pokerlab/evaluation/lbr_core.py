@@ -1,5 +1,7 @@
-"""LBR's shared core: action sets, the decision rule, the hand loop over an
-:class:`LBRSession`, results and the run configuration (re-exported by
+"""LBR's shared core: action sets, the decision rule, the hand loops over an
+:class:`LBRSession` (sampled: :func:`play_lbr_hand`; expected, with the agent's hand and
+action draws integrated out: :func:`play_expected_hand`), results and the run
+configuration (re-exported by
 :mod:`pokerlab.evaluation.lbr`; used by it and by :mod:`pokerlab.evaluation.lbr_small`)."""
 
 from __future__ import annotations
@@ -175,6 +177,18 @@ class LBRSession(Protocol):
     def payoff(self) -> float: ...
 
 
+def _lbr_act(session: LBRSession) -> None:
+    """LBR's move at its own decision: :func:`lbr_choose` on its range from
+    ``from_round`` on, check/call before."""
+    if session.lbr_active():
+        opts = session.lbr_options()
+        w = session.range
+        k = lbr_choose(w / max(float(w.sum()), 1e-300), [v for _, v in opts])
+        session.apply(opts[k][0])
+    else:
+        session.apply(session.call_action())
+
+
 def play_lbr_hand(session: LBRSession, rng: Any) -> float:
     """Play one hand: LBR decides by :func:`lbr_choose`, the agent's action is drawn from
     its probabilities for its real hand (``rng.random()``, one draw per agent decision)
@@ -184,13 +198,7 @@ def play_lbr_hand(session: LBRSession, rng: Any) -> float:
         if actor < 0:
             return session.payoff()
         if actor == session.seat:
-            if session.lbr_active():
-                opts = session.lbr_options()
-                w = session.range
-                k = lbr_choose(w / max(float(w.sum()), 1e-300), [v for _, v in opts])
-                session.apply(opts[k][0])
-            else:
-                session.apply(session.call_action())
+            _lbr_act(session)
             continue
         acts, probs = session.opponent_policy()
         row = np.asarray(probs[session.opponent_hand()], dtype=np.float64)
@@ -205,6 +213,124 @@ def play_lbr_hand(session: LBRSession, rng: Any) -> float:
         w = session.range * np.asarray(probs[:, i], dtype=np.float64)
         session.range = w / float(w.sum())  # normalised: no underflow in long hands
         session.apply(acts[i])
+
+
+# ----------------------------------------------------------------------------- expected
+ESTIMATORS = ("sampled", "expected", "active")
+"""LBR's per-deal estimators: ``sampled`` (the agent's hand from the deal, one action
+drawn per decision: :func:`play_lbr_hand`), ``expected`` (the agent's hand and its action
+draws integrated out exactly: :func:`play_expected_hand`) and ``active`` (the agent's
+hand integrated out, its actions expanded from LBR's first active round on and, before
+it, one action drawn by its range-weighted probability: the same expectation with one
+path to the rounds where LBR acts, so an expensive agent answers far fewer range queries
+there than with ``expected``)."""
+
+
+def check_estimator(estimator: object, *, option: str = "LBR estimator") -> str:
+    """``estimator`` if it is one of :data:`ESTIMATORS`, else :class:`LBRError` (naming
+    ``option`` and the value)."""
+    if not isinstance(estimator, str) or estimator not in ESTIMATORS:
+        raise LBRError(f"{option} must be one of {', '.join(ESTIMATORS)}, "
+                       f"got {estimator!r}")
+    return estimator
+
+
+class ExpectedSession(LBRSession, Protocol):
+    """A hand for :func:`play_expected_hand`: an :class:`LBRSession` that also keeps
+    the integration ``weights`` over the agent's hands (blocked by the whole deal's
+    public cards from the start), values a terminal against them and copies itself
+    for a branch."""
+
+    weights: np.ndarray
+
+    def expected_payoff(self) -> float:
+        """LBR's chips at a terminal, averaged over the agent's hands by ``weights``."""
+        ...
+
+    def branch(self) -> ExpectedSession:
+        """An independent copy of this hand (state, range, weights) to play a branch."""
+        ...
+
+
+def play_expected_hand(session: ExpectedSession, rng: Any = None) -> float:
+    """LBR's expected chips in one deal with the agent's hand and its action draws
+    integrated out: the conditional expectation of :func:`play_lbr_hand`'s value
+    given LBR's cards and the deal's public cards (Rao-Blackwellised).
+
+    LBR decides as in :func:`play_lbr_hand` (on its Bayes range, which knows only the
+    public cards dealt so far).  At an agent decision every action ``k`` of positive
+    probability ``P_k = sum_h w(h) p(h, k) / sum_h w(h)`` (``p``: the agent's
+    probabilities, each hand's row normalised as the sampled draw does) is a branch, with
+    ``w' = w p(., k)`` and LBR's range multiplied by the same column; the value is
+    ``sum_k P_k value(k)``.  Terminals are :meth:`ExpectedSession.expected_payoff`.
+
+    Agents that keep state between range queries of a hand may offer ``snapshot()``
+    (an opaque object) and ``restore(obj)``: the state is taken before an agent node's
+    branches and put back before each of them.  Agents without them must answer range
+    queries from the view alone.
+
+    With ``rng`` (the ``active`` estimator), an agent decision in a round where LBR is
+    not active yet is not expanded: one action is drawn with probability ``P_k``
+    (``rng.random()``), which keeps the expectation.
+    """
+    agent = getattr(session, "agent", None)
+    snap = getattr(agent, "snapshot", None)
+    rest = getattr(agent, "restore", None)
+    if not (callable(snap) and callable(rest)):
+        snap = rest = None
+    return _expected(session, snap, rest, rng)
+
+
+def _expected(session: ExpectedSession, snapshot: Callable[[], Any] | None,
+              restore: Callable[[Any], None] | None, rng: Any = None) -> float:
+    while True:
+        actor = session.advance()
+        if actor < 0:
+            return session.expected_payoff()
+        if actor == session.seat:
+            _lbr_act(session)
+            continue
+        acts, raw = session.opponent_policy()
+        probs = np.asarray(raw, dtype=np.float64)
+        w = session.weights
+        live = w > 0
+        rows = probs.sum(axis=1)
+        if not bool(live.any()) or not bool(np.all(rows[live] > 0)):
+            raise LBRError("the agent gives one of its possible hands no action probability")
+        norm = np.zeros_like(probs)
+        norm[live] = probs[live] / rows[live, None]
+        total = float(w.sum())
+        mass = (w @ norm) / total
+        ks = [k for k in range(len(acts)) if mass[k] > 0]
+        if len(ks) > 1 and rng is not None and not session.lbr_active():
+            # before LBR's rounds: one action drawn by its probability (unbiased)
+            u = rng.random() * float(mass[ks].sum())
+            cum = np.cumsum(mass[ks])
+            ks = [ks[min(int(np.searchsorted(cum, u, side="right")), len(ks) - 1)]]
+        if len(ks) == 1:  # one action: play on in place
+            _agent_step(session, acts[ks[0]], norm[:, ks[0]], probs[:, ks[0]])
+            continue
+        saved = snapshot() if snapshot is not None else None
+        # copies for all but the last branch first: ``session`` itself plays the last
+        children = [session.branch() for _ in ks[:-1]] + [session]
+        value = 0.0
+        for child, k in zip(children, ks, strict=True):
+            if restore is not None:
+                restore(saved)
+            _agent_step(child, acts[k], norm[:, k], probs[:, k])
+            value += float(mass[k]) * _expected(child, snapshot, restore, rng)
+        return value
+
+
+def _agent_step(session: ExpectedSession, action: Any, p_norm: np.ndarray,
+                p_raw: np.ndarray) -> None:
+    """The agent plays ``action``: the weights times its (row-normalised) column, LBR's
+    range times its column as the agent gave it (as :func:`play_lbr_hand` does)."""
+    nw = session.weights * p_norm
+    session.weights = nw / float(nw.sum())
+    r = session.range * p_raw
+    session.range = r / float(r.sum())
+    session.apply(action)
 
 
 # ----------------------------------------------------------------------------- results
@@ -227,6 +353,7 @@ class LBRResult:
     exact: bool = False
     seed: int = 0
     big_blind: float = 1.0
+    estimator: str = "sampled"
     extra: dict[str, Any] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
@@ -237,8 +364,10 @@ class LBRResult:
 
 
 def summarize(per_deal: np.ndarray, *, agent: str, game: str, actions: str, from_round: int,
-              seconds: float, unit: str, big_blind: float, seed: int) -> LBRResult:
-    """Statistics of ``per_deal[i, seat]`` (LBR's chips in each seat of each deal)."""
+              seconds: float, unit: str, big_blind: float, seed: int,
+              estimator: str = "sampled") -> LBRResult:
+    """Statistics of ``per_deal[i, seat]`` (LBR's chips in each seat of each deal; by
+    ``estimator``, see :data:`ESTIMATORS`)."""
     n = int(per_deal.shape[0])
     if n == 0:
         raise LBRError("LBR needs at least one hand")
@@ -249,18 +378,26 @@ def summarize(per_deal: np.ndarray, *, agent: str, game: str, actions: str, from
     return LBRResult(agent=agent, game=game, actions=actions, from_round=from_round, deals=n,
                      hands=2 * n, mbb=mean, ci95_mbb=Z95 * sd / math.sqrt(n), sd_mbb=sd,
                      seat_mbb=(float(seat[0]), float(seat[1])), seconds=seconds, unit=unit,
-                     big_blind=big_blind, seed=seed)
+                     big_blind=big_blind, seed=seed, estimator=check_estimator(estimator))
 
 
-def run_sessions(make: Callable[[int, int], tuple[LBRSession, Any]],
+def run_sessions(make: Callable[[int, int], tuple[Any, Any]],
                  deals: Sequence[int],
-                 progress: Callable[[int], None] | None = None) -> np.ndarray:
-    """``per_deal[i, seat]`` for the deals ``deals`` (``make(deal, seat)`` builds a hand)."""
+                 progress: Callable[[int], None] | None = None, *,
+                 estimator: str = "sampled") -> np.ndarray:
+    """``per_deal[i, seat]`` for the deals ``deals`` (``make(deal, seat)`` builds a hand
+    and its draws: an :class:`LBRSession` and ``rng`` for :func:`play_lbr_hand`, or with
+    ``estimator="expected"`` an :class:`ExpectedSession` for :func:`play_expected_hand`,
+    the draws unused; ``"active"``: the same with the draws for the rounds before LBR's)."""
+    est = check_estimator(estimator)
     out = np.zeros((len(deals), 2))
     for i, d in enumerate(deals):
         for seat in (0, 1):
             sess, rng = make(d, seat)
-            out[i, seat] = play_lbr_hand(sess, rng)
+            if est == "sampled":
+                out[i, seat] = play_lbr_hand(sess, rng)
+            else:
+                out[i, seat] = play_expected_hand(sess, rng if est == "active" else None)
         if progress is not None:
             progress(i + 1)
     return out
@@ -268,12 +405,14 @@ def run_sessions(make: Callable[[int, int], tuple[LBRSession, Any]],
 
 @dataclass(frozen=True, kw_only=True)
 class LBRConfig:
-    """A sampled LBR run (saved next to results)."""
+    """An LBR run (saved next to results): ``estimator`` is ``sampled`` (the default)
+    or ``expected`` (:data:`ESTIMATORS`)."""
 
     actions: str = "fc"
     from_round: int = 1
     hands: int = 1000
     seed: int = 0
+    estimator: str = "sampled"
 
     def __post_init__(self) -> None:
         parse_action_set(self.actions)
@@ -282,3 +421,4 @@ class LBRConfig:
             raise LBRError(f"hands must be a positive integer, got {self.hands!r}")
         if isinstance(self.seed, bool) or not isinstance(self.seed, int) or self.seed < 0:
             raise LBRError(f"seed must be a non-negative integer, got {self.seed!r}")
+        check_estimator(self.estimator)

@@ -14,7 +14,13 @@ every per-hand quantity is read off real states:
 :func:`exact_lbr` enumerates every deal, chance event and opponent action (LBR's own play
 is deterministic given its information), so it returns LBR's exact expected winnings per
 seat.  :func:`sampled_lbr` plays hands through the same hand loop as hold'em
-(:func:`pokerlab.evaluation.lbr.play_lbr_hand`).
+(:func:`pokerlab.evaluation.lbr.play_lbr_hand`); with ``estimator="expected"`` through
+:func:`~pokerlab.evaluation.lbr_core.play_expected_hand` (:class:`ExpectedSmallSession`:
+the opponent's hand and its action draws integrated out given LBR's information and the
+deal's later chance outcomes, :func:`expected_lbr_deal`).  A deal is the list of a
+hand's chance outcomes when both players check/call to the end (:func:`full_deals`,
+:func:`draw_deal`); this assumes, as in every poker game here, that which public cards
+come does not depend on the betting that led to them.
 
 Action-set mapping: ``fc`` allows fold and check/call; any other set allows every legal
 action (the small games have one raise size).  Kuhn's ``Pass`` is a check or a fold and
@@ -23,6 +29,7 @@ action (the small games have one raise size).  Kuhn's ``Pass`` is a check or a f
 
 from __future__ import annotations
 
+import copy
 import time
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -33,8 +40,10 @@ from pokerlab.evaluation.lbr_core import (
     LBRConfig,
     LBRError,
     LBRResult,
+    check_estimator,
     check_from_round,
     lbr_choose,
+    play_expected_hand,
     run_sessions,
     summarize,
 )
@@ -267,7 +276,7 @@ def exact_lbr(game: Any, opponent: Any, *, actions: str = "fcpa", from_round: in
                      from_round=from_round, deals=0, hands=0, mbb=1000.0 * mean / bb,
                      ci95_mbb=0.0, sd_mbb=0.0, seat_mbb=(1000.0 * v0 / bb, 1000.0 * v1 / bb),
                      seconds=time.perf_counter() - t0, unit="mchips/hand", exact=True,
-                     big_blind=bb)
+                     big_blind=bb, estimator="exact")
 
 
 def _big_blind(game: Any) -> float:
@@ -346,6 +355,141 @@ def _draw(st: State, rng: np.random.Generator) -> int:
     return int(outs[min(k, len(outs) - 1)][0])
 
 
+# ----------------------------------------------------------------------------- expected
+def full_deals(game: Any) -> list[tuple[tuple[int, ...], float]]:
+    """Every deal of ``game`` with its probability: the chance outcomes, in order, of a
+    hand in which both players check/call to the end."""
+    out: list[tuple[tuple[int, ...], float]] = []
+
+    def walk(st: State, p: float, seq: tuple[int, ...]) -> None:
+        if st.is_terminal():
+            out.append((seq, p))
+        elif st.is_chance_node():
+            for a, q in st.chance_outcomes():
+                if q > 0:
+                    walk(st.child(a), p * q, (*seq, int(a)))
+        else:
+            walk(st.child(classify(st)[1]), p, seq)
+
+    walk(game.new_initial_state(), 1.0, ())
+    return out
+
+
+def draw_deal(game: Any, rng: np.random.Generator) -> tuple[int, ...]:
+    """One deal of ``game`` (see :func:`full_deals`), drawn with ``rng`` as
+    :class:`SmallSession` draws its cards (the same cards for the same stream)."""
+    st = game.new_initial_state()
+    seq: list[int] = []
+    while not st.is_terminal():
+        if st.is_chance_node():
+            a = _draw(st, rng)
+            seq.append(a)
+            st.apply_action(a)
+        else:
+            st.apply_action(classify(st)[1])
+    return tuple(seq)
+
+
+def _later_chance(state: State, outcomes: Sequence[int]) -> float:
+    """The probability that the chance events after ``state`` (on the check/call path)
+    come out as ``outcomes``."""
+    st = state.clone()
+    p = 1.0
+    i = 0
+    while not st.is_terminal():
+        if st.is_chance_node():
+            if i >= len(outcomes):
+                raise LBRError(f"the deal {tuple(outcomes)} has too few chance outcomes")
+            q = dict(st.chance_outcomes()).get(outcomes[i], 0.0)
+            if q <= 0:
+                return 0.0
+            p *= float(q)
+            st.apply_action(outcomes[i])
+            i += 1
+        else:
+            st.apply_action(classify(st)[1])
+    return p
+
+
+class ExpectedSmallSession(SmallSession):
+    """A small-game hand for :func:`~pokerlab.evaluation.lbr_core.play_expected_hand`:
+    the deal ``deal`` (:func:`full_deals`) gives LBR's private information and the later
+    chance outcomes; the opponent's hand is integrated over the deals that agree with
+    them (``weights``: deal probability x the probability of the deal's later chance
+    outcomes, from the start), LBR's ``range`` is as in :class:`SmallSession`."""
+
+    def __init__(self, game: Any, groups: list[tuple[str, list[State], list[str], np.ndarray]],
+                 seat: int, deal: Sequence[int], probs: ProbFn, raises: bool,
+                 from_round: int) -> None:
+        st = game.new_initial_state()
+        i = 0
+        while st.is_chance_node():
+            if i >= len(deal):
+                raise LBRError(f"the deal {tuple(deal)} has too few chance outcomes")
+            st.apply_action(int(deal[i]))
+            i += 1
+        self.real = st
+        self.seat = seat
+        self.deal = tuple(int(a) for a in deal)
+        self._next = i
+        key = st.information_state_string(seat)
+        g = next(g for g in groups if g[0] == key)
+        self.ls = Lockstep(seat, [s.clone() for s in g[1]], g[3].copy(), probs, raises,
+                           from_round)
+        rest = self.deal[i:]
+        w = g[3] * np.array([_later_chance(s, rest) for s in g[1]])
+        if not float(w.sum()) > 0:
+            raise LBRError(f"no opponent hand agrees with the deal {self.deal}")
+        self.weights = w / float(w.sum())
+        self._opp = 0
+
+    def advance(self) -> int:
+        while self.real.is_chance_node():
+            if self._next >= len(self.deal):
+                raise LBRError(f"the deal {self.deal} has too few chance outcomes")
+            a = self.deal[self._next]
+            self._next += 1
+            self.real.apply_action(a)
+            self.ls = self.ls.chance_children()[a]
+        if self.real.is_terminal():
+            return -1
+        return int(self.real.current_player())
+
+    def branch(self) -> ExpectedSmallSession:
+        b = copy.copy(self)
+        b.real = self.real.clone()
+        ls = self.ls
+        b.ls = Lockstep(ls.seat, list(ls.states), ls.range.copy(), ls.probs, ls.raises,
+                        ls.from_round)
+        return b
+
+    def expected_payoff(self) -> float:
+        """LBR's return averaged over the opponent's hands by ``weights``."""
+        w = self.weights
+        total = 0.0
+        for j, st in enumerate(self.ls.states):
+            if w[j] > 0:
+                if st is None:
+                    raise LBRError("an opponent hand of positive weight left the play")
+                total += float(w[j]) * float(st.returns()[self.seat])
+        return total / float(w.sum())
+
+
+def expected_lbr_deal(game: Any, opponent: Any, deal: Sequence[int], *,
+                      actions: str = "fcpa", from_round: int = 1) -> tuple[float, float]:
+    """The ``expected`` estimator's chips in seat 0 and seat 1 on one ``deal``
+    (:func:`full_deals`): averaged over all deals with their probabilities, exact LBR."""
+    probs = policy_fn(opponent)
+    check_from_round(from_round)
+    raises = actions.strip().lower() != "fc"
+    vals = []
+    for seat in (0, 1):
+        sess = ExpectedSmallSession(game, _groups(game, seat), seat, deal, probs, raises,
+                                    from_round)
+        vals.append(play_expected_hand(sess))
+    return vals[0], vals[1]
+
+
 class CheckCallPolicy(Policy):
     """Always check or call (never fold or raise): the ``call`` opponent of the small games."""
 
@@ -356,11 +500,19 @@ class CheckCallPolicy(Policy):
 def per_deal_small(game: Any, opponent: Any, lbr: Any, deals: Sequence[int],
                    progress: Callable[[int], None] | None = None) -> np.ndarray:
     """``per_deal[i, seat]``: LBR's chips on the given deal numbers (config ``lbr``:
-    an :class:`~pokerlab.evaluation.lbr.LBRConfig`)."""
+    an :class:`~pokerlab.evaluation.lbr.LBRConfig`; its ``estimator``)."""
     probs = policy_fn(opponent)
     raises = lbr.actions.strip().lower() != "fc"
     groups = [_groups(game, 0), _groups(game, 1)]
     seed = lbr.seed
+    est = check_estimator(getattr(lbr, "estimator", "sampled"))
+    if est in ("expected", "active"):
+        def make_expected(d: int, seat: int) -> tuple[ExpectedSmallSession, np.random.Generator]:
+            deal = draw_deal(game, np.random.default_rng([seed, d, 7]))
+            return ExpectedSmallSession(game, groups[seat], seat, deal, probs, raises,
+                                        lbr.from_round), np.random.default_rng([seed, d, seat, 8])
+
+        return run_sessions(make_expected, list(deals), progress, estimator=est)
 
     def make(d: int, seat: int) -> tuple[SmallSession, np.random.Generator]:
         chance = np.random.default_rng([seed, d, 7])
@@ -373,12 +525,16 @@ def per_deal_small(game: Any, opponent: Any, lbr: Any, deals: Sequence[int],
 def sampled_lbr(game: Any, opponent: Any, *, actions: str = "fcpa", from_round: int = 1,
                 hands: int = 1000, seed: int = 0, name: str = "policy",
                 deals: Sequence[int] | None = None,
-                progress: Callable[[int], None] | None = None) -> LBRResult:
-    """Sampled LBR through the shared hand loop (each deal played in both seats)."""
-    cfg = LBRConfig(actions=actions, from_round=from_round, hands=hands, seed=seed)
+                progress: Callable[[int], None] | None = None,
+                estimator: str = "sampled") -> LBRResult:
+    """LBR on sampled deals through the shared hand loop (each deal played in both
+    seats), by ``estimator`` (``sampled`` or ``expected``)."""
+    cfg = LBRConfig(actions=actions, from_round=from_round, hands=hands, seed=seed,
+                    estimator=estimator)
     t0 = time.perf_counter()
     ids = list(range(hands)) if deals is None else list(deals)
     per = per_deal_small(game, opponent, cfg, ids, progress)
     return summarize(per, agent=name, game=str(game.name), actions=actions.strip().lower(),
                      from_round=from_round, seconds=time.perf_counter() - t0,
-                     unit="mchips/hand", big_blind=_big_blind(game), seed=seed)
+                     unit="mchips/hand", big_blind=_big_blind(game), seed=seed,
+                     estimator=estimator)

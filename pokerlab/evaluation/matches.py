@@ -479,7 +479,9 @@ def run_match(cfg: MatchConfig, make: AgentFactory, *, histories: bool = False,
     Ray of ``max(2, workers)`` CPUs) runs the same chunks as Ray tasks
     (:mod:`pokerlab.executor`).  ``fast=False`` disables the kernel fast path.
     ``progress(done, total)`` is called as hands finish (the Python path plays in up to 20
-    chunks for it).  The small games' ``exact_mbb`` is left to the caller
+    chunks for it, unless an agent learns during the match, ``observe``: every chunk
+    starts a learning agent afresh, so then there is one chunk per worker).  The small
+    games' ``exact_mbb`` is left to the caller
     (:func:`exact_policy_mbb`), which knows the agents' policies.
     """
     kind = cfg.game
@@ -510,9 +512,10 @@ def run_match(cfg: MatchConfig, make: AgentFactory, *, histories: bool = False,
             return MatchResult(config=cfg, chips=chips, big_blind=float(cfg.big_blind),
                                seconds=time.perf_counter() - t0, fast_path=True, workers=1)
     chunk_fn = _play_chunk if kind == "hunl" else _play_small_chunk
+    learns = any(hasattr(x, "observe") for x in (a, b))
     if ray_address is not None:
         parts = max(2, nw)
-    elif progress is not None:
+    elif progress is not None and not learns:
         parts = max(nw, min(20, hands // 20))
     else:
         parts = nw

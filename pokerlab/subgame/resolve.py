@@ -20,6 +20,7 @@ these functions: the same code path the search agent uses.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -150,3 +151,19 @@ def lock_player(spot: Spot, player: int, strategies: dict[tuple[str, ...], np.nd
         filled = np.where(np.isnan(strat), 1.0 / strat.shape[0], strat)
         s.lock(list(path), filled, mask)
     return s
+
+
+def real_action(view: Any, name: str, amount: int) -> Any:
+    """The real action of subgame action ``name`` (``fold``, ``check``, ``call``, ``bet N``,
+    ``raise N``, ``allin N``; ``amount``: its street total) at ``view``'s state (a
+    :class:`~pokerlab.holdem.view.PlayerView`): a fold where none is legal checks, a raise
+    where none is legal checks or calls, a raise is clipped to the legal amounts."""
+    from pokerlab.holdem.actions import Action, ActionKind
+
+    kind = name.split(" ")[0]
+    if kind == "fold":
+        return Action(kind=ActionKind.FOLD) if view.can_fold else Action(kind=ActionKind.CHECK_CALL)
+    if kind in ("check", "call") or not view.can_raise:
+        return Action(kind=ActionKind.CHECK_CALL)
+    to = int(min(max(int(amount), view.min_raise_to), view.max_raise_to))
+    return Action(kind=ActionKind.RAISE, amount=to)

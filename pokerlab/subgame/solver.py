@@ -198,10 +198,13 @@ class SpotSolver:
     estimate is larger."""
 
     def __init__(self, spot: Spot, config: SolveConfig | None = None, *, max_memory: float | None = None,
-                 threads: int | None = None) -> None:
+                 threads: int | None = None, depth_limited: bool = False) -> None:
         self.spot = spot
         self.config = config if config is not None else SolveConfig()
-        self.tree = build_betting_tree(spot)
+        if depth_limited and (spot.street >= 2 or self.config.isomorphism):
+            raise SpotError("depth-limited solving is for a flop or turn spot, without suit isomorphism "
+                            "(SolveConfig(isomorphism=False))")
+        self.tree = build_betting_tree(spot, depth_limited=depth_limited)
         self.size = estimate_size(spot, isomorphism=self.config.isomorphism, tree=self.tree,
                                   compress=self.config.compress)
         if max_memory is not None and self.size.memory_bytes > max_memory:
@@ -230,6 +233,7 @@ class SpotSolver:
         self.history: list[tuple[int, float, float]] = []  # (iteration, cpu seconds, exploitability %)
         self.cpu_seconds = 0.0  # of solving (iterations and exploitability checks)
         self.wall_seconds = 0.0
+        self.leaf_model: Any = None  # see set_leaf_model
         self._tasks()
         self.fused = fused_pairs(self.tree)
         depth = np.zeros(self.tree.num_nodes, dtype=np.int64)
@@ -268,11 +272,18 @@ class SpotSolver:
         task_slot: list[int] = []
         task_chance: list[int] = []
         self.task_of = np.full((max(len(chance), 1), 52), -1, dtype=np.int64)
+        self.leaf_of = np.full(max(len(chance), 1), -1, dtype=np.int64)
+        self.leaf_nodes: list[int] = []
+        leaf = tr.leaf
         if s0 < 2:
             nxt = self.deal.next_slot[s0]
             swp = self.deal.iso_swap[s0]
             for ci, node in enumerate(chance):
                 self.chance_index[node] = ci
+                if leaf is not None and leaf[node]:
+                    self.leaf_of[ci] = len(self.leaf_nodes)
+                    self.leaf_nodes.append(node)
+                    continue  # no subtree below a leaf: its values come from the leaf model
                 for c in range(52):
                     if nxt[0, c] >= 0 and swp[0, c] < 0:
                         self.task_of[ci, c] = len(task_node)
@@ -287,6 +298,7 @@ class SpotSolver:
         self.chance_opp = np.zeros((max(len(chance), 1), nmax), dtype=self.vec_dtype)
         self.chance_own = np.zeros((max(len(chance), 1), nmax), dtype=self.vec_dtype)
         self.task_cfv = np.zeros((max(len(task_node), 1), nmax), dtype=self.vec_dtype)
+        self.leaf_cfv = np.zeros((max(len(self.leaf_nodes), 1), nmax), dtype=self.vec_dtype)
 
     def _ctx(self) -> tuple[Any, ...]:
         tr, d = self.tree, self.deal
@@ -300,7 +312,7 @@ class SpotSolver:
     def _extra(self) -> tuple[Any, ...]:
         """The walk's last arguments: the starting street's chance nodes and tasks."""
         return (self.chance_index, self.chance_opp, self.chance_own, self.task_of, self.task_cfv,
-                int(self.spot.street))
+                int(self.spot.street), self.leaf_of, self.leaf_cfv)
 
     def _params(self, t: int) -> tuple[Any, ...]:
         pos_d, neg_d, strat_d, plus = self.config.discounts(t)
@@ -320,11 +332,13 @@ class SpotSolver:
         ctx = self._ctx()
         prm = self._params(t)
         extra = self._extra()
-        if node == 0 and self.task_node.shape[0] > 0:
+        if node == 0 and (self.task_node.shape[0] > 0 or self.leaf_nodes):
             self.chance_opp[:] = 0.0
             self.chance_own[:] = 0.0
             K.walk(mode, K.TOP_COLLECT, 0, p, 0, opp, own, out, self.scratch, self.frames,  # type: ignore[call-arg]
                    self.work, *ctx, *prm, *extra)
+            if self.leaf_nodes:
+                self._leaf_values(mode, p)
             self._run_tasks(mode, p, ctx, prm, extra)
             K.walk(mode, K.TOP_COMBINE, 0, p, 0, opp, own, out, self.scratch, self.frames,  # type: ignore[call-arg]
                    self.work, *ctx, *prm, *extra)
@@ -338,6 +352,67 @@ class SpotSolver:
         # constant comes back here: half the pot times the compatible opponent reach
         comp = self._compat_weights[p] if opp_reach is None else self._compatible(p, opp)
         return out.astype(np.float64) + 0.5 * float(self.spot.pot) * comp
+
+    # ------------------------------------------------------------ depth-limited solving
+    def leaf_paths(self) -> list[tuple[str, ...]]:
+        """The action names from the root to each leaf of a depth-limited spot, in leaf
+        order (what :meth:`set_leaf_model`'s model is asked about by index)."""
+        tr = self.tree
+        out: list[tuple[str, ...]] = []
+        for node in self.leaf_nodes:
+            path: list[str] = []
+            v = node
+            while tr.parent[v] >= 0:
+                par = int(tr.parent[v])
+                path.append(tr.action_names[par][int(tr.parent_action[v])])
+                v = par
+            out.append(tuple(reversed(path)))
+        return out
+
+    def leaf_contrib(self, leaf: int) -> tuple[int, int]:
+        """Chips each player has put in since the spot began, at leaf ``leaf``."""
+        c = self.tree.contrib[self.leaf_nodes[leaf]]
+        return int(c[0]), int(c[1])
+
+    def set_leaf_model(self, model: Any) -> None:
+        """The values at the leaves of a depth-limited spot: ``model.leaf_values(leaf,
+        player, mode, opp_reach, own_reach)`` gets the leaf's index (:meth:`leaf_paths`),
+        the player whose values a walk computes, the walk's mode (``"cfr"``: the current
+        strategies, an update of ``player``; ``"br"``: ``player`` best-responds; ``"ev"``:
+        the average strategies) and both reaches at the leaf over the 1326 combos (0 off
+        the ranges), and returns ``player``'s counterfactual values there over the 1326
+        combos: for each hand, the sum over the opponent's hands that share no card with
+        it of their reach times the expected chips ``player`` receives from the pot at the
+        end of the hand less what it puts in after the leaf."""
+        if not self.leaf_nodes:
+            raise SpotError("this spot has no leaves: build the solver with depth_limited=True")
+        self.leaf_model = model
+
+    def _leaf_values(self, mode: int, p: int) -> None:
+        """Each leaf's values for ``p`` from the reaches the collecting walk stored, in the
+        kernels' units (relative to a tie: less ``p``'s chips in the spot and half the
+        starting pot, per compatible opponent reach)."""
+        if self.leaf_model is None:
+            raise SpotError("a depth-limited spot needs its leaf values: set_leaf_model(model)")
+        d = self.deal
+        o = 1 - p
+        n_p, n_o = d.num_hands[p], d.num_hands[o]
+        name = {K.MODE_CFR: "cfr", K.MODE_BR: "br", K.MODE_EV: "ev"}[mode]
+        half = 0.5 * float(self.spot.pot)
+        for li, node in enumerate(self.leaf_nodes):
+            ci = int(self.chance_index[node])
+            opp = np.zeros(1326)
+            own = np.zeros(1326)
+            opp[d.combos[o]] = self.chance_opp[ci, :n_o]
+            own[d.combos[p]] = self.chance_own[ci, :n_p]
+            vals = np.asarray(self.leaf_model.leaf_values(li, p, name, opp, own), dtype=np.float64)
+            if vals.shape != (1326,) or not np.all(np.isfinite(vals[d.combos[p]])):
+                raise SpotError(f"leaf model: values of leaf {li} must be 1326 finite numbers")
+            comp = np.zeros(n_p)
+            K.fold_values(np.ascontiguousarray(self.chance_opp[ci, :n_o], dtype=np.float64),
+                          d.hand_cards[p], d.hand_cards[o], d.same[p], 1.0, comp)
+            cp = float(self.tree.contrib[node, p])
+            self.leaf_cfv[li, :n_p] = vals[d.combos[p]] - (cp + half) * comp
 
     def _compatible(self, p: int, opp_reach: np.ndarray) -> np.ndarray:
         """Per hand of ``p``, the opponent reach it can meet (no shared card)."""
@@ -528,7 +603,7 @@ class SpotSolver:
         same regrets and strategy sums as ``count`` calls of :meth:`step`."""
         if count <= 0:
             return
-        if self.gadget_player >= 0 or self.task_node.shape[0] > 0:
+        if self.gadget_player >= 0 or self.task_node.shape[0] > 0 or self.leaf_nodes:
             for _ in range(count):
                 self.step()
             return
@@ -856,6 +931,9 @@ class SpotSolver:
     # ---------------------------------------------------------------------- files
     def save(self, path: str | os.PathLike[str]) -> None:
         """Write the solved spot (``.npz``: versioned, sha256-checksummed, no pickle, atomic)."""
+        if self.leaf_nodes:
+            raise SpotError("a depth-limited solve is not saved: its leaf values come from a "
+                            "model outside the file")
         header_core = {"format": FORMAT_NAME, "version": FORMAT_VERSION,
                        "spot": self.spot.to_json(), "config": self.config.to_json(),
                        "iteration": self.iteration, "cpu_seconds": self.cpu_seconds,

@@ -494,7 +494,7 @@ def walk(mode, top, node, p, slot, opp_reach, own_reach, out, scratch, frames, w
          hand_cards, same, card_start, card_hands, swap,
          next_slot, iso_rep, iso_swap, sd_order, sd_count, sd_cards, sd_index,
          pot, rake, rake_cap, pos_d, neg_d, strat_d, plus,
-         chance_index, chance_opp, chance_own, task_of, task_cfv, root_street):
+         chance_index, chance_opp, chance_own, task_of, task_cfv, root_street, leaf_of, leaf_cfv):
     """Counterfactual values ``out`` (player ``p``'s hands) of the subtree at ``node`` on
     board ``slot`` of its street, given the opponent's reach ``opp_reach``.
 
@@ -580,6 +580,14 @@ def walk(mode, top, node, p, slot, opp_reach, own_reach, out, scratch, frames, w
                     ci = chance_index[nd]
                     _copy(chance_opp[ci, :n_o], opp_v)
                     _copy(chance_own[ci, :n_p], own_v)
+                    d -= 1
+                    continue
+                if st == root_street and chance_index[nd] >= 0 and leaf_of[chance_index[nd]] >= 0:
+                    # a leaf of a depth-limited spot: its values were computed from the
+                    # reaches collected there (SpotSolver._leaf_values); walks from a node
+                    # below the root read the last ones
+                    if not dead:
+                        _copy(out_v, leaf_cfv[leaf_of[chance_index[nd]], :n_p])
                     d -= 1
                     continue
                 c = 0
@@ -745,7 +753,7 @@ def run_tasks(lo, hi, mode, p, task_node, task_card, task_slot, task_chance, scr
               hand_cards, same, card_start, card_hands, swap,
               next_slot, iso_rep, iso_swap, sd_order, sd_count, sd_cards, sd_index,
               pot, rake, rake_cap, pos_d, neg_d, strat_d, plus,
-              chance_index, chance_opp, chance_own, task_of, task_cfv, root_street):
+              chance_index, chance_opp, chance_own, task_of, task_cfv, root_street, leaf_of, leaf_cfv):
     """The independent subtrees ``lo .. hi - 1`` below the starting street's chance nodes
     (callers run chunks of them in parallel).  The work areas (``scratch``, ``frames``,
     ``work`` as :func:`walk`'s; ``sub_opp``, ``sub_own``, ``out``: vectors of the largest
@@ -773,7 +781,7 @@ def run_tasks(lo, hi, mode, p, task_node, task_card, task_slot, task_chance, scr
              hand_cards, same, card_start, card_hands, swap,
              next_slot, iso_rep, iso_swap, sd_order, sd_count, sd_cards, sd_index,
              pot, rake, rake_cap, pos_d, neg_d, strat_d, plus,
-             chance_index, chance_opp, chance_own, task_of, task_cfv, root_street)
+             chance_index, chance_opp, chance_own, task_of, task_cfv, root_street, leaf_of, leaf_cfv)
         _copy(task_cfv[t, :n_p], ov)
 
 
@@ -784,7 +792,7 @@ def cfr_iterations(disc, plus, opp0, own0, opp1, own1, out0, out1, scratch, fram
                    hand_cards, same, card_start, card_hands, swap,
                    next_slot, iso_rep, iso_swap, sd_order, sd_count, sd_cards, sd_index,
                    pot, rake, rake_cap,
-                   chance_index, chance_opp, chance_own, task_of, task_cfv, root_street):
+                   chance_index, chance_opp, chance_own, task_of, task_cfv, root_street, leaf_of, leaf_cfv):
     """``disc.shape[0]`` whole CFR iterations in one call, each an update of out of position
     (reach ``own0``, opponent ``opp0``) then of in position, by :func:`walk` over the whole
     tree; row ``i`` of ``disc`` holds iteration ``i``'s (positive-regret, negative-regret,
@@ -802,14 +810,14 @@ def cfr_iterations(disc, plus, opp0, own0, opp1, own1, out0, out1, scratch, fram
              hand_cards, same, card_start, card_hands, swap,
              next_slot, iso_rep, iso_swap, sd_order, sd_count, sd_cards, sd_index,
              pot, rake, rake_cap, pos_d, neg_d, strat_d, plus,
-             chance_index, chance_opp, chance_own, task_of, task_cfv, root_street)
+             chance_index, chance_opp, chance_own, task_of, task_cfv, root_street, leaf_of, leaf_cfv)
         walk(MODE_CFR, TOP_FULL, 0, 1, 0, opp1, own1, out1, scratch, frames, work,
              kind, player, street, child_start, num_children, children, contrib, fused,
              node_base, entry_base, regrets, ssum, rscale, sscale, lock, lock_ptr,
              hand_cards, same, card_start, card_hands, swap,
              next_slot, iso_rep, iso_swap, sd_order, sd_count, sd_cards, sd_index,
              pot, rake, rake_cap, pos_d, neg_d, strat_d, plus,
-             chance_index, chance_opp, chance_own, task_of, task_cfv, root_street)
+             chance_index, chance_opp, chance_own, task_of, task_cfv, root_street, leaf_of, leaf_cfv)
 
 
 @njit(cache=True)

@@ -372,6 +372,11 @@ class BettingTree:
     parent_action: np.ndarray
     action_names: list[list[str]]
     action_amounts: list[list[int]]
+    leaf: np.ndarray | None = None
+    """Depth-limited trees (``build_betting_tree(..., depth_limited=True)``): per node,
+    whether it is a leaf, a chance node at the end of the starting street with betting
+    still to come, whose values come from outside the tree (its only child is a stand-in
+    run-out to a showdown, never walked); ``None`` for a whole tree."""
 
     @property
     def num_nodes(self) -> int:
@@ -477,8 +482,11 @@ def _bet_options(spot: Spot, st: _State) -> list[tuple[str, int]]:
     return out
 
 
-def build_betting_tree(spot: Spot, *, max_nodes: int = 5_000_000) -> BettingTree:
-    """The public betting tree of ``spot`` (no cards)."""
+def build_betting_tree(spot: Spot, *, max_nodes: int = 5_000_000,
+                       depth_limited: bool = False) -> BettingTree:
+    """The public betting tree of ``spot`` (no cards); ``depth_limited``: it ends with the
+    starting street, each end of the street with chips behind on both sides a leaf
+    (:attr:`BettingTree.leaf`; Brown, Sandholm & Amos 2018)."""
     kind: list[int] = []
     player: list[int] = []
     street: list[int] = []
@@ -488,6 +496,7 @@ def build_betting_tree(spot: Spot, *, max_nodes: int = 5_000_000) -> BettingTree
     parent_action: list[int] = []
     names: list[list[str]] = []
     amounts: list[list[int]] = []
+    leaves: list[int] = []
 
     def new(k: int, pl: int, s: int, c: tuple[int, int], par: int, pa: int) -> int:
         if len(kind) >= max_nodes:
@@ -512,7 +521,11 @@ def build_betting_tree(spot: Spot, *, max_nodes: int = 5_000_000) -> BettingTree
         allin = max(c) >= spot.stack
         nxt = _State(street=st.street + 1, to_act=OOP, street_bets=[0, 0], contrib=list(c),
                      prev_level=0, aggressions=0, acted=0, donk_ok=ended_by_oop_call)
-        child = runout(nxt, node, 0) if allin else decision(nxt, node, 0)
+        if depth_limited and not allin and st.street == spot.street:
+            leaves.append(node)
+            child = runout(nxt, node, 0)  # a stand-in: the leaf's values come from outside
+        else:
+            child = runout(nxt, node, 0) if allin else decision(nxt, node, 0)
         kids[node].append(child)
         return node
 
@@ -585,4 +598,5 @@ def build_betting_tree(spot: Spot, *, max_nodes: int = 5_000_000) -> BettingTree
                        child_start=child_start, num_children=num_children,
                        children=np.array(flat, dtype=np.int64), parent=np.array(parent, dtype=np.int64),
                        parent_action=np.array(parent_action, dtype=np.int64),
-                       action_names=names, action_amounts=amounts)
+                       action_names=names, action_amounts=amounts,
+                       leaf=np.isin(np.arange(n), leaves) if depth_limited else None)

@@ -1,0 +1,819 @@
+"""Leaf values of depth-limited subgame solving (Modicum: Brown, Sandholm & Amos 2018).
+
+A searcher that re-solves only to the end of the current street needs, at every leaf
+(the street's betting closed with chips behind, the next board card not dealt yet), the
+value of the rest of the hand.  As in Modicum it comes from *continuation strategies*:
+the searcher plays the base blueprint to the end of the hand, the other player (the
+**chooser**) picks, per hand, one of ``k`` variants of the blueprint: the blueprint
+itself and versions biased toward folding, calling and raising (at every chooser
+decision the probability of fold, resp. check/call, resp. every bet/raise is multiplied
+by ``bias`` = 5 and the row renormalised).  :class:`Continuation` is one leaf:
+
+* **Betting.**  The path from the subgame's root (``view``) to the leaf is followed on
+  the blueprint's own tree with the agent's translation
+  (:meth:`~pokerlab.agents.policy_agent.HUNLPolicyAgent.branch_root` /
+  ``branch_step``); a randomised translation gives several ``(probability, track)``
+  branches and the continuation is their probability-weighted mixture (both seats on
+  the same branch, as one agent reading the public betting: see **Exactness**).  From
+  each branch the rest of the hand is built once, without cards, as in
+  :class:`~pokerlab.evaluation.lbr_tree.RealTree`: at every real decision the blueprint
+  node (re-synchronised with ``nearest_node`` where the tree lost the hand), the
+  abstract actions legal at the real state and the real action each plays
+  (``ActionMap.abstract_actions`` / ``to_real``, equal real actions merged), each
+  followed with ``branch_step``; fold and showdown terminals with their real chips.
+* **Cards.**  Per runout only the card buckets (:func:`pokerlab.evaluation.lbr.
+  bucket_vector`, the street of each decision) and the showdown order change; they are
+  computed in the constructor (:func:`runout_cards`; the leaves of one subgame, same
+  board and runouts, share them).  A decision's rows are the policy's rows at (node, bucket)
+  restricted to the legal actions and renormalised exactly as the agent does (all-zero
+  or missing rows uniform, nothing legal left: check/call), shared with LBR
+  (:func:`pokerlab.evaluation.lbr._node_rows`).
+* **Chance.**  ``runouts`` are the board cards still to come (one river card after a
+  turn leaf, ordered (turn, river) pairs after a flop leaf).  With all ``M`` of them a
+  hand pair gets the average over the runouts disjoint from the board and both hands,
+  as the real deal: each runout weighs ``1 / N`` with ``N = 52 - |board| - 4`` (one
+  card) or ``(48 - |board|)(47 - |board|)`` (two cards); a sample of ``R`` distinct
+  runouts (:func:`sample_runouts`) weighs ``M / (R N)`` each, an unbiased estimate.
+
+**Values** (chips, the table's units; rake 0).  For player ``i`` holding hand ``h``::
+
+    v_i(h) = sum over runouts r (weight w_r) of
+             sum over combos h' disjoint from h and the board + r of
+                 reach_other(h') * E[chips i receives from the final pot
+                                     - chips i puts in after the leaf]
+
+so a fold by the other player pays ``i`` the whole pot at that moment minus what ``i``
+added after the leaf, a fold by ``i`` pays minus what ``i`` added after the leaf, a
+showdown pays the pot (a tie half of it) minus what ``i`` added after the leaf.  On
+every runout the two players' payoffs of a hand pair add up to the pot at the leaf (the
+chips both had put in before it, :attr:`Continuation.leaf_pot`; with every runout and
+reaches 1, ``chooser_values[j, h] + other_values[h'] == leaf_pot``): a counterfactual
+value that includes the leaf's pot, not the net win of the hand (subtract
+``reach x leaf_committed[i] x runout weight`` for that).  Combos blocked by the board
+get 0.
+
+* :meth:`Continuation.chooser_values` ``(other_reach) -> (k, 1326)``: row ``j`` the
+  chooser's values when it plays variant ``j`` to the end and the searcher plays the
+  blueprint (the ``k`` rows in one walk per runout);
+* :meth:`Continuation.other_values` ``(chooser_reach) -> (1326,)``: the searcher's
+  values when chooser hand ``h`` plays variant ``j`` with weight ``chooser_reach[j, h]``.
+
+**Exactness.**  At a real decision ``agent.action_probabilities(view)`` equals this
+tree's row for the view's hand whenever the agent's translation of the hand so far is
+on the branch followed (every action after the leaf is the blueprint's own, and an
+action the agent itself plays translates back to itself, never randomised).  A
+randomised translation on the path is drawn by the agent from its seed and the event's
+number, the same for both seats' views; over the agent's seeds the branches come with
+the translation's probabilities, which is the mixture computed here
+(tests/test_continuation.py checks both, the mixture against agents re-seeded onto
+each branch).
+
+The numba kernels are :mod:`pokerlab.agents.continuation_kernels`; their plain-Python
+twin is :func:`continuation_reference`.
+"""
+
+from __future__ import annotations
+
+import math
+import weakref
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from pokerlab.agents.continuation_kernels import (
+    ACTOR,
+    CARD_HANDS,
+    CHANCE,
+    DECISION,
+    DEPTH,
+    END,
+    FOLD_END,
+    HASCH,
+    KIND,
+    LIVE_CARDS,
+    LOSE,
+    NB,
+    NCOLS,
+    NUM_FIELDS,
+    PARENT,
+    PCOL,
+    ROFF,
+    SHOWDOWN_END,
+    SLOT,
+    TIE,
+    VOFF,
+    WIN,
+    chooser_values_parallel,
+    chooser_values_serial,
+    other_values_parallel,
+    other_values_serial,
+)
+from pokerlab.cards.cards import COMBO_MASKS, COMBOS, NUM_COMBOS, card_str, cards_mask
+from pokerlab.errors import AgentError, CardError, ConfigError
+from pokerlab.holdem.actions import Action, ActionKind, IllegalActionError, Phase
+from pokerlab.holdem.view import PlayerView
+from pokerlab.rng import SplitMix64
+
+VARIANTS = ("blueprint", "fold", "call", "raise")
+"""The chooser's continuation strategies (Modicum's four)."""
+
+BIAS = 5.0
+"""Modicum's bias: the favoured action kind's probability is multiplied by it."""
+
+MAX_NODES = 200_000
+"""Nodes of one leaf's continuation tree before the constructor gives up."""
+
+_KIND_OF_VARIANT = {"fold": ActionKind.FOLD, "call": ActionKind.CHECK_CALL,
+                    "raise": ActionKind.RAISE}
+
+
+# ----------------------------------------------------------------------------- runouts
+def _check_board(board: Sequence[int]) -> tuple[int, ...]:
+    b = tuple(int(c) for c in board)
+    if len(b) not in (3, 4):
+        raise CardError(f"a continuation leaf is on the flop or turn: the board needs 3 or 4 "
+                        f"cards, got {len(b)}: {list(board)!r}")
+    if len(set(b)) != len(b) or not all(0 <= c < 52 for c in b):
+        raise CardError(f"bad board {list(board)!r}: cards must be distinct, 0..51")
+    return b
+
+
+def all_runouts(board: Sequence[int]) -> list[tuple[int, ...]]:
+    """Every completion of ``board`` (3 or 4 cards) to five cards, in card order: the
+    river cards of a turn board, the ordered (turn, river) pairs of a flop board."""
+    b = _check_board(board)
+    deck = [c for c in range(52) if c not in b]
+    if len(b) == 4:
+        return [(c,) for c in deck]
+    return [(t, r) for t in deck for r in deck if r != t]
+
+
+def sample_runouts(board: Sequence[int], count: int | None, seed: int) -> list[tuple[int, ...]]:
+    """``count`` distinct runouts of ``board`` drawn uniformly without replacement
+    (a partial Fisher-Yates shuffle of :func:`all_runouts` with ``SplitMix64(seed)``), in
+    the order drawn; ``count=None`` (or at least all of them): every runout, in card
+    order."""
+    runs = all_runouts(board)
+    if count is None:
+        return runs
+    if isinstance(count, bool) or not isinstance(count, (int, np.integer)) or count < 1:
+        raise ConfigError(f"runout count must be an integer >= 1 (or None: all), got {count!r}")
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+        raise ConfigError(f"seed must be an integer >= 0, got {seed!r}")
+    m = len(runs)
+    if count >= m:
+        return runs
+    rng = SplitMix64(int(seed))
+    idx = list(range(m))
+    for i in range(int(count)):
+        j = i + rng.below(m - i)
+        idx[i], idx[j] = idx[j], idx[i]
+    return [runs[i] for i in idx[:count]]
+
+
+def runout_counts(board_len: int) -> tuple[int, int]:
+    """``(M, N)``: the runouts of a board of ``board_len`` cards, and those disjoint from
+    two hands as well (the count each hand pair averages over)."""
+    left = 52 - board_len
+    if board_len == 4:
+        return left, left - 4
+    return left * (left - 1), (left - 4) * (left - 5)
+
+
+# ----------------------------------------------------------------------------- the tree
+class _Builder:
+    """The continuation tree of one leaf (module docstring, **Betting**): nodes in
+    depth-first pre-order, the rows of every decision."""
+
+    def __init__(self, agent: Any, board5: list[int], leaf_street: int, committed: tuple[int, int],
+                 chooser: int, mults: np.ndarray) -> None:
+        self.agent = agent
+        self.board5 = board5
+        self.leaf_street = leaf_street
+        self.committed = committed
+        self.chooser = chooser
+        self.mults = mults  # (k, 3): variant x action kind
+        self.nodes: list[list[int]] = []
+        self.pprob: list[float] = []
+        self.pay: list[np.ndarray] = []
+        self.rows: list[np.ndarray] = []
+        self.nrows = 0
+        self.vrows: list[np.ndarray] = []
+        self.nvrows = 0
+        self.anode: list[int] = []
+        self.columns: list[list[Action]] = []
+        self.chips: list[tuple[int, int]] = []
+
+    def _new(self, kind: int, parent: int, col: int, prob: float, depth: int,
+             chips: tuple[int, int] | None = None) -> int:
+        if len(self.nodes) >= MAX_NODES:
+            raise AgentError(f"the continuation tree of this leaf has more than {MAX_NODES} "
+                             "nodes")
+        row = [0] * NUM_FIELDS
+        row[KIND], row[PARENT], row[PCOL], row[DEPTH] = kind, parent, col, depth
+        row[ROFF] = row[VOFF] = -1
+        row[ACTOR] = -1
+        row[NB] = 1
+        self.nodes.append(row)
+        self.pprob.append(prob)
+        self.pay.append(np.zeros((2, 3)))
+        self.anode.append(-1)
+        self.columns.append([])
+        self.chips.append(chips if chips is not None else
+                          (self.chips[parent] if parent >= 0 else self.committed))
+        return len(self.nodes) - 1
+
+    def root(self, branches: list[tuple[float, Any]]) -> None:
+        r = self._new(CHANCE, -1, 0, 1.0, 0)
+        for q, (p, t) in enumerate(branches):
+            self.track(t, r, q, p, 1)
+        self.nodes[r][END] = len(self.nodes)
+
+    def track(self, t: Any, parent: int, col: int, prob: float, depth: int) -> int:
+        from pokerlab.evaluation.lbr import _node_rows
+
+        real = t.real
+        ag = self.agent
+        if real.phase == Phase.TERMINAL:
+            kind = FOLD_END if real.folded >= 0 else SHOWDOWN_END
+            v = self._new(kind, parent, col, prob, depth, real.committed)
+            pay = self.pay[v]
+            for i in (0, 1):
+                if kind == FOLD_END:
+                    pay[i, :] = real.payoffs()[i] + self.committed[i]
+                else:
+                    o = 1 if i == 0 else -1
+                    pay[i, WIN] = real.showdown_payoffs(o)[i] + self.committed[i]
+                    pay[i, TIE] = real.showdown_payoffs(0)[i] + self.committed[i]
+                    pay[i, LOSE] = real.showdown_payoffs(-o)[i] + self.committed[i]
+            self.nodes[v][END] = v + 1
+            return v
+        if real.phase != Phase.BETTING:  # pragma: no cover - branch_step deals every board
+            raise AgentError(f"continuation tree: unexpected state {real!r}")
+        v = self._new(DECISION, parent, col, prob, depth, real.committed)
+        row = self.nodes[v]
+        row[ACTOR] = int(real.actor)
+        row[SLOT] = int(real.street) - self.leaf_street - 1
+        node = int(t.node)
+        if t.lost or node < 0 or not ag._decides(node, real):
+            node = int(ag.nearest_node(real))
+        call = Action(kind=ActionKind.CHECK_CALL)
+        columns: list[Action] = []
+        if node >= 0:
+            acts = [int(a) for a in ag.tree.actions(node)]
+            legal_real = set(ag.map.abstract_actions(real))
+            keep = [k for k, a in enumerate(acts) if a in legal_real]
+            col_of: list[int] = []
+            for k in keep:
+                act = ag.map.to_real(real, acts[k])
+                if act not in columns:
+                    columns.append(act)
+                col_of.append(columns.index(act))
+            if call not in columns:
+                columns.append(call)
+            nb = int(ag.policy.num_buckets[node])
+            _, _, tab = _node_rows(ag.policy, node, len(acts), keep, col_of, len(columns),
+                                   columns.index(call), np.arange(nb, dtype=np.int64))
+        else:  # no blueprint node fits: the agent checks or calls
+            columns = [call]
+            nb = 1
+            tab = np.ones((1, 1))
+        nc = len(columns)
+        row[NCOLS], row[NB] = nc, nb
+        self.anode[v] = node
+        self.columns[v] = columns
+        row[ROFF] = self.nrows
+        self.rows.append(np.ascontiguousarray(tab, dtype=np.float64).ravel())
+        self.nrows += nb * nc
+        if int(real.actor) == self.chooser:
+            kinds = np.array([int(a.kind) for a in columns])
+            m = self.mults[:, kinds]  # (k, nc)
+            k = m.shape[0]
+            vt = np.empty((k, nb, nc))
+            for j in range(k):
+                if np.all(m[j] == 1.0):
+                    vt[j] = tab
+                    continue
+                w = tab * m[j][None, :]
+                tot = np.zeros(nb)
+                for c in range(nc):
+                    tot = tot + w[:, c]
+                vt[j] = w / tot[:, None]
+            row[VOFF] = self.nvrows
+            self.vrows.append(vt.ravel())
+            self.nvrows += k * nb * nc
+        for c, act in enumerate(columns):
+            merged = _merge(ag.branch_step(t, act, self.board5))
+            if len(merged) == 1:
+                self.track(merged[0][1], v, c, 1.0, depth + 1)
+            else:
+                ch = self._new(CHANCE, v, c, 1.0, depth + 1)
+                for q, (p, tt) in enumerate(merged):
+                    self.track(tt, ch, q, p, depth + 2)
+                self.nodes[ch][END] = len(self.nodes)
+        row[END] = len(self.nodes)
+        return v
+
+
+def _merge(branches: list[tuple[float, Any]]) -> list[tuple[float, Any]]:
+    """Translation branches that reach the same blueprint position merged (probabilities
+    added; the real states are the same)."""
+    out: list[tuple[float, Any]] = []
+    where: dict[tuple[int, bool], int] = {}
+    for p, t in branches:
+        key = (int(t.node), bool(t.lost))
+        q = where.get(key)
+        if q is None:
+            where[key] = len(out)
+            out.append((float(p), t))
+        else:
+            out[q] = (out[q][0] + float(p), out[q][1])
+    return out
+
+
+# ----------------------------------------------------------------------------- checks
+def _check_agent(agent: Any) -> None:
+    if not (getattr(agent, "indexed", False) and callable(getattr(agent, "branch_step", None))
+            and callable(getattr(agent, "branch_root", None))
+            and getattr(agent, "tree", None) is not None):
+        raise AgentError(f"continuation strategies need a policy agent over a compiled tree "
+                         f"(an indexed blueprint such as 'blueprint'), got {agent!r}")
+
+
+def _check_path(real: Any, path: Sequence[Any]) -> Any:
+    """The real state at the leaf after ``path`` from ``real`` (a copy); AgentError unless
+    the path is legal and ends the street with both players holding chips."""
+    from pokerlab.holdem.actions import STREET_NAMES
+
+    st = real.clone()
+    street = int(st.street)
+    name = STREET_NAMES[street]
+    if isinstance(path, (str, bytes)) or not isinstance(path, Sequence):
+        raise AgentError(f"path must be a list of Actions, got {path!r}")
+    for q, act in enumerate(path):
+        if not isinstance(act, Action):
+            raise AgentError(f"path action {q} is {act!r}, not an Action")
+        if st.phase != Phase.BETTING or int(st.street) != street:
+            raise AgentError(f"path action {q} ({act}) comes after the {name} betting has "
+                             "ended: the path must end exactly at the leaf")
+        try:
+            st.verify(act)
+        except IllegalActionError as e:
+            raise AgentError(f"path action {q} ({act}) is not legal: {e}") from None
+        st.apply(act)
+    if st.phase == Phase.BETTING:
+        raise AgentError(f"the path {[str(a) for a in path]} does not end the {name} betting "
+                         f"(player {st.actor} still to act): not a leaf")
+    if st.phase == Phase.TERMINAL and st.folded >= 0:
+        raise AgentError(f"the path {[str(a) for a in path]} ends the hand with a fold: "
+                         "not a leaf")
+    if st.showdown_order or min(st.stacks) <= 0:
+        raise AgentError(f"the path {[str(a) for a in path]} leaves a player all-in: no "
+                         "betting follows, not a depth-limited leaf")
+    return st
+
+
+def _check_runouts(board: tuple[int, ...], runouts: Any) -> list[tuple[int, ...]]:
+    need = 5 - len(board)
+    if isinstance(runouts, np.ndarray):
+        runouts = runouts.reshape(len(runouts), -1).tolist() if runouts.size else []
+    if isinstance(runouts, (str, bytes)) or not isinstance(runouts, Sequence) or not runouts:
+        raise CardError(f"runouts must be a non-empty list of {need}-card tuples, got "
+                        f"{runouts!r}")
+    seen: set[tuple[int, ...]] = set()
+    out: list[tuple[int, ...]] = []
+    bset = set(board)
+    for run in runouts:
+        try:
+            cards = tuple(int(c) for c in run)
+        except (TypeError, ValueError):
+            raise CardError(f"runout {run!r} is not a tuple of {need} card indices") from None
+        if len(cards) != need:
+            raise CardError(f"runout {run!r} has {len(cards)} cards; a board of {len(board)} "
+                            f"needs {need}")
+        if not all(0 <= c < 52 for c in cards) or len(set(cards)) != need:
+            raise CardError(f"runout {run!r}: cards must be distinct, 0..51")
+        clash = [c for c in cards if c in bset]
+        if clash:
+            raise CardError(f"runout {' '.join(card_str(c) for c in cards)} clashes with the "
+                            f"board {' '.join(card_str(c) for c in board)} "
+                            f"({' '.join(card_str(c) for c in clash)})")
+        if cards in seen:
+            raise CardError(f"runout {' '.join(card_str(c) for c in cards)} is listed twice "
+                            "(runouts are drawn without replacement)")
+        seen.add(cards)
+        out.append(cards)
+    return out
+
+
+def _check_reach(x: Any, shape: tuple[int, ...], what: str) -> np.ndarray:
+    a = np.asarray(x, dtype=np.float64)
+    if a.shape != shape:
+        raise AgentError(f"{what} must have shape {shape}, got {a.shape}")
+    if not np.all(np.isfinite(a)) or (a < 0).any():
+        raise AgentError(f"{what} must be finite and non-negative")
+    return a
+
+
+# ----------------------------------------------------------------------------- cards
+CARDS_CACHE = 4
+"""Runout samples whose arrays each agent keeps (:func:`runout_cards`): the leaves of one
+subgame share their board and runouts."""
+CARDS_CACHE_BYTES = 64 << 20
+"""Larger runout arrays are not kept."""
+
+_CARDS: weakref.WeakKeyDictionary[Any, dict[Any, tuple[np.ndarray, ...]]] = (
+    weakref.WeakKeyDictionary())
+
+
+def runout_cards(agent: Any, board: tuple[int, ...], runouts: list[tuple[int, ...]]
+                 ) -> tuple[np.ndarray, ...]:
+    """The per-runout arrays of the kernels (read-only): ``hands`` (R, n) the live combos
+    by ascending strength, ``clist`` (R, CARD_HANDS, LIVE_CARDS) the positions of each live
+    card's hands, ``hidx`` (R, 6, n) where each hand's card sums and prefixes are in the
+    per-card prefix table, ``gend`` (R, n) the end of each hand's group of equal
+    strength, ``buckets`` (R, streets after the board, n) the agent's card buckets.  The
+    last :data:`CARDS_CACHE` of them are kept per agent (keyed by board and runouts)."""
+    key = (tuple(board), tuple(runouts))
+    try:
+        per: dict[Any, tuple[np.ndarray, ...]] | None = _CARDS.setdefault(agent, {})
+    except TypeError:  # not weak-referenceable: no cache
+        per = None
+    if per is not None:
+        hit = per.get(key)
+        if hit is not None:
+            return hit
+    arrays = _runout_cards(agent, tuple(board), runouts)
+    for a in arrays:
+        a.flags.writeable = False
+    if per is not None and sum(a.nbytes for a in arrays) <= CARDS_CACHE_BYTES:
+        while len(per) >= CARDS_CACHE:
+            per.pop(next(iter(per)))
+        per[key] = arrays
+    return arrays
+
+
+def _runout_cards(agent: Any, board: tuple[int, ...], runouts: list[tuple[int, ...]]
+                  ) -> tuple[np.ndarray, ...]:
+    from pokerlab.cards.evaluator import eval_tables
+    from pokerlab.cards.evaluator_kernels import combos_on_board_kernel
+    from pokerlab.evaluation.lbr import bucket_vector
+    from pokerlab.evaluation.lbr_core import _combos64
+
+    R = len(runouts)
+    leaf_street = len(board) - 2  # 3 cards: the flop, 4: the turn
+    nslots = 4 - leaf_street - 1  # streets after the leaf
+    n = 1081  # C(47, 2) combos live on a five-card board
+    hands = np.empty((R, n), dtype=np.int16)
+    clist = np.empty((R, CARD_HANDS, LIVE_CARDS), dtype=np.int16)
+    hidx = np.empty((R, 6, n), dtype=np.int16)
+    gend = np.empty((R, n), dtype=np.int16)
+    buckets = np.empty((R, nslots, n), dtype=np.int32)
+    cache: dict[tuple[int, ...], np.ndarray] = {}
+    tables = eval_tables()
+    combos = _combos64()
+    st = np.zeros(NUM_COMBOS, dtype=np.int32)
+    pos = np.arange(n)
+    for r, run in enumerate(runouts):
+        full = board + run
+        combos_on_board_kernel(tables, combos, np.asarray(full, dtype=np.int64), 5, st)
+        live = np.nonzero(st > 0)[0]
+        order = live[np.argsort(st[live], kind="stable")]
+        hands[r] = order
+        s = st[order]
+        # each hand's group of equal strength: [start, end)
+        last = np.nonzero(np.append(s[1:] != s[:-1], True))[0] + 1
+        sizes = np.diff(np.append(0, last))
+        end = np.repeat(last, sizes)
+        start = end - np.repeat(sizes, sizes)
+        gend[r] = end
+        # the hands of each live card, by position; a hand's place in its cards' lists
+        lc = np.array([c for c in range(52) if c not in full])
+        slot_of = np.full(52, -1)
+        slot_of[lc] = np.arange(LIVE_CARDS)
+        hc = COMBOS[order]  # (n, 2)
+        cs = slot_of[hc]  # (n, 2): the live-card slot of each hand's two cards
+        for t in (0, 1):
+            hidx[r, t] = CARD_HANDS * LIVE_CARDS + cs[:, t]
+        flat_c = cs.ravel()
+        flat_p = np.repeat(pos, 2)
+        by = np.lexsort((flat_p, flat_c))  # by card, then position
+        lists = flat_p[by].reshape(LIVE_CARDS, CARD_HANDS)
+        clist[r] = lists.T
+        for t in (0, 1):
+            mine = lists[cs[:, t]]  # (n, CARD_HANDS): the hands of each hand's card t
+            before = (mine < start[:, None]).sum(axis=1)
+            upto = (mine < end[:, None]).sum(axis=1)
+            hidx[r, 2 + 2 * t] = before * LIVE_CARDS + cs[:, t]
+            hidx[r, 3 + 2 * t] = upto * LIVE_CARDS + cs[:, t]
+        for q in range(nslots):
+            bd = board + run[:q + 1]
+            bv = cache.get(bd)
+            if bv is None:
+                bv = cache[bd] = bucket_vector(agent, leaf_street + 1 + q, bd)
+            buckets[r, q] = bv[order]
+    if R and int(buckets.min()) < 0:  # pragma: no cover - live hands have a bucket
+        raise AgentError("a live combo has no card bucket")
+    return hands, clist, hidx, gend, buckets
+
+
+# ----------------------------------------------------------------------------- the leaf
+class Continuation:
+    """The continuation values of one depth-limited leaf (see the module docstring).
+
+    ``agent``: an indexed policy agent (the base blueprint); ``view``: a
+    :class:`~pokerlab.holdem.view.PlayerView` at a flop or turn decision (the subgame's
+    root); ``path``: the real actions from there that end the street with chips behind
+    (the leaf); ``chooser``: the seat that picks among the ``variants`` (the other seat,
+    the searcher, plays the blueprint); ``runouts``: the board cards to come (tuples,
+    :func:`sample_runouts`).  Every card-dependent quantity is computed here; the two
+    value calls run the kernels only (on numba's threads, or one thread: the same numbers).
+
+    What it holds: ``branches`` (the path's translation branches: probability, blueprint
+    node at the first decision after the leaf), ``leaf_state`` / ``leaf_pot`` /
+    ``leaf_committed`` (the real leaf), ``weight`` (of each runout), the tree
+    (``nodes[v, field]`` of :mod:`~pokerlab.agents.continuation_kernels`, ``pay``,
+    ``node_anode``: the blueprint node of each decision, ``node_columns``: its real
+    actions, ``node_chips``: both players' chips in at each node) and the per-runout
+    arrays (``hands``, ``buckets``, ``gend``, ``clist``, ``hidx``; :attr:`nbytes`)."""
+
+    def __init__(self, agent: Any, view: PlayerView, path: Sequence[Action], *, chooser: int,
+                 runouts: Sequence[tuple[int, ...]], bias: float = BIAS,
+                 variants: tuple[str, ...] = VARIANTS) -> None:
+        _check_agent(agent)
+        if not isinstance(view, PlayerView):
+            raise AgentError(f"view must be a PlayerView, got {view!r}")
+        if view.actor not in (0, 1) or view.street not in (1, 2):
+            raise AgentError("the subgame's root must be a flop or turn decision (a view with "
+                             f"a player to act); got street {view.street}, actor {view.actor}")
+        if isinstance(chooser, bool) or chooser not in (0, 1):
+            raise AgentError(f"chooser must be seat 0 or 1, got {chooser!r}")
+        if isinstance(bias, bool) or not isinstance(bias, (int, float)) or not (
+                math.isfinite(bias) and bias > 0):
+            raise AgentError(f"bias must be a finite number > 0, got {bias!r}")
+        variants = tuple(variants)
+        bad = [v for v in variants if v not in VARIANTS]
+        if not variants or bad or len(set(variants)) != len(variants):
+            raise AgentError(f"variants must be distinct names among {', '.join(VARIANTS)}; "
+                             f"got {variants!r}")
+        self.agent = agent
+        self.chooser = int(chooser)
+        self.searcher = 1 - self.chooser
+        self.bias = float(bias)
+        self.variants = variants
+        self.k = len(variants)
+        board = _check_board(view.board)
+        self.board = board
+        root = agent.branch_root(view)
+        leaf = _check_path(root.real, path)
+        self.leaf_state = leaf
+        """The real state at the leaf (cards: the view's own hole cards only)."""
+        self.leaf_street = int(leaf.street)
+        committed = leaf.committed
+        self.leaf_committed = (int(committed[0]), int(committed[1]))
+        self.leaf_pot = int(leaf.pot)
+        self.runouts = _check_runouts(board, runouts)
+        self.num_runouts_total, self.pair_runouts = runout_counts(len(board))
+        self.weight = self.num_runouts_total / (len(self.runouts) * self.pair_runouts)
+        """Each runout's weight ``M / (R N)`` (module docstring, **Chance**)."""
+
+        # the betting: the path's translation branches, then the tree from each
+        used = set(board) | set(view.hole)
+        fill = [c for c in range(52) if c not in used][: 5 - len(board)]
+        board5 = list(board) + fill
+        branches: list[tuple[float, Any]] = [(1.0, root)]
+        for act in path:
+            branches = _merge([(p * q, c) for p, t in branches
+                               for q, c in agent.branch_step(t, act, board5)])
+        mults = np.ones((self.k, 3))
+        for j, name in enumerate(variants):
+            if name in _KIND_OF_VARIANT:
+                mults[j, int(_KIND_OF_VARIANT[name])] = self.bias
+        b = _Builder(agent, board5, self.leaf_street, self.leaf_committed, self.chooser, mults)
+        b.root(branches)
+        self.branches = [(p, int(b.anode[c])) for c, (p, _) in
+                         zip(self._children(b.nodes, 0), branches, strict=True)]
+        """``(probability, blueprint node at the first decision after the leaf)`` of each
+        translation branch of the path."""
+        nodes = np.ascontiguousarray(np.array(b.nodes, dtype=np.int64))
+        for v in range(nodes.shape[0] - 1, -1, -1):  # children come after their parent
+            if nodes[v, KIND] == DECISION and nodes[v, ACTOR] == self.chooser:
+                nodes[v, HASCH] = 1
+            if nodes[v, HASCH] and v > 0:
+                nodes[nodes[v, PARENT], HASCH] = 1
+        self.nodes = nodes
+        self.pprob = np.asarray(b.pprob, dtype=np.float64)
+        self.pay = np.ascontiguousarray(np.stack(b.pay).astype(np.float64))
+        self.rows = (np.concatenate(b.rows) if b.rows else np.zeros(1)).astype(np.float64)
+        self.vrows = (np.concatenate(b.vrows) if b.vrows else np.zeros(1)).astype(np.float64)
+        self.node_anode = np.asarray(b.anode, dtype=np.int64)
+        """The blueprint node each decision reads its rows at (-1: none, check/call)."""
+        self.node_columns = b.columns
+        """The real actions of each decision (its columns, in row order)."""
+        self.node_chips = np.asarray(b.chips, dtype=np.int64)
+        """``(N, 2)``: the chips each player has put in this hand at each node (real)."""
+        self.depth = int(self.nodes[:, DEPTH].max()) + 1
+        self._runout_arrays()
+
+    @staticmethod
+    def _children(nodes: Any, v: int) -> list[int]:
+        out = []
+        c = v + 1
+        end = int(nodes[v][END])
+        while c < end:
+            out.append(c)
+            c = int(nodes[c][END])
+        return out
+
+    # ------------------------------------------------------------------ cards
+    def _runout_arrays(self) -> None:
+        """The per-runout arrays (:func:`runout_cards`, shared between the leaves of one
+        board and runout sample), checked against the policy's bucket counts."""
+        self.hands, self.clist, self.hidx, self.gend, self.buckets = runout_cards(
+            self.agent, self.board, self.runouts)
+        buckets = self.buckets
+        R = len(self.runouts)
+        dec = self.nodes[:, KIND] == DECISION
+        for q in range(buckets.shape[1]):
+            nb = self.nodes[dec & (self.nodes[:, SLOT] == q) & (self.nodes[:, NB] > 1), NB]
+            if nb.size and R and int(buckets[:, q].max()) >= int(nb.min()):
+                raise AgentError(f"the agent's card buckets reach {int(buckets[:, q].max())}, "
+                                 f"its policy has {int(nb.min())} buckets on that street")
+
+    @property
+    def num_nodes(self) -> int:
+        return int(self.nodes.shape[0])
+
+    @property
+    def nbytes(self) -> int:
+        """Bytes of the arrays the value calls read."""
+        return int(sum(a.nbytes for a in (self.nodes, self.pprob, self.pay, self.rows,
+                                          self.vrows, self.hands, self.clist, self.hidx, self.gend,
+                                          self.buckets)))
+
+    def _live(self) -> np.ndarray:
+        """The combos the board leaves (1326 booleans)."""
+        live = getattr(self, "_live_mask", None)
+        if live is None:
+            live = self._live_mask = (COMBO_MASKS & np.uint64(cards_mask(list(self.board)))) == 0
+        return live
+
+    # ------------------------------------------------------------------ values
+    def chooser_values(self, other_reach: np.ndarray, *, parallel: bool = False) -> np.ndarray:
+        """``(k, 1326)``: row ``j`` the chooser's values playing variant ``j`` against the
+        searcher's blueprint, the searcher's reach ``other_reach`` (1326; entries the board
+        blocks are ignored).  ``parallel``: the runouts on numba's threads (the same
+        numbers; on the shared 2-core machine one thread was faster, see
+        benchmarks/bench_continuation.py)."""
+        r = _check_reach(other_reach, (NUM_COMBOS,), "other_reach (the searcher's reach)")
+        r = np.where(self._live(), r, 0.0)[None, :]
+        out = np.zeros((self.k, NUM_COMBOS))
+        fn = chooser_values_parallel if parallel else chooser_values_serial
+        fn(self.nodes, self.pprob, self.pay, self.rows, self.vrows, self.k, self.chooser,
+           self.depth, self.hands, self.buckets, self.clist, self.hidx, self.gend, self.weight,
+           np.ascontiguousarray(r[0]), out)
+        return out
+
+    def other_values(self, chooser_reach: np.ndarray, *, parallel: bool = False) -> np.ndarray:
+        """``(1326,)``: the searcher's values when chooser hand ``h`` plays variant ``j``
+        with weight ``chooser_reach[j, h]`` (shape ``(k, 1326)``); ``parallel`` as in
+        :meth:`chooser_values`."""
+        r = _check_reach(chooser_reach, (self.k, NUM_COMBOS),
+                         "chooser_reach (the chooser's reach per variant)")
+        r = np.ascontiguousarray(np.where(self._live()[None, :], r, 0.0))
+        out = np.zeros(NUM_COMBOS)
+        fn = other_values_parallel if parallel else other_values_serial
+        fn(self.nodes, self.pprob, self.pay, self.rows, self.vrows, self.k, self.chooser,
+           self.depth, self.hands, self.buckets, self.clist, self.hidx, self.gend, self.weight, r, out)
+        return out
+
+
+# ----------------------------------------------------------------------------- the twin
+def continuation_reference(cont: Continuation, *, other_reach: np.ndarray | None = None,
+                           chooser_reach: np.ndarray | None = None) -> np.ndarray:
+    """Plain-Python twin of :meth:`Continuation.chooser_values` (``other_reach``) or
+    :meth:`Continuation.other_values` (``chooser_reach``): a recursive walk of the same
+    tree per runout over full 1326-vectors, terminals as pairwise sums over 0/1 matrices
+    of the disjoint live pairs (no sweep, no card-removal algebra), strengths by the
+    scalar evaluator and buckets recomputed per runout."""
+    from pokerlab.cards.evaluator import strength
+    from pokerlab.evaluation.lbr import bucket_vector
+
+    if (other_reach is None) == (chooser_reach is None):
+        raise AgentError("give exactly one of other_reach, chooser_reach")
+    chooser_side = other_reach is not None
+    live_b = cont._live()
+    if other_reach is not None:
+        reach0 = np.where(live_b, np.asarray(other_reach, dtype=np.float64), 0.0)[None, :]
+    else:
+        reach0 = np.where(live_b[None, :], np.asarray(chooser_reach, dtype=np.float64), 0.0)
+    walker = _RefWalk(cont, chooser_side)
+    disjoint = (COMBO_MASKS[:, None] & COMBO_MASKS[None, :]) == 0
+    total = np.zeros(walker.shape)
+    for run in cont.runouts:
+        full = list(cont.board) + list(run)
+        live = (COMBO_MASKS & np.uint64(cards_mask(full))) == 0
+        s = np.zeros(NUM_COMBOS, dtype=np.int64)
+        for h in np.nonzero(live)[0]:
+            s[h] = strength([int(COMBOS[h, 0]), int(COMBOS[h, 1]), *full])
+        idx = np.nonzero(live)[0]
+        comp = disjoint[np.ix_(idx, idx)]
+        diff = s[idx][:, None] - s[idx][None, :]
+        walker.live = idx
+        walker.mats = tuple((comp & m).astype(np.float64) for m in (comp, diff > 0, diff == 0,
+                                                                     diff < 0))
+        walker.bks = [bucket_vector(cont.agent, cont.leaf_street + 1 + q,
+                                    tuple(full[:len(cont.board) + q + 1]))
+                      for q in range(cont.buckets.shape[1])]
+        total += cont.weight * walker.walk(0, reach0 * live[None, :])
+    return total
+
+
+class _RefWalk:
+    """The recursion of :func:`continuation_reference` on one runout (``live``: the
+    combos the five board cards leave; ``mats``: 0/1 matrices over them of the disjoint
+    pairs, all of them and those where the row's hand is stronger, as strong, weaker;
+    ``bks``: the bucket vector of each slot)."""
+
+    def __init__(self, cont: Continuation, chooser_side: bool) -> None:
+        self.cont = cont
+        self.chooser_side = chooser_side
+        self.valued = cont.chooser if chooser_side else cont.searcher
+        self.k = cont.k
+        self.shape: tuple[int, ...] = (cont.k, NUM_COMBOS) if chooser_side else (NUM_COMBOS,)
+        nodes = cont.nodes
+        self.kids: list[list[int]] = [[] for _ in range(nodes.shape[0])]
+        for v in range(1, nodes.shape[0]):
+            self.kids[int(nodes[v, PARENT])].append(v)
+        self.mats: tuple[np.ndarray, ...] = ()
+        self.live = np.zeros(0, dtype=np.int64)
+        self.bks: list[np.ndarray] = []
+
+    def probs(self, v: int, j: int | None) -> np.ndarray:
+        """(1326, columns) action probabilities at decision ``v``: the blueprint's
+        (``j=None``) or variant ``j``'s."""
+        cont = self.cont
+        nodes = cont.nodes
+        nc, nb = int(nodes[v, NCOLS]), int(nodes[v, NB])
+        bk = self.bks[int(nodes[v, SLOT])]
+        b = np.zeros(NUM_COMBOS, dtype=np.int64) if nb == 1 else np.where(bk < 0, 0, bk)
+        if j is None or nodes[v, VOFF] < 0:
+            o = int(nodes[v, ROFF])
+            tab = cont.rows[o:o + nb * nc].reshape(nb, nc)
+        else:
+            o = int(nodes[v, VOFF]) + j * nb * nc
+            tab = cont.vrows[o:o + nb * nc].reshape(nb, nc)
+        return np.asarray(tab[b])
+
+    def walk(self, v: int, reach: np.ndarray) -> np.ndarray:
+        """The valued player's values below node ``v``; ``reach`` the propagated
+        player's (rows: 1 for the searcher, ``k`` for the chooser's variants)."""
+        cont = self.cont
+        nodes = cont.nodes
+        k = self.k
+        kind = int(nodes[v, KIND])
+        if kind in (FOLD_END, SHOWDOWN_END):
+            opp = reach.sum(axis=0)[self.live]
+            pay = cont.pay[v, self.valued]
+            every, weaker, same, stronger = self.mats
+            tv = np.zeros(NUM_COMBOS)
+
+            def mv(m: np.ndarray) -> np.ndarray:  # einsum: no BLAS threads (shared cores)
+                return np.asarray(np.einsum("ij,j->i", m, opp))
+
+            if kind == FOLD_END:
+                tv[self.live] = pay[WIN] * mv(every)
+            else:
+                tv[self.live] = (pay[WIN] * mv(weaker) + pay[TIE] * mv(same)
+                                 + pay[LOSE] * mv(stronger))
+            return np.repeat(tv[None, :], k, axis=0) if self.chooser_side else tv
+        out = np.zeros(self.shape)
+        if kind == CHANCE:
+            for c in self.kids[v]:
+                out += self.walk(c, reach * cont.pprob[c])
+            return out
+        actor = int(nodes[v, ACTOR])
+        if actor == self.valued:
+            if self.chooser_side:
+                pj = [self.probs(v, j) for j in range(k)]
+                for c in self.kids[v]:
+                    col = int(nodes[c, PCOL])
+                    val = self.walk(c, reach)
+                    for j in range(k):
+                        out[j] += pj[j][:, col] * val[j]
+            else:
+                p0 = self.probs(v, None)
+                for c in self.kids[v]:
+                    out += p0[:, int(nodes[c, PCOL])] * self.walk(c, reach)
+            return out
+        if self.chooser_side:
+            p0 = self.probs(v, None)
+            for c in self.kids[v]:
+                out += self.walk(c, reach * p0[None, :, int(nodes[c, PCOL])])
+        else:
+            pj = [self.probs(v, j) for j in range(k)]
+            for c in self.kids[v]:
+                col = int(nodes[c, PCOL])
+                out += self.walk(c, np.stack([reach[j] * pj[j][:, col] for j in range(k)]))
+        return out

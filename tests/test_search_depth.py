@@ -1,0 +1,134 @@
+"""Depth-limited search (``search(depth=1)``): Modicum's leaves in the searching agent
+(pokerlab/agents/leaves.py) and the agent playing from the flop and the turn with them."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+
+from pokerlab.agents import make_agent
+from pokerlab.agents.leaves import ModicumLeaves, compatible_mass
+from pokerlab.agents.search import parse_search_spec
+from pokerlab.cards.cards import COMBOS
+from pokerlab.errors import AgentError
+from pokerlab.evaluation.matches import hand_cards, hand_seed, play_hunl_hand
+from pokerlab.holdem.engine import Action, ActionKind, HoldemConfig, HoldemState
+
+CFG = HoldemConfig.from_bb(100)
+
+
+class PerUnit:
+    """A stand-in continuation whose values are exactly ``a[j, h]`` per unit of compatible
+    opponent reach (so the lazy values must equal the exact ones)."""
+
+    def __init__(self, a: np.ndarray, b: np.ndarray) -> None:
+        self.a, self.b, self.k = a, b, a.shape[0]
+        self.calls = 0
+
+    def chooser_values(self, other_reach: np.ndarray) -> np.ndarray:
+        self.calls += 1
+        return self.a * compatible_mass(other_reach)[None, :]
+
+    def other_values(self, chooser_reach: np.ndarray) -> np.ndarray:
+        self.calls += 1
+        return sum(self.b[j] * compatible_mass(chooser_reach[j]) for j in range(self.k))
+
+
+def test_compatible_mass_against_brute_force() -> None:
+    rng = np.random.default_rng(1)
+    r = rng.random(1326) * (rng.random(1326) < 0.3)
+    got = compatible_mass(r)
+    for h in (0, 17, 500, 1325):
+        a, b = COMBOS[h]
+        mine = {int(a), int(b)}
+        want = sum(r[x] for x in range(1326) if not ({int(COMBOS[x, 0]), int(COMBOS[x, 1])} & mine))
+        assert got[h] == pytest.approx(want, rel=1e-12)
+
+
+def test_lazy_leaf_values_and_the_choice() -> None:
+    rng = np.random.default_rng(2)
+    a = np.stack([np.full(1326, 2.0), np.full(1326, 1.0)])  # variant 0 is better for every hand
+    b = np.stack([np.full(1326, -1.0), np.full(1326, 0.5)])
+    cont = PerUnit(a, b)
+    leaves = ModicumLeaves([cont], chooser=1)
+    r1, r2 = rng.random(1326), rng.random(1326)
+    own = rng.random(1326)
+    leaves.refresh()
+    v = leaves.leaf_values(0, 1, "cfr", r1, own)
+    assert cont.calls == 1 and leaves.evaluations == 1
+    # a second call with other reaches: no evaluation, values scaled by the new masses
+    v2 = leaves.leaf_values(0, 1, "cfr", r2, own)
+    assert cont.calls == 1
+    sigma = leaves._current(0)
+    np.testing.assert_allclose(v2, (sigma * a).sum(axis=0) * compatible_mass(r2), rtol=1e-12)
+    assert np.all(v > 0)
+    for _ in range(50):
+        leaves.leaf_values(0, 1, "cfr", r1, own)
+    choice = leaves.choice(0)
+    assert np.all(choice[0] > 0.9)  # the better variant is chosen
+    # best response at the leaf: the better variant's values
+    np.testing.assert_allclose(leaves.leaf_values(0, 1, "br", r1, own), 2.0 * compatible_mass(r1), rtol=1e-12)
+    # the searcher's values use the chooser's split by its choice
+    leaves.refresh()
+    s = leaves.leaf_values(0, 0, "ev", r1, own)
+    want = sum(b[j] * compatible_mass(choice[j] * r1) for j in range(2))
+    np.testing.assert_allclose(s, want, rtol=1e-12)
+
+
+def test_depth_spec_options() -> None:
+    cfg, _ = parse_search_spec("search(street=flop,depth=1,runouts=4,bias=3)")
+    assert (cfg.street, cfg.depth, cfg.runouts, cfg.bias) == (1, 1, 4, 3.0)
+    for bad, msg in (("search(depth=2)", "depth must be 0"), ("search(depth=1,safe=1)", "unsafe"),
+                     ("search(runouts=-1)", "runouts"), ("search(bias=0.5)", "bias")):
+        with pytest.raises(AgentError, match=msg):
+            parse_search_spec(bad)
+
+
+def _flop_state(hole: tuple[int, int], opp: tuple[int, int], board: list[int]) -> HoldemState:
+    st = HoldemState(config=CFG)
+    st.deal_hole(list(hole))
+    st.deal_hole(list(opp))
+    st.apply(Action(kind=ActionKind.RAISE, amount=250))
+    st.apply(Action(kind=ActionKind.CHECK_CALL))
+    st.deal_board(board)
+    return st
+
+
+def test_depth_limited_search_from_the_flop_plays_and_keeps_its_own_range() -> None:
+    """A depth-limited flop search acts from its solve, and its range on the turn is its
+    prior times the probability its solve gave the action it took (not the blueprint's)."""
+    agent: Any = make_agent("search(street=flop,depth=1,iters=6,tilt=0)", game="hunl", config=CFG)
+    st = _flop_state((0, 5), (12, 13), [10, 20, 30])
+    agent.reset(3)
+    view = st.view(st.actor)
+    before = agent.beliefs.update(view)[view.player].copy()
+    act = agent.act(view)
+    assert agent.stats.depth_limited == 1 and agent.stats.searches == 1 and agent.stats.fallbacks == 0
+    solver = agent._prev.solver
+    assert solver.leaf_nodes and solver.leaf_model.evaluations > 0
+    me = view.player
+    lik = agent.beliefs.own[len(view.events)]
+    st.apply(act)
+    while st.phase.name == "BETTING" and st.street == 1:  # the opponent calls or checks behind
+        assert st.actor != me
+        st.apply(Action(kind=ActionKind.CHECK_CALL))
+    st.deal_board([40])
+    if st.actor != me:
+        st.apply(Action(kind=ActionKind.CHECK_CALL))
+    after = agent.beliefs.update(st.view(me))[me]
+    live = after > 0
+    assert live.sum() > 100
+    np.testing.assert_allclose(after[live], (before * lik)[live], rtol=1e-9)
+
+
+def test_depth_limited_search_plays_legal_hands() -> None:
+    agent: Any = make_agent("search(street=turn,depth=1,iters=5)", game="hunl", config=CFG)
+    opp = make_agent("blueprint", game="hunl", config=CFG)
+    for i in range(12):
+        st = play_hunl_hand(agent, opp, CFG, i % 2, hand_cards(4, i), hand_seed(4, i, 1), hand_seed(4, i, 2))
+        agent.observe(st, i % 2)
+    c = agent.counters()
+    assert c["depth_limited"] > 0 and c["searches"] > c["depth_limited"] - 1
+    assert agent.stats.fallbacks == 0

@@ -1,0 +1,224 @@
+"""The frequency-tilt opponent model (pokerlab/agents/tilt_model.py) and the searching
+agent that learns it in the match (``search``, ``tilt=1``)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from pokerlab.agents import make_agent
+from pokerlab.agents.search import parse_search_spec
+from pokerlab.agents.tilt_model import (
+    CALL,
+    FOLD,
+    RAISE,
+    Observation,
+    TiltModel,
+    fit_theta,
+    kind_probs,
+    situation,
+    smoothing,
+)
+from pokerlab.errors import AgentError
+from pokerlab.evaluation.lbr import all_hands_probabilities
+from pokerlab.evaluation.matches import hand_cards, hand_seed, play_hunl_hand
+from pokerlab.holdem.engine import Action, ActionKind, HoldemConfig, HoldemState
+
+CFG = HoldemConfig.from_bb(100)
+
+
+def _observe(model: TiltModel, opp_spec: str, hands: int, seed: int = 5) -> None:
+    bp = make_agent("blueprint", game="hunl", config=CFG)
+    opp = make_agent(opp_spec, game="hunl", config=CFG)
+    for i in range(hands):
+        seat = i % 2
+        st = play_hunl_hand(bp, opp, CFG, seat, hand_cards(seed, i), hand_seed(seed, i, 1),
+                            hand_seed(seed, i, 2))
+        model.observe_hand(st, 1 - seat)
+    model.refit()
+
+
+def _river_facing_bet() -> HoldemState:
+    st = HoldemState(config=CFG)
+    st.deal_hole([0, 1])
+    st.deal_hole([2, 3])
+    st.apply(Action(kind=ActionKind.RAISE, amount=250))
+    st.apply(Action(kind=ActionKind.CHECK_CALL))
+    st.deal_board([10, 20, 30])
+    for _ in range(2):
+        st.apply(Action(kind=ActionKind.CHECK_CALL))
+    st.deal_board([40])
+    for _ in range(2):
+        st.apply(Action(kind=ActionKind.CHECK_CALL))
+    st.deal_board([50])
+    st.apply(Action(kind=ActionKind.RAISE, amount=300))
+    return st
+
+
+def test_situations() -> None:
+    assert situation(0, 50, 0) == 1  # preflop: the small blind facing the big blind
+    assert situation(0, 150, 1) == 1 and situation(0, 500, 2) == 2
+    assert situation(3, 0, 0) == 9 and situation(3, 300, 1) == 10 and situation(2, 900, 2) == 8
+
+
+def test_fit_recovers_known_multipliers() -> None:
+    """Data drawn from the tilted model itself (two kinds of hands in the range, as the
+    base's rows differ per hand) give back its multipliers."""
+    rng = np.random.default_rng(3)
+    rows = np.array([[0.6, 0.3, 0.1], [0.05, 0.55, 0.4]])
+    weights = np.array([0.7, 0.3])
+    ncols = np.array([1.0, 1.0, 2.0])
+    true = np.array([np.log(2.0), 0.0, np.log(0.5)])
+    p = weights @ kind_probs(rows, ncols, true, smoothing(true))
+    obs = [Observation(rows=rows, weights=weights, ncols=ncols, kind=int(rng.choice(3, p=p)))
+           for _ in range(20000)]
+    th = fit_theta(obs)
+    assert abs(th[FOLD] - true[FOLD]) < 0.08 and abs(th[RAISE] - true[RAISE]) < 0.08
+    assert th[CALL] == 0.0
+    # no data: no tilt; a kind never available is never tilted
+    assert np.all(fit_theta([]) == 0)
+    nofold = [Observation(rows=np.array([[0.0, 0.6, 0.4]]), weights=np.ones(1),
+                          ncols=np.array([0.0, 1.0, 1.0]), kind=CALL) for _ in range(50)]
+    th0 = fit_theta(nofold)
+    assert th0[FOLD] == 0.0 and th0[RAISE] < -1.5
+
+
+def test_no_observations_is_the_base_exactly() -> None:
+    base = make_agent("blueprint", game="hunl", config=CFG)
+    model = TiltModel(base)
+    st = _river_facing_bet()
+    from pokerlab.agents.beliefs import _with_some_hole
+    from pokerlab.subgame.resolve import all_hands
+
+    live = all_hands(st.board) > 0
+    view = _with_some_hole(st.view(1))
+    a0, p0 = all_hands_probabilities(base, view, live)
+    a1, p1 = all_hands_probabilities(model, view, live)
+    assert a0 == a1 and np.array_equal(p0, p1)
+
+
+def test_a_calling_station_is_learnt_and_locked() -> None:
+    base = make_agent("blueprint", game="hunl", config=CFG)
+    model = TiltModel(base, min_obs=30)
+    _observe(model, "call", 120)
+    river_bet = situation(3, 1, 1)
+    assert model.obs.count(river_bet) >= 30 and model.confident(river_bet)
+    assert np.exp(model.theta[river_bet, FOLD]) < 0.05 and np.exp(model.theta[river_bet, RAISE]) < 0.05
+    st = _river_facing_bet()
+    from pokerlab.agents.beliefs import _with_some_hole
+    from pokerlab.agents.tilt_model import action_kinds
+    from pokerlab.subgame.resolve import all_hands
+
+    live = all_hands(st.board) > 0
+    acts, probs = all_hands_probabilities(model, _with_some_hole(st.view(1)), live)
+    call = probs[:, action_kinds(acts) == CALL].sum(axis=1)
+    base_acts, base_probs = all_hands_probabilities(base, _with_some_hole(st.view(1)), live)
+    base_call = base_probs[:, action_kinds(base_acts) == CALL].sum(axis=1)
+    # the model calls with (nearly) every hand, where the blueprint folds many
+    assert call[live].min() > 0.7 and call[live].mean() > 0.9
+    assert base_call[live].mean() < 0.8
+    np.testing.assert_allclose(probs[live].sum(axis=1), 1.0, atol=1e-9)
+
+
+def test_the_blueprint_itself_is_not_locked() -> None:
+    """Under the null (the opponent is the base), 400 hands leave every class below the
+    lock threshold (observations condition on public information only; the largest
+    log multiplier here is 0.93, in a class of 57 observations)."""
+    base = make_agent("blueprint", game="hunl", config=CFG)
+    model = TiltModel(base)
+    _observe(model, "blueprint", 400, seed=9)
+    assert not any(model.confident(c) for c in range(12))
+    counted = [c for c in range(12) if model.obs.count(c) >= 50]
+    assert len(counted) >= 5
+    assert max(float(np.abs(model.theta[c]).max()) for c in counted) < 1.2
+
+
+def test_search_spec_options() -> None:
+    cfg, _ = parse_search_spec("search")
+    assert cfg.tilt is True and cfg.auto_lock and cfg.tilt_obs == 50 and cfg.tilt_lock == 2.0
+    cfg, _ = parse_search_spec("search(tilt=0)")
+    assert cfg.tilt is False and not cfg.auto_lock
+    cfg, _ = parse_search_spec("search(learn=100)")
+    assert cfg.tilt is False
+    cfg, _ = parse_search_spec("search(safe=1)")
+    assert cfg.tilt is True and not cfg.auto_lock
+    cfg, _ = parse_search_spec("search(tilt_obs=10,tilt_lock=0)")
+    assert cfg.tilt_obs == 10 and not cfg.auto_lock
+    for bad, msg in (("search(tilt=1,learn=5)", "choose one"), ("search(tilt_obs=0)", "tilt_obs"),
+                     ("search(tilt_lock=-1)", "tilt_lock"), ("search(tilt=2)", "tilt must be 0 or 1"),
+                     ("search(tilt_obs=x)", "not an integer")):
+        with pytest.raises(AgentError, match=msg):
+            parse_search_spec(bad)
+
+
+def test_search_learns_and_locks_in_a_match() -> None:
+    """The default searcher against ``call``: after the opponent's situations are learnt,
+    its subgames lock them (at every river decision it meets with nothing to call or facing
+    one bet it checks or calls with nearly every hand: the tilt model's smoothing leaves
+    some fold with the hands the blueprint always folds), and a new match starts from the
+    base again."""
+    from pokerlab.subgame.resolve import decision_paths, strategy_at
+
+    agent = make_agent("search(iters=6)", game="hunl", config=CFG)
+    opp = make_agent("call", game="hunl", config=CFG)
+    agent.start_match()
+    checked = 0
+    river = {situation(3, 0, 0), situation(3, 1, 1)}
+    for i in range(120):
+        seat = i % 2
+        sure = river <= {c for c in range(12) if agent.tilt_model.confident(c)}
+        st = play_hunl_hand(agent, opp, CFG, seat, hand_cards(7, i), hand_seed(7, i, 1),
+                            hand_seed(7, i, 2))
+        agent.observe(st, seat)
+        prev = agent._prev
+        if sure and prev is not None:
+            s = prev.solver
+            for path in decision_paths(s, 1 - prev.searcher):
+                if sum(tok.split(" ")[0] in ("bet", "raise", "allin") for tok in path) > 1:
+                    continue  # facing a re-raise: a situation the station never reaches
+                names, strat = strategy_at(s, list(path))
+                raise_cols = [k for k, nm in enumerate(names)
+                              if nm.split(" ")[0] in ("bet", "raise", "allin")]
+                fold_cols = [k for k, nm in enumerate(names) if nm == "fold"]
+                live = ~np.isnan(strat[0])
+                other = strat[raise_cols + fold_cols][:, live].sum(axis=0)
+                assert other.mean() < 0.15 and other.max() < 0.4
+                checked += 1
+    assert agent.stats.locked_nodes > 0 and checked > 0
+    assert agent.counters()["model_refits"] > 0
+    agent.start_match()
+    assert not agent.tilt_model.deviates() and agent.tilt_model.obs.hands == 0
+
+
+def test_matches_keep_a_learner_in_one_chunk_per_worker() -> None:
+    """With a progress callback a match splits into chunks; a learning agent (``observe``)
+    must not be restarted every chunk."""
+    from pokerlab.arena.matches import ObjectFactory
+    from pokerlab.evaluation.matches import MatchConfig, run_match
+
+    class Counting:
+        name = "counting-call"
+
+        def __init__(self) -> None:
+            self.starts = 0
+            self.seen = 0
+            self.inner = make_agent("call", game="hunl", config=CFG)
+
+        def reset(self, seed: int) -> None:
+            self.inner.reset(seed)
+
+        def act(self, view: object) -> object:
+            return self.inner.act(view)
+
+        def start_match(self) -> None:
+            self.starts += 1
+
+        def observe(self, state: object, player: int) -> None:
+            self.seen += 1
+
+    agent = Counting()
+    cfg = MatchConfig(agents=("counting", "call"), game="hunl", hands=400, duplicate=True, seed=1,
+                      stack_bb=100)
+    calls: list[int] = []
+    run_match(cfg, ObjectFactory({0: agent}), workers=1, progress=lambda d, t: calls.append(d))
+    assert agent.starts == 1 and agent.seen == 400 and calls[-1] == 400
