@@ -32,7 +32,7 @@ from typing import Any
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from search_opponents import fail, pairs, play, stat  # noqa: E402
+from search_opponents import _f, fail, pairs, play, stat  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 DOC = ROOT / "docs" / "search.md"
@@ -98,12 +98,6 @@ def main(argv: list[str] | None = None) -> int:
 
         write_block(DOC, NAME + suffix, text)
     return 0
-
-
-def _f(x: float | None, ci: float | None = None) -> str:
-    if x is None or not math.isfinite(x):
-        return ""
-    return f"{x:+,.0f}" if ci is None else f"{x:+,.0f} +- {ci:,.0f}"
 
 
 def table(summary: dict[str, Any]) -> str:

@@ -232,6 +232,7 @@ class _Builder:
 
     def track(self, t: Any, parent: int, col: int, prob: float, depth: int) -> int:
         from pokerlab.evaluation.lbr import _node_rows
+        from pokerlab.evaluation.lbr_core import policy_columns
 
         real = t.real
         ag = self.agent
@@ -261,17 +262,7 @@ class _Builder:
         call = Action(kind=ActionKind.CHECK_CALL)
         columns: list[Action] = []
         if node >= 0:
-            acts = [int(a) for a in ag.tree.actions(node)]
-            legal_real = set(ag.map.abstract_actions(real))
-            keep = [k for k, a in enumerate(acts) if a in legal_real]
-            col_of: list[int] = []
-            for k in keep:
-                act = ag.map.to_real(real, acts[k])
-                if act not in columns:
-                    columns.append(act)
-                col_of.append(columns.index(act))
-            if call not in columns:
-                columns.append(call)
+            acts, keep, columns, col_of = policy_columns(ag, node, real)
             nb = int(ag.policy.num_buckets[node])
             _, _, tab = _node_rows(ag.policy, node, len(acts), keep, col_of, len(columns),
                                    columns.index(call), np.arange(nb, dtype=np.int64))

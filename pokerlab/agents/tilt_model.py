@@ -1,47 +1,53 @@
-"""An opponent model learned in the match: the base policy tilted toward the opponent's
-observed action frequencies.
+"""An opponent model learned in the match: the base policy tilted toward what the opponent
+is seen to do.
 
 The searching agent models its opponent's range by Bayes through a model of its play; by
 default the blueprint, which is wrong for an opponent that plays nothing like it (a
-calling station keeps every hand, a maniac raises with all of them).  This model starts as
-the base policy and follows the opponent's **frequencies per situation** as hands are
-seen, in the spirit of Ganzfried & Sandholm's deviation-based best response (DBBR, *Game
-theory-based opponent modeling in large imperfect-information games*, AAMAS 2011): the
-model stays as close to the equilibrium-like base as the observed frequencies allow.
+calling station keeps every hand, a maniac raises with all of them, a tight player bets
+only its strong hands).  This model starts as the base policy and follows the opponent as
+hands are seen, in the spirit of Ganzfried & Sandholm's deviation-based best response
+(DBBR, *Game theory-based opponent modeling in large imperfect-information games*, AAMAS
+2011): it stays as close to the equilibrium-like base as the observations allow.
 
 * **Situations.** Twelve classes of decisions: the street (preflop .. river) times what the
   player faces (nothing to call; a bet or the first raise, preflop the blinds or an open;
   a re-raise).  Each decision is one of three kinds: fold, check/call, bet/raise.
-* **Observations.** At the end of every hand (``observe_hand``) each of the opponent's
-  decisions gives its class, the kind it took, and the base policy's kind distribution
-  ``q`` there: the mean row over the opponent's range at that point (Bayes through the
-  base along the hand, card removal by the board and the observer's own cards; shown
-  cards are not used, see :meth:`TiltModel.observe_hand`).
-* **The tilt.** Per class, a multiplier ``exp(theta[kind])`` per kind (check/call the
-  reference, ``theta = 0``): the model's probability of an action with hand ``h`` is the
-  base's, smoothed toward uniform by a share that grows with the tilt (0 when ``theta = 0``:
-  the model *is* the base until it has seen a deviation), times the multiplier of its kind,
-  renormalised.  ``theta`` is the MAP estimate under a Gaussian prior ``N(0, PRIOR_SD^2)``
-  of the exact likelihood: each observed kind's probability is the range-weighted mean,
-  over the opponent's possible hands, of the tilted model's probability of that kind (the
-  hands grouped by the base's distinct rows, so an observation costs a few hundred
-  numbers); a few hands move it little, a hundred decisions of a calling station drive its
-  fold and raise multipliers to near zero.
-* **Confidence.** A class is *confident* when it has at least ``min_obs`` observations and
-  some kind's ``|theta|`` is at least ``lock_theta``: the searching agent locks the
-  opponent's decisions of such classes to the model in its subgames (``lock=auto``), and
-  leaves the others free to be solved.
+* **The tilt.** Per class and kind, a log multiplier that depends on the hand's strength:
+  ``theta[kind] + beta[kind] * s(h)`` (check/call the reference, 0), where ``s(h)`` is the
+  hand's strength on the board less a half (its hand strength against a random hand on
+  the current board; preflop, its all-in equity's quantile).  The model's probability of
+  an action with hand ``h`` is the base's, smoothed toward uniform by a small share
+  (:data:`SMOOTH`; none when nothing is tilted: the model *is* the base until it has seen a
+  deviation), times the multiplier of its kind, renormalised.  ``theta`` moves the kind's
+  frequency; ``beta`` lets the model say that the opponent bets (or folds) by hand
+  strength more or less than the base does.
+* **Observations.** At the end of every hand (``observe_hand``) the opponent's decisions
+  in it (class, kind taken) and, for what it could hold (its cards when the hand showed
+  them, else every combo the observer's cards and the final board leave, grouped by
+  identical data), the base's kind probabilities and the hand's strength at each of them
+  (:class:`HandObservation`).
+* **The fit.** ``(theta, beta)`` of fold and raise of every class is the MAP estimate
+  under Gaussian priors (``PRIOR_SD``, ``SLOPE_SD``) of the likelihood of whole hands
+  (:func:`fit_hands`: a hand's is the sum over what it could hold of the product of the
+  model's probabilities of its decisions, exact per hand).  Per decision it would be
+  biased: whether a hand is shown depends on its later actions (a shown hand never
+  folded), so a shown hand's decisions may only be counted together with the unshown
+  hands' as whole hands.  The latest :data:`WINDOW` hands, L-BFGS, refitted every 5 hands
+  at first and every :data:`REFIT_EVERY` hands at most.
+* **Confidence.** A class is *confident* when it has at least ``min_obs`` observations
+  and its largest log multiplier over the hands (``|theta| + |beta| / 2``) is at least
+  ``lock_theta``: the searching agent locks the opponent's decisions of such classes to
+  the model in its subgames, and leaves the others free to be solved.
 
 Deviation from DBBR: DBBR fits the model in the L1/L2 distance to an equilibrium strategy
-per public history with hand-level structure from the equilibrium; here one exponential
-tilt per situation class (shared by all nodes of the class) is fitted, which generalises
-from few hands, and the fit uses the base's aggregate distribution as offsets (exact when
-the opponent's cards were shown)."""
+per public history with hand-level structure from the equilibrium; here one tilt per
+situation class (shared by all its nodes) with a strength slope is fitted by likelihood,
+which generalises from few hands."""
 
 from __future__ import annotations
 
 import math
-from collections import deque
+from collections import OrderedDict, deque
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -56,13 +62,27 @@ NUM_CLASSES = 12
 """Four streets times three levels (nothing to call; a bet or the first raise; more)."""
 
 PRIOR_SD = 3.0
-"""Prior standard deviation of every ``theta`` (log multiplier)."""
+"""Prior standard deviation of every ``theta`` (log multiplier at the middle strength)."""
 
-SMOOTH = 0.05
-"""Largest share of uniform mixed into the base's row before the tilt (reached when the
-class's largest ``|theta|`` is 1), so that a hand the base never calls with can still be
-called with by a model of a calling station."""
+SLOPE_SD = 2.0
+"""Prior standard deviation of every ``beta`` (change of the log multiplier from the
+weakest to the strongest hand)."""
 
+SMOOTH = 0.003
+"""Share of uniform mixed into the base's row before a tilt (none without one), so that a
+hand the base never calls with can still be called with by a model of a calling station
+(its fold multiplier then near ``SMOOTH``); small, so that it puts no structure of its own
+into the rows the fit would have to undo."""
+
+REFIT_EVERY = 100
+"""Most hands between two refits of the tilt (see :meth:`TiltModel.due`)."""
+
+WINDOW = 1000
+"""Hands kept: the latest with a decision of the opponent (so the fit's cost is bounded
+and the model follows an opponent that changes)."""
+
+FREE = (FOLD, RAISE)
+"""The kinds with parameters (check/call is the reference)."""
 
 
 def situation(street: int, to_call: float, raises: int) -> int:
@@ -89,120 +109,190 @@ def action_kinds(actions: list[Any]) -> np.ndarray:
                      else RAISE for a in actions], dtype=np.int64)
 
 
+_STRENGTH: OrderedDict[tuple[int, ...], np.ndarray] = OrderedDict()
+
+
+def strength(board: Sequence[int]) -> np.ndarray:
+    """Every combo's strength less a half (1326; 0 for combos the board blocks): preflop
+    the quantile of its all-in equity against a random hand, after the flop its hand
+    strength against a random hand on the board (wins and half the ties)."""
+    key = tuple(int(c) for c in board)
+    got = _STRENGTH.get(key)
+    if got is not None:
+        return got
+    if not key:
+        from pokerlab.agents.rules import preflop_quantiles
+
+        out = preflop_quantiles() - 0.5
+    else:
+        from pokerlab.cards.cards import COMBOS
+        from pokerlab.cards.evaluator import eval_tables
+        from pokerlab.cards.evaluator_kernels import combos_on_board_kernel
+        from pokerlab.evaluation.lbr_kernels import hand_strength_all
+
+        combos = np.ascontiguousarray(COMBOS, dtype=np.int64)
+        bd = np.asarray(key, dtype=np.int64)
+        ranks = np.zeros(combos.shape[0], dtype=np.int32)
+        combos_on_board_kernel(eval_tables(), combos, bd, bd.size, ranks)
+        hs = np.zeros(combos.shape[0])
+        hand_strength_all(ranks, combos, hs)
+        out = np.where(hs >= 0, hs - 0.5, 0.0)
+    out = np.asarray(out, dtype=np.float64)
+    out.setflags(write=False)
+    _STRENGTH[key] = out
+    if len(_STRENGTH) > 256:
+        _STRENGTH.popitem(last=False)
+    return out
+
+
 @dataclass
-class Observation:
-    """One decision of the opponent: the base's kind probabilities of each distinct row
-    over its range there (``rows``: m x 3, summed over each kind's actions), the range's
-    weight on each row (``weights``, summing to 1), the number of actions of each kind
-    (``ncols``) and the kind taken."""
+class HandObservation:
+    """One hand's decisions of the opponent (``D`` of them, in order): their classes, the
+    kinds taken and the number of actions of each kind there (``ncols``: D x 3), and, for
+    each group ``g`` of the hands it could hold (its shown cards, else every combo the
+    observer's cards and the final board leave, grouped by identical data), the prior
+    weight (``weights``, summing to 1), the base's kind probabilities at every decision
+    (``rows``: G x D x 3) and the hand's strength there (``strengths``: G x D)."""
 
-    rows: np.ndarray
-    weights: np.ndarray
+    classes: np.ndarray
+    kinds: np.ndarray
     ncols: np.ndarray
-    kind: int
-
-
-REFIT_EVERY = 50
-"""Most hands between two refits of the tilt (see :meth:`TiltModel.due`)."""
-
-WINDOW = 2000
-"""Observations kept per class: the latest (so the fit's cost is bounded and the model
-follows an opponent that changes)."""
+    weights: np.ndarray
+    rows: np.ndarray
+    strengths: np.ndarray
 
 
 @dataclass
 class TiltObservations:
-    """Per class, its latest :data:`WINDOW` observations; ``hands`` seen; ``seen`` per
-    class, every observation ever added."""
+    """The latest :data:`WINDOW` hands with a decision of the opponent; ``hands``: every
+    hand seen."""
 
-    obs: list[deque[Observation]] = field(
-        default_factory=lambda: [deque(maxlen=WINDOW) for _ in range(NUM_CLASSES)])
-    seen: list[int] = field(default_factory=lambda: [0] * NUM_CLASSES)
+    obs: deque[HandObservation] = field(default_factory=lambda: deque(maxlen=WINDOW))
     hands: int = 0
 
     def count(self, c: int) -> int:
-        return len(self.obs[c])
+        """Decisions of class ``c`` in the window."""
+        return int(sum(int(np.count_nonzero(h.classes == c)) for h in self.obs))
 
-    def add(self, c: int, o: Observation) -> None:
-        self.obs[c].append(o)
-        self.seen[c] += 1
-
-
-def smoothing(theta: np.ndarray) -> float:
-    """Share of uniform mixed into the base's rows at tilt ``theta``: 0 at no tilt, growing
-    to :data:`SMOOTH` as the largest ``|theta|`` reaches 1."""
-    return SMOOTH * min(1.0, float(np.abs(theta).max()))
+    def add(self, h: HandObservation) -> None:
+        self.obs.append(h)
 
 
-def kind_probs(rows: np.ndarray, ncols: np.ndarray, theta: np.ndarray, s: float) -> np.ndarray:
-    """The tilted model's kind probabilities of base rows ``rows`` (..., 3): smoothed toward
-    uniform over the ``ncols`` actions by ``s``, times ``exp(theta)``, normalised."""
+def tilt_size(params: np.ndarray) -> float:
+    """The largest log multiplier over the hands of a class's ``(theta, beta)`` (2 x 3):
+    ``|theta| + |beta| / 2`` of its most tilted kind."""
+    p = np.asarray(params, dtype=np.float64).reshape(2, 3)
+    return float(np.max(np.abs(p[0]) + 0.5 * np.abs(p[1])))
+
+
+def smoothing(params: np.ndarray) -> float:
+    """Share of uniform mixed into the base's rows at tilt ``params``: 0 at no tilt, else
+    :data:`SMOOTH`."""
+    return SMOOTH if np.any(np.asarray(params) != 0.0) else 0.0
+
+
+def kind_probs(rows: np.ndarray, strengths: np.ndarray, ncols: np.ndarray, params: np.ndarray,
+               s: float) -> np.ndarray:
+    """The tilted model's kind probabilities of base rows ``rows`` (m x 3) at hand
+    strengths ``strengths`` (m): smoothed toward uniform over the ``ncols`` actions by
+    ``s``, times ``exp(theta + beta * strength)`` per kind, normalised."""
+    p = np.asarray(params, dtype=np.float64).reshape(2, 3)
     tot = max(float(ncols.sum()), 1.0)
     sm = (1.0 - s) * rows + s * (ncols / tot)
-    x = sm * np.exp(theta)
+    x = sm * np.exp(p[0][None, :] + strengths[:, None] * p[1][None, :])
     z = x.sum(axis=-1, keepdims=True)
     return np.divide(x, z, out=np.full_like(x, 1.0 / 3.0), where=z > 0)
 
 
-def fit_theta(observations: Sequence[Observation], *, prior_sd: float = PRIOR_SD,
-              rounds: int = 3, start: np.ndarray | None = None) -> np.ndarray:
-    """MAP ``theta`` (3, check/call fixed at 0) of the tilt for one class: the likelihood of
-    each observed kind is the range-weighted mean over the base's rows of the tilted
-    model's probability of that kind (exact per hand), the prior ``N(0, prior_sd^2)`` on
-    the fold and raise entries.  L-BFGS on the two free entries from ``start`` (default
-    0); the smoothing share follows ``theta`` over a few ``rounds``."""
+def fit_hands(hands: Sequence[HandObservation], *, prior_sd: float = PRIOR_SD,
+              slope_sd: float = SLOPE_SD, start: np.ndarray | None = None) -> np.ndarray:
+    """MAP tilt of every class (12 x 2 x 3: ``theta`` and ``beta``, check/call fixed at 0)
+    from whole hands: each hand's likelihood is the prior-weighted sum over what it could
+    hold of the product over its decisions of the tilted model's probability of the kind
+    taken (exact: a shown hand's decisions given its cards, an unshown one's given nothing
+    but the public actions, so that showing, which depends on later actions, biases
+    nothing); priors ``N(0, prior_sd^2)`` on ``theta``, ``N(0, slope_sd^2)`` on ``beta`` of
+    fold and raise of every class.  L-BFGS from ``start`` (default 0)."""
     from scipy.optimize import minimize
 
-    theta = np.zeros(3)
-    if not observations:
-        return theta
-    m = max(o.rows.shape[0] for o in observations)
-    n = len(observations)
-    rows = np.zeros((n, m, 3))
-    w = np.zeros((n, m))
-    nc = np.zeros((n, 1, 3))
-    kinds = np.zeros(n, dtype=np.int64)
-    for i, o in enumerate(observations):
-        rows[i, :o.rows.shape[0]] = o.rows
-        w[i, :o.rows.shape[0]] = o.weights
-        nc[i, 0] = o.ncols
-        kinds[i] = o.kind
-    avail = nc[:, 0, :] > 0
-    free = [k for k in (FOLD, RAISE) if avail[:, k].any()]
-    if not free:
-        return theta
-    tot = np.maximum(nc.sum(axis=2, keepdims=True), 1.0)
-    prec = 1.0 / (prior_sd * prior_sd)
-    idx = np.arange(n)
+    params = np.zeros((NUM_CLASSES, 2, 3))
+    hands = [h for h in hands if h.classes.size]
+    if not hands:
+        return params
+    # one entry per (hand, group, decision)
+    rows_l, sv_l, cls_l, kind_l, nc_l, logw_l = [], [], [], [], [], []
+    for h in hands:
+        g, d = h.rows.shape[0], h.rows.shape[1]
+        rows_l.append(h.rows.reshape(g * d, 3))
+        sv_l.append(h.strengths.reshape(g * d))
+        cls_l.append(np.tile(h.classes, g))
+        kind_l.append(np.tile(h.kinds, g))
+        nc_l.append(np.tile(h.ncols, (g, 1)))
+        logw_l.append(np.log(np.maximum(h.weights, 1e-300)))
+    rows = np.concatenate(rows_l).astype(np.float64)
+    sv = np.concatenate(sv_l).astype(np.float64)
+    cls = np.concatenate(cls_l)
+    kinds = np.concatenate(kind_l)
+    nc = np.concatenate(nc_l)
+    logw = np.concatenate(logw_l)
+    group_len = np.concatenate([np.full(h.rows.shape[0], h.rows.shape[1]) for h in hands])
+    group_start = np.concatenate([[0], np.cumsum(group_len)[:-1]])
+    hand_len = np.array([h.rows.shape[0] for h in hands])
+    hand_start = np.concatenate([[0], np.cumsum(hand_len)[:-1]])
+    tot = np.maximum(nc.sum(axis=1, keepdims=True), 1.0)
+    sm = (1.0 - SMOOTH) * rows + SMOOTH * nc / tot
+    logsm = np.log(np.maximum(sm, 1e-300))
+    avail = nc > 0
+    used = np.zeros((NUM_CLASSES, 3), dtype=bool)
+    for k in FREE:
+        used[np.unique(cls[avail[:, k]]), k] = True
+    slots = [(c, k) for c in range(NUM_CLASSES) for k in FREE if used[c, k]]
+    if not slots:
+        return params
+    nf = len(slots)
+    prec = np.array([1.0 / prior_sd ** 2] * nf + [1.0 / slope_sd ** 2] * nf)
+    idx = np.arange(rows.shape[0])
+    onehot = np.zeros_like(rows)
+    onehot[idx, kinds] = 1.0
 
-    def negpost(x: np.ndarray, s: float) -> tuple[float, np.ndarray]:
-        th = np.zeros(3)
-        th[free] = x
-        sm = (1.0 - s) * rows + s * (nc / tot)
-        e = sm * np.exp(th)
-        z = e.sum(axis=2, keepdims=True)
-        pi = np.divide(e, z, out=np.zeros_like(e), where=z > 0)  # n, m, 3
-        pa = pi[idx, :, kinds]  # n, m
-        lik = np.maximum((w * pa).sum(axis=1), 1e-300)
-        # d pi(a) / d theta_b = pi(a) (1[a = b] - pi(b))
-        g = np.zeros(3)
-        for b in free:
-            d = w * pa * ((kinds == b)[:, None] - pi[:, :, b])
-            g[b] = float((d.sum(axis=1) / lik).sum())
-        val = float(np.log(lik).sum()) - 0.5 * prec * float(x @ x)
-        grad = g[free] - prec * x
-        return -val, -grad
+    def unpack(x: np.ndarray) -> np.ndarray:
+        p = np.zeros((NUM_CLASSES, 2, 3))
+        for i, (c, k) in enumerate(slots):
+            p[c, 0, k] = x[i]
+            p[c, 1, k] = x[nf + i]
+        return p
 
-    x = np.zeros(len(free)) if start is None else np.asarray(start, dtype=np.float64)[free].copy()
-    for _ in range(rounds):
-        th = np.zeros(3)
-        th[free] = x
-        s = smoothing(th) if np.any(x) else SMOOTH
-        res = minimize(negpost, x, args=(s,), jac=True, method="L-BFGS-B",
-                       bounds=[(-12.0, 12.0)] * len(free))
-        x = np.asarray(res.x, dtype=np.float64)
-    theta[free] = x
-    return theta
+    def negpost(x: np.ndarray) -> tuple[float, np.ndarray]:
+        p = unpack(x)
+        logit = np.where(avail, logsm + p[cls, 0, :] + sv[:, None] * p[cls, 1, :], -np.inf)
+        mx = logit.max(axis=1, keepdims=True)
+        e = np.exp(logit - mx)
+        z = e.sum(axis=1, keepdims=True)
+        pi = e / z
+        logpa = logit[idx, kinds] - mx[:, 0] - np.log(z[:, 0])
+        glog = np.add.reduceat(logpa, group_start) + logw  # log w_g prod pi, per group
+        hmax = np.maximum.reduceat(glog, hand_start)
+        ge = np.exp(glog - np.repeat(hmax, hand_len))
+        hs = np.add.reduceat(ge, hand_start)
+        ll = float((np.log(hs) + hmax).sum())
+        resp = np.repeat(ge / np.repeat(hs, hand_len), group_len)  # each entry's group share
+        d = (onehot - pi) * resp[:, None]  # d log L / d logit, per entry and kind
+        g_theta = np.stack([np.bincount(cls, weights=d[:, k], minlength=NUM_CLASSES)
+                            for k in range(3)], axis=1)
+        g_beta = np.stack([np.bincount(cls, weights=d[:, k] * sv, minlength=NUM_CLASSES)
+                           for k in range(3)], axis=1)
+        grad = np.array([g_theta[c, k] for c, k in slots] + [g_beta[c, k] for c, k in slots])
+        val = ll - 0.5 * float((prec * x * x).sum())
+        return -val, -(grad - prec * x)
+
+    if start is None:
+        x0 = np.zeros(2 * nf)
+    else:
+        st0 = np.asarray(start, dtype=np.float64)
+        x0 = np.array([st0[c, 0, k] for c, k in slots] + [st0[c, 1, k] for c, k in slots])
+    res = minimize(negpost, x0, jac=True, method="L-BFGS-B",
+                   bounds=[(-12.0, 12.0)] * nf + [(-24.0, 24.0)] * nf)
+    return unpack(np.asarray(res.x, dtype=np.float64))
 
 
 class TiltModel:
@@ -214,7 +304,7 @@ class TiltModel:
     all_hands_live = True
 
     def __init__(self, base: Any, *, min_obs: int = 50, lock_theta: float = 2.0,
-                 prior_sd: float = PRIOR_SD) -> None:
+                 prior_sd: float = PRIOR_SD, slope_sd: float = SLOPE_SD) -> None:
         if min_obs < 1 or not (math.isfinite(lock_theta) and lock_theta > 0):
             raise AgentError(f"tilt model: min_obs must be >= 1 and lock_theta > 0, got "
                              f"{min_obs!r} and {lock_theta!r}")
@@ -223,26 +313,30 @@ class TiltModel:
         self.min_obs = int(min_obs)
         self.lock_theta = float(lock_theta)
         self.prior_sd = float(prior_sd)
+        self.slope_sd = float(slope_sd)
         self.start_match()
 
     # ----------------------------------------------------------------- learning
     def start_match(self) -> None:
         """Forget every observation: the model is the base again."""
         self.obs = TiltObservations()
-        self.theta = np.zeros((NUM_CLASSES, 3))
+        self.params = np.zeros((NUM_CLASSES, 2, 3))
+        self.counts = np.zeros(NUM_CLASSES, dtype=np.int64)
         self.fitted_hands = 0
+
+    @property
+    def theta(self) -> np.ndarray:
+        """Per class, the log multipliers at the middle strength (12 x 3)."""
+        return self.params[:, 0, :]
 
     def reset(self, seed: int) -> None:
         self.base.reset(seed)
 
     def observe_hand(self, state: Any, opponent: int) -> int:
-        """Count the decisions of player ``opponent`` in the finished hand ``state``;
-        returns how many were counted.  Shown cards are not used: each decision's offsets
-        condition on what was public before it (and the observer's own cards) only, so
-        that under the base policy every observation is unbiased (a hand's showing depends
-        on its later actions; using its cards would bias the earlier ones)."""
-        from pokerlab.agents.beliefs import _blocked, _with_some_hole, action_column
-        from pokerlab.cards.cards import COMBO_MASKS, cards_mask
+        """Record the decisions of player ``opponent`` in the finished hand ``state`` (its
+        cards where the hand showed them: :class:`HandObservation`); returns how many."""
+        from pokerlab.agents.beliefs import _blocked, _with_some_hole
+        from pokerlab.cards.cards import COMBO_INDEX, COMBO_MASKS, cards_mask
         from pokerlab.evaluation.lbr import all_hands_probabilities
         from pokerlab.holdem.engine import HoldemState
         from pokerlab.holdem.events import (
@@ -250,6 +344,7 @@ class TiltModel:
             CheckedOrCalled,
             Folded,
             RaisedTo,
+            Shown,
             event_to_action,
             events_of,
         )
@@ -259,51 +354,71 @@ class TiltModel:
         opp = int(opponent)
         me = 1 - opp
         mine = tuple(state.hole[me])
+        shown = next((tuple(e.cards) for e in events if isinstance(e, Shown) and e.player == opp), None)
+        final = [c for e in events if isinstance(e, BoardDealt) for c in e.cards]
+        prior = ~((COMBO_MASKS & np.uint64(cards_mask(list(mine) + final))) != 0)
+        if shown is not None:
+            prior = np.zeros(1326, dtype=bool)
+            prior[int(COMBO_INDEX[shown[0], shown[1]])] = True
         st = HoldemState(config=state.config)
         st.deal_hole(None)
         st.deal_hole(None)
-        rng = np.where((COMBO_MASKS & np.uint64(cards_mask(list(mine)))) != 0, 0.0, 1.0)
-        n = 0
+        classes: list[int] = []
+        kinds_taken: list[int] = []
+        ncols: list[np.ndarray] = []
+        per_hand: list[np.ndarray] = []
+        strengths: list[np.ndarray] = []
         for e in events:
             if isinstance(e, BoardDealt):
                 st.deal_board(list(e.cards))
-                rng[_blocked(st.board)] = 0.0
                 continue
             if not isinstance(e, (Folded, CheckedOrCalled, RaisedTo)):
                 continue
             act = event_to_action(e)
             if int(st.actor) == opp:
-                live = rng > 0
-                if live.any():
-                    view = _with_some_hole(make_view(st, opp))
-                    acts, probs = all_hands_probabilities(self.base, view, live)
-                    kinds = action_kinds(acts)
-                    kind = int(action_kinds([act])[0])
-                    if kind in kinds:
-                        o = _observation(rng, probs, kinds, kind)
-                        if o is not None:
-                            self.obs.add(situation(st.street, st.to_call, st.num_raises), o)
-                            n += 1
-                    k = action_column(acts, act)
-                    if k >= 0:
-                        new = rng * probs[:, k]
-                        if new.sum() > 1e-12 * max(float(rng.sum()), 1e-300):
-                            rng = new
+                live = prior & ~_blocked(st.board)
+                acts, probs = all_hands_probabilities(self.base, _with_some_hole(make_view(st, opp)), live)
+                kinds = action_kinds(acts)
+                kind = int(action_kinds([act])[0])
+                if kind in kinds:
+                    per = np.zeros((1326, 3))
+                    for k in range(3):
+                        cols = kinds == k
+                        if cols.any():
+                            per[:, k] = np.asarray(probs, dtype=np.float64)[:, cols].sum(axis=1)
+                    tot = per.sum(axis=1, keepdims=True)
+                    per = np.divide(per, tot, out=np.zeros_like(per), where=tot > 0)
+                    prior &= tot[:, 0] > 0
+                    classes.append(situation(st.street, st.to_call, st.num_raises))
+                    kinds_taken.append(kind)
+                    ncols.append(np.bincount(kinds, minlength=3).astype(np.float64))
+                    per_hand.append(per)
+                    strengths.append(strength(st.board))
             st.apply(act)
         self.obs.hands += 1
-        return n
+        if not classes or not prior.any():
+            return 0
+        live = np.flatnonzero(prior)
+        d = len(classes)
+        data = np.concatenate([np.stack([p[live] for p in per_hand], axis=1).reshape(live.size, 3 * d),
+                               np.stack([sv[live] for sv in strengths], axis=1)], axis=1)
+        key = np.concatenate([np.round(data[:, :3 * d], 4), np.round(data[:, 3 * d:] * 32.0) / 32.0], axis=1)
+        uniq, first, inv = np.unique(key, axis=0, return_index=True, return_inverse=True)
+        w = np.bincount(inv.reshape(-1), minlength=uniq.shape[0]).astype(np.float64)
+        rep = data[first]
+        self.obs.add(HandObservation(
+            classes=np.asarray(classes, dtype=np.int64), kinds=np.asarray(kinds_taken, dtype=np.int64),
+            ncols=np.stack(ncols), weights=w / w.sum(),
+            rows=rep[:, :3 * d].reshape(-1, d, 3).astype(np.float32),
+            strengths=rep[:, 3 * d:].astype(np.float32)))
+        return d
 
-    def refit(self, classes: Any = None) -> None:
-        """``theta`` of every class (or of ``classes``) from its observations
-        (:func:`fit_theta`, warm-started at the current ``theta``: one round when it is
-        already tilted)."""
-        for c in (range(NUM_CLASSES) if classes is None else classes):
-            if not self.obs.count(c):
-                self.theta[c] = 0.0
-                continue
-            warm = bool(np.any(self.theta[c]))
-            self.theta[c] = fit_theta(self.obs.obs[c], prior_sd=self.prior_sd, rounds=1 if warm else 3,
-                                      start=self.theta[c] if warm else None)
+    def refit(self) -> None:
+        """The tilt of every class from the hands in the window (:func:`fit_hands`,
+        warm-started at the current tilt)."""
+        self.params = fit_hands(self.obs.obs, prior_sd=self.prior_sd, slope_sd=self.slope_sd,
+                                start=self.params)
+        self.counts = np.array([self.obs.count(c) for c in range(NUM_CLASSES)])
         self.fitted_hands = self.obs.hands
 
     def due(self) -> bool:
@@ -314,39 +429,43 @@ class TiltModel:
 
     def confident(self, c: int) -> bool:
         """Whether class ``c`` has enough observations and a large enough tilt to lock."""
-        return self.obs.count(c) >= self.min_obs and float(np.abs(self.theta[c]).max()) >= self.lock_theta
+        return int(self.counts[c]) >= self.min_obs and tilt_size(self.params[c]) >= self.lock_theta
 
     def deviates(self) -> bool:
         """Whether any class is tilted at all (else the model equals the base)."""
-        return bool(np.any(self.theta != 0.0))
+        return bool(np.any(self.params != 0.0))
 
     def summary(self) -> dict[str, Any]:
-        """Per class with observations: count, multipliers, confidence."""
+        """Per class with observations: count, multipliers at the weakest, middle and
+        strongest hands, confidence."""
         streets = ("preflop", "flop", "turn", "river")
         levels = ("open", "facing bet", "facing raise")
         out: dict[str, Any] = {}
         for c in range(NUM_CLASSES):
-            if self.obs.count(c):
+            if self.counts[c]:
+                th, be = self.params[c]
                 out[f"{streets[c // 3]} {levels[c % 3]}"] = {
-                    "observations": self.obs.count(c),
-                    "multipliers": {k: round(float(math.exp(t)), 4)
-                                    for k, t in zip(KIND_NAMES, self.theta[c], strict=True)},
+                    "observations": int(self.counts[c]),
+                    "multipliers": {k: [round(float(math.exp(t + b * x)), 4) for x in (-0.5, 0.0, 0.5)]
+                                    for k, t, b in zip(KIND_NAMES, th, be, strict=True)},
                     "locked": self.confident(c)}
         return out
 
     # ------------------------------------------------------------- range queries
-    def tilt(self, c: int, kinds: np.ndarray, probs: np.ndarray) -> np.ndarray:
-        """The base's rows ``probs`` (hands x actions of ``kinds``) tilted by class ``c``:
-        smoothed toward uniform over the actions by :func:`smoothing`, each action times
-        ``exp(theta[its kind])``, renormalised (rows of zeros stay zero)."""
-        th = self.theta[c]
-        if not np.any(th):
+    def tilt(self, c: int, kinds: np.ndarray, probs: np.ndarray, strengths: np.ndarray) -> np.ndarray:
+        """The base's rows ``probs`` (1326 hands x actions of ``kinds``) tilted by class
+        ``c`` at the hands' ``strengths`` (1326): smoothed toward uniform over the actions
+        by :func:`smoothing`, each action times ``exp(theta + beta * strength)`` of its
+        kind, renormalised (rows of zeros stay zero)."""
+        p = self.params[c]
+        if not np.any(p):
             return probs
-        s = smoothing(th)
+        s = smoothing(p)
         k = probs.shape[1]
         tot = probs.sum(axis=1, keepdims=True)
         smooth = (1.0 - s) * probs + s * tot / k
-        out = smooth * np.exp(th[kinds])[None, :]
+        logm = p[0][kinds][None, :] + strengths[:, None] * p[1][kinds][None, :]
+        out = smooth * np.exp(logm)
         z = out.sum(axis=1, keepdims=True)
         return np.divide(out * tot, z, out=np.zeros_like(out), where=z > 0)
 
@@ -355,7 +474,8 @@ class TiltModel:
         from pokerlab.evaluation.lbr import all_hands_probabilities
 
         acts, probs = all_hands_probabilities(self.base, view, live)
-        return acts, self.tilt(view_situation(view), action_kinds(acts), np.asarray(probs, dtype=np.float64))
+        return acts, self.tilt(view_situation(view), action_kinds(acts), np.asarray(probs, dtype=np.float64),
+                               strength(view.board))
 
     def action_probabilities(self, view: Any) -> list[tuple[Any, float]]:
         from pokerlab.cards.cards import COMBO_INDEX
@@ -365,28 +485,3 @@ class TiltModel:
         live[h] = True
         acts, probs = self.action_probabilities_all_hands(view, live)
         return [(a, float(p)) for a, p in zip(acts, probs[h], strict=True) if p > 0]
-
-
-def _observation(rng: np.ndarray, probs: np.ndarray, kinds: np.ndarray, kind: int) -> Observation | None:
-    """An :class:`Observation` from the range ``rng`` (1326) and the base's rows ``probs``
-    (1326 x actions of ``kinds``): hands grouped by their (kind-summed) row."""
-    live = rng > 0
-    if not live.any():
-        return None
-    per = np.zeros((int(live.sum()), 3))
-    p = probs[live]
-    for k in range(3):
-        cols = kinds == k
-        if cols.any():
-            per[:, k] = p[:, cols].sum(axis=1)
-    tot = per.sum(axis=1)
-    keep = tot > 0
-    if not keep.any():
-        return None
-    per = per[keep] / tot[keep, None]
-    w = rng[live][keep]
-    uniq, inv = np.unique(np.round(per, 6), axis=0, return_inverse=True)
-    counts = np.bincount(inv.reshape(-1), weights=w, minlength=uniq.shape[0]).astype(np.float64)
-    weights = counts / float(counts.sum())
-    ncols = np.bincount(kinds, minlength=3).astype(np.float64)
-    return Observation(rows=uniq, weights=weights, ncols=ncols, kind=int(kind))

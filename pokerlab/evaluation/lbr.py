@@ -79,6 +79,7 @@ from pokerlab.evaluation.lbr_core import (  # noqa: F401 - the LBR names, as bef
     parse_action_set,
     play_expected_hand,
     play_lbr_hand,
+    policy_columns,
     run_sessions,
     summarize,
 )
@@ -182,19 +183,8 @@ def _indexed_policy_all_hands(agent: Any, view: Any, live: np.ndarray, *,
     if not ok:
         return [call], live.astype(np.float64)[:, None]
     tree = agent.tree
-    acts = [int(a) for a in tree.actions(node)]
     street = int(tree.street[node])
-    legal_real = set(agent.map.abstract_actions(real))
-    keep = [k for k, a in enumerate(acts) if a in legal_real]
-    columns: list[Any] = []
-    col_of: list[int] = []
-    for k in keep:
-        act = agent.map.to_real(real, acts[k])
-        if act not in columns:
-            columns.append(act)
-        col_of.append(columns.index(act))
-    if call not in columns:
-        columns.append(call)
+    acts, keep, columns, col_of = policy_columns(agent, node, real)
     call_col = columns.index(call)
     buckets = _board_buckets(agent, fs, street, tuple(view.board), vectorised)
     pol = agent.policy

@@ -77,6 +77,31 @@ def check_from_round(from_round: int) -> int:
     return from_round
 
 
+def policy_columns(agent: Any, node: int, real: Any) -> tuple[list[int], list[int], list[Any], list[int]]:
+    """How an indexed policy agent plays its tree node ``node`` at the real state ``real``:
+    the node's abstract actions (``acts``), the positions of those legal at ``real``
+    (``keep``), the distinct real actions they become (``columns``, the agent's
+    :meth:`ActionMap.to_real`; check/call always among them, last when no abstract action
+    gives it) and each kept action's column (``col_of``).  The one step LBR's range
+    queries, its compiled real tree and the depth-limited continuation share."""
+    from pokerlab.holdem.engine import Action, ActionKind
+
+    acts = [int(a) for a in agent.tree.actions(node)]
+    legal_real = set(agent.map.abstract_actions(real))
+    keep = [k for k, a in enumerate(acts) if a in legal_real]
+    columns: list[Any] = []
+    col_of: list[int] = []
+    for k in keep:
+        act = agent.map.to_real(real, acts[k])
+        if act not in columns:
+            columns.append(act)
+        col_of.append(columns.index(act))
+    call = Action(kind=ActionKind.CHECK_CALL)
+    if call not in columns:
+        columns.append(call)
+    return acts, keep, columns, col_of
+
+
 # ----------------------------------------------------------------------------- decision
 _COMBOS64: list[np.ndarray] = []
 

@@ -36,6 +36,7 @@ from pokerlab.evaluation.lbr_core import (
     LBRConfig,
     _combos64,
     parse_action_set,
+    policy_columns,
 )
 
 # node fields
@@ -170,17 +171,9 @@ class RealTree:
         keep_rows: list[tuple[int, int]] = []
         fold_pos = -1
         if node >= 0 and ag._decides(node, real):
-            acts = [int(a) for a in ag.tree.actions(node)]
-            legal_real = set(ag.map.abstract_actions(real))
-            for k, a in enumerate(acts):
-                if a not in legal_real:
-                    continue
-                act = ag.map.to_real(real, a)
-                if act not in columns:
-                    columns.append(act)
-                keep_rows.append((k, columns.index(act)))
-                if a == FOLD:
-                    fold_pos = k
+            acts, keep, columns, col_of = policy_columns(ag, node, real)
+            keep_rows = list(zip(keep, col_of, strict=True))
+            fold_pos = next((k for k in keep if acts[k] == FOLD), -1)
             row[ANODE], row[NROW] = node, len(acts)
         else:
             row[ANODE], row[NROW] = -1, 0
