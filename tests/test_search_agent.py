@@ -65,7 +65,7 @@ def test_fixed_iterations_are_reproducible() -> None:
 
 
 def test_unsafe_search_and_tiny_budgets_still_act() -> None:
-    unsafe = build_agent("search(street=river,safe=0,iters=25)", config=CFG, seed=1)
+    unsafe = build_agent("search(street=river,safe=0,verify=0,iters=25)", config=CFG, seed=1)
     _play(unsafe, build_agent("blueprint", config=CFG, seed=2), 40)
     assert unsafe.stats.searches > 0 and unsafe.stats.safe_solves == 0
     tiny = build_agent("search(ms=1,street=flop)", config=CFG, seed=1)
@@ -76,7 +76,7 @@ def test_unsafe_search_and_tiny_budgets_still_act() -> None:
 def test_search_range_contains_its_hand_and_the_opponent_range_follows_the_blueprint() -> None:
     """At a river decision facing a bet, the tracked ranges are the blueprint's Bayes
     ranges: the bettor's range is narrower than the checker's."""
-    agent = build_agent("search(street=river,iters=10)", config=CFG, seed=0)
+    agent = build_agent("search(street=river,iters=10,verify=0)", config=CFG, seed=0)
     blueprint = build_agent("blueprint", config=CFG, seed=0)
     from pokerlab.evaluation.matches import hand_cards, play_hunl_hand
 
@@ -130,7 +130,7 @@ def test_blueprint_value_gadget_plays_legal_hands() -> None:
     assert cfg.gadget == "bp" and SearchConfig().gadget == "br"
     with pytest.raises(AgentError, match="gadget"):
         parse_search_spec("search(gadget=xx)")
-    agent = build_agent("search(gadget=bp,safe=1,iters=8)", config=CFG)
+    agent = build_agent("search(gadget=bp,safe=1,anchor=0,iters=8)", config=CFG)
     other = build_agent("blueprint", config=CFG)
     pays = _play(agent, other, 12, seed=4)
     assert len(pays) == 12 and all(abs(x) <= 2 * CFG.stacks[0] for x in pays)

@@ -65,8 +65,8 @@ def _play_and_check_locks(spec: str, opponent: str, hands: int, check) -> object
     seen = []
     orig = agent._solve
 
-    def spy(view, deadline, mine):
-        got = orig(view, deadline, mine)
+    def spy(view, deadline, mine, **kw):
+        got = orig(view, deadline, mine, **kw)
         if got is not None:
             solver = got[0]
             opp = 1 - view.player

@@ -58,9 +58,10 @@ RATE_S_PER_BYTE = 2e-9
 to 4.2e-9); each agent refines it from its own solves."""
 
 LOCKED_ITERATIONS = 50
-"""Iterations after which a solve with locked opponent decisions stops within its budget
-(its exploitability is no measure of convergence: the best response ignores the locks);
-unlocked river solves reach 0.5% of the pot in 50-100."""
+"""Iterations after which a solve with locked opponent decisions or a gadget (safe) stops
+within its budget (its exploitability is no measure of convergence: the best response
+ignores the locks, the gadget changes the game); unlocked river solves reach 0.5% of the
+pot in 50-100."""
 
 LIMITED_ITERATIONS = 100
 """The same for a depth-limited solve (its leaves are estimates, refreshed as it goes)."""
@@ -135,6 +136,8 @@ class SearchConfig:
     depth: int = 0
     runouts: int = 0
     bias: float = 5.0
+    anchor: bool = True
+    verify: bool = True
 
     def __post_init__(self) -> None:
         if not (math.isfinite(self.ms) and 1 <= self.ms <= 600_000):
@@ -208,7 +211,8 @@ class SearchConfig:
                 "iterations": self.iterations, "floor": self.floor, "gadget": self.gadget,
                 "model": self.model, "lock": self.lock, "learn": self.learn, "tilt": self.tilt,
                 "tilt_obs": self.tilt_obs, "tilt_lock": self.tilt_lock, "depth": self.depth,
-                "runouts": self.runouts, "bias": self.bias}
+                "runouts": self.runouts, "bias": self.bias, "anchor": self.anchor,
+                "verify": self.verify}
 
     @property
     def auto_lock(self) -> bool:
@@ -251,7 +255,7 @@ def parse_search_spec(spec: str) -> tuple[SearchConfig, str]:
                 if v.lower() not in STREET_NAMES:
                     raise AgentError(f"search: street must be flop, turn or river, got {v!r}")
                 kw["street"] = STREET_NAMES[v.lower()]
-            elif k in ("safe", "lock", "tilt"):
+            elif k in ("safe", "lock", "tilt", "anchor", "verify"):
                 if v.lower() not in ("0", "1", "true", "false"):
                     raise AgentError(f"search: {k} must be 0 or 1, got {v!r}")
                 kw[k] = v.lower() in ("1", "true")
@@ -289,7 +293,7 @@ def parse_search_spec(spec: str) -> tuple[SearchConfig, str]:
                 raise AgentError(f"unknown search option {k!r}; known: ms, street, safe, bets, raises, "
                                  "river_bets, raise_cap, target, threads, iters, memory, floor, gadget, "
                                  "model, lock, learn, tilt, tilt_obs, tilt_lock, depth, runouts, bias, "
-                                 "base")
+                                 "anchor, verify, base")
     return SearchConfig(**kw), base or "blueprint"
 
 
@@ -300,6 +304,7 @@ class _Solve:
     street: int
     n_events: int  # view events at the solve's root
     stack: int  # chips behind at the start of the solve's street (effective)
+    key: tuple[Any, ...] = ()  # the public state at the root (_public_key)
 
 
 @dataclass
@@ -315,6 +320,7 @@ class SearchStats:
     locked_nodes: int = 0
     model_refits: int = 0
     depth_limited: int = 0
+    street_solves: int = 0
     reasons: dict[str, int] = field(default_factory=dict)
 
 
@@ -353,6 +359,10 @@ class SearchAgent:
         self.stats = SearchStats()
         self.rng = SplitMix64(seed)
         self._prev: _Solve | None = None
+        self._solves: dict[tuple[Any, ...], _Solve] = {}
+        """This hand's solves by the public state at their root (its own decisions and
+        street starts): what a later decision nests in, whatever asked for them (its own
+        play or a range query)."""
         self._cache: tuple[tuple[Any, ...], tuple[Any, int]] | None = None
         self.last_error = ""
 
@@ -363,6 +373,7 @@ class SearchAgent:
             self.model.reset(seed ^ 0x0DE1)
         self.beliefs.reset()
         self._prev = None
+        self._solves = {}
         self._cache = None
 
     def counters(self) -> dict[str, Any]:
@@ -375,7 +386,7 @@ class SearchAgent:
                 "nested_solves": self.stats.nested, "safe_solves": self.stats.safe_solves,
                 "coarser_trees": self.stats.coarser, "blueprint_gadgets": self.stats.blueprint_gadgets,
                 "iterations": self.stats.iterations, "locked_nodes": self.stats.locked_nodes,
-                "depth_limited": self.stats.depth_limited})
+                "depth_limited": self.stats.depth_limited, "street_solves": self.stats.street_solves})
         if self.config.learn:
             out["model_refits"] = self.stats.model_refits
         return out
@@ -411,7 +422,7 @@ class SearchAgent:
         stack = int(min(view.stacks[0] + view.bets[0], view.stacks[1] + view.bets[1]))
         return pot, stack
 
-    def _root(self, view: PlayerView) -> Any:
+    def _root(self, view: PlayerView, to_act: int | None = None) -> Any:
         from pokerlab.subgame.tree import Root
 
         per = view.street_action_events()
@@ -431,17 +442,89 @@ class SearchAgent:
         donk = bool(isinstance(last, CheckedOrCalled) and last.player == 0 and last.amount > 0)
         if tuple(bets) != tuple(view.bets):
             raise AgentError(f"search: street bets {bets} do not match the view's {view.bets}")
-        return Root(to_act=view.player, bets=(bets[0], bets[1]), prev_level=prev, aggressions=aggr,
-                    acted=acted, donk_ok=donk)
+        return Root(to_act=view.player if to_act is None else int(to_act), bets=(bets[0], bets[1]),
+                    prev_level=prev, aggressions=aggr, acted=acted, donk_ok=donk)
 
-    def _nested(self, view: PlayerView) -> tuple[np.ndarray, np.ndarray, np.ndarray | None,
-                                                    np.ndarray | None] | None:
+    def _trusted(self, street: int) -> bool:
+        """Whether the learned model has seen enough of the opponent on ``street`` (0
+        preflop .. 3 river) to be played against unsafely (``verify``): at least
+        ``tilt_obs`` of its decisions there with nothing to call and as many facing a bet.
+        Without a learned model (``tilt=0``) the search trusts its model always."""
+        tm = self.tilt_model
+        if tm is None or not self.config.verify:
+            return True
+        n = tm.counts
+        return bool(n[3 * street] >= tm.min_obs and n[3 * street + 1] >= tm.min_obs)
+
+    def _anchor(self, view: PlayerView, deadline: float, mine: int | None,
+                street_start: bool = True) -> _Solve | None:
+        """The solve of this hand that ``view`` nests in: the one at the searcher's last
+        decision on this street (whoever asked for it: its play or a range query); else an
+        earlier street's solve whose tree covers this street; else, when the opponent has
+        acted on this street before the searcher (``anchor``), a solve of the whole street
+        from its start (Pluribus: the opponent's actions there are read in a solved
+        strategy, not through the model); else ``None``."""
+        me = view.player
+        ev = view.events
+        start = max((i + 1 for i, e in enumerate(ev) if isinstance(e, BoardDealt)), default=0)
+        own = [i for i, e in enumerate(ev)
+               if i >= start and isinstance(e, (Folded, CheckedOrCalled, RaisedTo)) and e.player == me]
+        if own:
+            got = self._solves.get(_public_key(view, own[-1]))
+            if got is not None:
+                return got
+        prev = self._prev
+        if prev is not None and prev.searcher == me and prev.street < view.street and \
+                prev.n_events <= len(ev) and prev.key == _public_key(view, prev.n_events):
+            return prev
+        acted = any(isinstance(e, (Folded, CheckedOrCalled, RaisedTo)) for e in ev[start:])
+        if street_start and self.config.anchor and acted and not own and start > 0:
+            got = self._solves.get(_public_key(view, start))
+            if got is None:
+                got = self._street_solve(view, start, deadline, mine)
+            return got
+        return None
+
+    def _street_solve(self, view: PlayerView, start: int, deadline: float, mine: int | None) -> _Solve | None:
+        """A solve of the current street from its start (events ``[:start]``), for the
+        searcher ``view.player``; half the time left."""
+        from pokerlab.holdem.engine import HoldemState
+        from pokerlab.holdem.events import HoleDealt
+        from pokerlab.holdem.view import make_view
+
+        st = HoldemState(config=view.config)
+        for p in (0, 1):
+            st.deal_hole(list(view.hole) if p == view.player else None)
+        for e in view.events[:start]:
+            if isinstance(e, BoardDealt):
+                st.deal_board(list(e.cards))
+            elif isinstance(e, (Folded, CheckedOrCalled, RaisedTo)):
+                from pokerlab.holdem.events import event_to_action
+
+                st.apply(event_to_action(e))
+            elif not isinstance(e, HoleDealt):
+                continue
+        v0 = make_view(st, view.player)
+        now = time.perf_counter()
+        got = self._solve(v0, now + 0.5 * max(deadline - now, 0.0), mine, root_actor=int(st.actor),
+                          nest=False)
+        if got is None:
+            return None
+        self.stats.street_solves += 1
+        solve = _Solve(solver=got[0], searcher=view.player, street=view.street, n_events=start,
+                       stack=got[1], key=_public_key(view, start))
+        self._solves[solve.key] = solve
+        return solve
+
+    def _nested(self, view: PlayerView, prev: _Solve | None, safe: bool) -> tuple[np.ndarray, np.ndarray,
+                                                                                 np.ndarray | None,
+                                                                                 np.ndarray | None] | None:
         """Ranges (and, when safe, the gadget's values and the opponent's prior) at ``view``
-        from the previous solve of this hand; ``None`` when its tree cannot follow."""
+        from the solve ``prev`` of this hand (:meth:`_anchor`); ``None`` when its tree
+        cannot follow."""
         from pokerlab.subgame.resolve import counterfactual_values, node_reach
         from pokerlab.subgame.tree import CHANCE, DECISION
 
-        prev = self._prev
         if prev is None or prev.searcher != view.player:
             return None
         s = prev.solver
@@ -477,7 +560,7 @@ class SearchAgent:
         if tr.kind[node] != DECISION or int(tr.player[node]) != view.player:
             return None
         _, r0, r1 = node_reach(s, tokens)
-        if not self.config.safe:
+        if not safe:
             return r0, r1, None, None
         opp = 1 - view.player
         cbv = counterfactual_values(s, tokens, opp, best_response=True)
@@ -554,9 +637,16 @@ class SearchAgent:
         lik[hands] = solver._avg_at(0, 0)[k]
         self.beliefs.record(len(view.events), lik)
         self._cache = (key, got)  # a range query at this same public state reads this solve
-        self._prev = _Solve(solver=solver, searcher=me, street=view.street, n_events=len(view.events),
-                            stack=stack)
+        self._prev = self._keep(view, got)
         return real_action(view, names[k], amount)
+
+    def _keep(self, view: PlayerView, got: tuple[Any, int]) -> _Solve:
+        """Record the solve ``got`` made at the searcher's decision ``view`` (what later
+        decisions of the hand nest in)."""
+        solve = _Solve(solver=got[0], searcher=view.player, street=view.street,
+                       n_events=len(view.events), stack=got[1], key=_public_key(view))
+        self._solves[solve.key] = solve
+        return solve
 
     # ------------------------------------------------------------- range queries
     def action_probabilities_all_hands(self, view: PlayerView) -> tuple[list[Action], np.ndarray]:
@@ -585,6 +675,7 @@ class SearchAgent:
                 self.stats.fallbacks += 1
                 return all_hands_probabilities(self.base, view, live)
             self._cache = (key, got)
+            self._keep(view, got)
             self.stats.think_ms.append(1000.0 * (time.perf_counter() - t0))
         assert got is not None
         solver = got[0]
@@ -676,9 +767,12 @@ class SearchAgent:
             n += 1
         return n
 
-    def _solve(self, view: PlayerView, deadline: float, mine: int | None) -> tuple[Any, int] | None:
-        """The solved subgame at ``view`` and the street-start stack, or ``None`` when no
-        subgame fits the budget.  ``mine``: the searcher's combo (kept in its range)."""
+    def _solve(self, view: PlayerView, deadline: float, mine: int | None, *,
+               root_actor: int | None = None, nest: bool = True) -> tuple[Any, int] | None:
+        """The solved subgame at ``view`` (for the searcher ``view.player``; rooted at a
+        decision of ``root_actor``, default the searcher) and the street-start stack, or
+        ``None`` when no subgame fits the budget.  ``mine``: the searcher's combo (kept in
+        its range); ``nest``: ranges from the solve :meth:`_anchor` finds, when one does."""
         from pokerlab.subgame.resolve import subgame_spot
         from pokerlab.subgame.solver import SolveConfig, SpotSolver
         from pokerlab.subgame.tree import make_spot
@@ -686,7 +780,12 @@ class SearchAgent:
         cfg = self.config
         me = view.player
         opp = 1 - me
-        nested = self._nested(view)
+        # safe: always with safe=1; with verify, until the learned model has seen enough
+        # of the opponent on this street (then its ranges are trusted, its deviations locked)
+        limited = cfg.depth == 1 and len(view.board) < 5
+        safe = bool(cfg.safe) or (not self._trusted(view.street) and not cfg.lock and not limited)
+        nested = self._nested(view, self._anchor(view, deadline, mine, street_start=safe), safe) \
+            if nest else None
         cbv = prior = None
         if nested is not None:
             r0, r1, cbv, prior = nested
@@ -696,7 +795,7 @@ class SearchAgent:
             r0, r1 = r[0], r[1]
         keep = -1 if mine is None else mine
         r0, r1 = _pruned(r0, keep if me == 0 else -1), _pruned(r1, keep if me == 1 else -1)
-        if cfg.floor > 0 and (nested is None or not cfg.safe):
+        if cfg.floor > 0 and (nested is None or not safe):
             if opp == 0:
                 r0 = _floored(r0, cfg.floor, view.board)
             else:
@@ -708,7 +807,7 @@ class SearchAgent:
         if min(scale) <= 0:
             raise AgentError("search: a range is empty")
         pot, stack = self._street_start(view)
-        root = self._root(view)
+        root = self._root(view, root_actor)
         base = make_spot(board=tuple(view.board), pot=pot, stack=stack, oop=np.clip(r0 / scale[0], 0, 1),
                          ip=np.clip(r1 / scale[1], 0, 1), tree=self.tree, big_blind=view.big_blind,
                          root=root)
@@ -719,13 +818,12 @@ class SearchAgent:
             spot = subgame_spot(base, root, me, reach, safe=True, prior=prior)
         else:
             spot = base
-        limited = cfg.depth == 1 and len(view.board) < 5
         if not cfg.iterations:
             left = BUILD_SHARE * (deadline - time.perf_counter())
             spot = self._fit_limited(spot, left) if limited else self._fit(spot, left)
             if spot is None:
                 return None
-        if cbv is None and cfg.safe and len(view.board) == 5:
+        if cbv is None and safe and len(view.board) == 5 and root_actor is None:
             # the first search of the hand, on the river: the opponent may take its
             # best-response value against the blueprint's play of this subgame
             bp = self._blueprint_values(view, spot, deadline)
@@ -763,7 +861,7 @@ class SearchAgent:
             if got_locks is None:
                 return None
             locked = got_locks
-        elif cfg.auto_lock and self.tilt_model is not None:
+        elif cfg.auto_lock and self.tilt_model is not None and not safe:
             sure = {c for c in range(self.tilt_model.theta.shape[0]) if self.tilt_model.confident(c)}
             if sure:
                 got_locks = self._lock_player(solver, view, opp, self.tilt_model, deadline, sure)
@@ -801,15 +899,17 @@ class SearchAgent:
                 per_iter = max(per_iter * 0.5, took)
             if solver.iteration > 1:
                 steady += took
-            if not cfg.iterations and ((locked and solver.iteration >= LOCKED_ITERATIONS)
-                                       or (limited and solver.iteration >= LIMITED_ITERATIONS)):
-                break  # no exploitability to stop by: a locked or depth-limited solve stops here
+            capped = (LOCKED_ITERATIONS if locked or cbv is not None
+                      else LIMITED_ITERATIONS if limited else 0)
+            if not cfg.iterations and capped and solver.iteration >= capped:
+                break  # no exploitability to stop by: a locked, safe or depth-limited solve stops here
             stoppable = cbv is None and not cfg.iterations and not locked and not limited
             if solver.iteration % 50 == 0 and stoppable:
                 if solver.exploitability()[1] <= cfg.target_pct:
                     break
-        self.stats.searches += 1
-        self.stats.iterations += solver.iteration
+        if root_actor is None:  # a decision's solve (a street's start is counted apart)
+            self.stats.searches += 1
+            self.stats.iterations += solver.iteration
         if solver.iteration > 2 and mem > 0 and not limited:
             obs = steady / (solver.iteration - 1) / mem
             obs = min(max(obs, 0.25 * RATE_S_PER_BYTE), 8 * RATE_S_PER_BYTE)
@@ -833,10 +933,12 @@ def _subgame_column(names: list[str], amounts: list[int], action: Action) -> int
     return 0
 
 
-def _public_key(view: PlayerView) -> tuple[Any, ...]:
+def _public_key(view: PlayerView, n_events: int | None = None) -> tuple[Any, ...]:
+    """The searcher and the public events of ``view`` (its first ``n_events`` events)."""
     from pokerlab.holdem.events import HoleDealt
 
-    return (view.player, tuple(e for e in view.events if not isinstance(e, HoleDealt)))
+    ev = view.events if n_events is None else view.events[:n_events]
+    return (view.player, tuple(e for e in ev if not isinstance(e, HoleDealt)))
 
 
 _WARM = False

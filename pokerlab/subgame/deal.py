@@ -111,7 +111,9 @@ def build_deal(board: tuple[int, ...], ranges: np.ndarray, *, isomorphism: bool 
         card_hands.append(np.array([i for x in lists for i in x], dtype=np.int64))
     swap = []
     for p in (0, 1):
-        sw = pos[p][_COMBO_SWAP[:, combos[p]]]
+        # C order whatever the hand count: the kernels take both players' tables as one
+        # typed tuple (a single hand's (6, 1) table would otherwise type as C beside F)
+        sw = np.ascontiguousarray(pos[p][_COMBO_SWAP[:, combos[p]]])
         swap.append(sw)
     sym = [bool(np.allclose(ranges[0][_COMBO_SWAP[k]], ranges[0]) and np.allclose(ranges[1][_COMBO_SWAP[k]],
                                                                                  ranges[1]))
