@@ -11,8 +11,9 @@ the ladder that fits), ``search(street=turn,depth=1)`` (the turn to its end, Mod
 leaves: the blueprint continues, the opponent chooses among it and its fold-, call- and
 raise-biased versions) and ``search(street=flop,depth=1)`` (the same from the flop).
 
-Writes ``docs/search_depth.json`` and the table between ``<!-- search_depth:begin -->`` and
-``<!-- search_depth:end -->`` of docs/search.md (``--no-write`` only prints).
+Writes ``docs/search_depth.json``, the table between ``<!-- search_depth:begin -->`` and
+``<!-- search_depth:end -->`` of docs/search.md and the figure ``docs/search_depth.png``
+(strength per second of thought; ``--no-write`` only prints).
 
 Usage: ``python benchmarks/search_depth.py [--specs "SPEC;SPEC;..."] [--hands 4000]
 [--stack 100] [--seed 131] [--workers 2] [--out runs/search_depth] [--fresh] [--no-write]``
@@ -51,6 +52,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", default="runs/search_depth")
     ap.add_argument("--fresh", action="store_true")
     ap.add_argument("--no-write", action="store_true")
+    ap.add_argument("--png", default="docs/search_depth.png",
+                    help="the figure of strength per second of thought ('' for none)")
     a = ap.parse_args(argv)
     if a.hands < 2 or a.hands % 2:
         raise fail("--hands must be even and >= 2")
@@ -97,7 +100,37 @@ def main(argv: list[str] | None = None) -> int:
         from search_safety import write_block
 
         write_block(DOC, NAME + suffix, text)
+        if a.png:
+            figure(summary, ROOT / a.png if not Path(a.png).is_absolute() else Path(a.png))
     return 0
+
+
+def figure(summary: dict[str, Any], path: Path) -> None:
+    """Strength against the opponent (AIVAT, 95% CI) over the mean think time per searched
+    decision, one point per searcher (log time axis)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    rows = [r for r in summary["rows"] if "think_ms_mean" in r]
+    fig, ax = plt.subplots(figsize=(7.0, 4.2))
+    for r in rows:
+        ax.errorbar(r["think_ms_mean"], r["aivat"], yerr=r["aivat_ci"], fmt="o", capsize=4)
+        ax.annotate(r["spec"], (r["think_ms_mean"], r["aivat"]), textcoords="offset points",
+                    xytext=(6, 6), fontsize=8)
+    ax.axhline(0.0, color="grey", lw=0.8)
+    ax.set_xscale("log")
+    ax.set_xlabel("mean think time per searched decision (ms, log scale)")
+    ax.set_ylabel(f"mbb/hand against {summary['opponent']} (AIVAT, 95% CI)")
+    ax.set_title(f"Strength per second of thought, {summary['stack_bb']:g} bb, "
+                 f"{rows[0]['hands'] if rows else 0:,} hands each")
+    fig.tight_layout()
+    from pokerlab.io import atomic_path
+
+    with atomic_path(path) as tmp:
+        fig.savefig(tmp, dpi=120, format="png")
+    plt.close(fig)
 
 
 def table(summary: dict[str, Any]) -> str:

@@ -448,13 +448,17 @@ class SearchAgent:
     def _trusted(self, street: int) -> bool:
         """Whether the learned model has seen enough of the opponent on ``street`` (0
         preflop .. 3 river) to be played against unsafely (``verify``): at least
-        ``tilt_obs`` of its decisions there with nothing to call and as many facing a bet.
+        ``tilt_obs`` of its decisions there with nothing to call and as many facing a bet,
+        or four times as many of each over all streets (the model's tilt of a street then
+        leans on the others', :meth:`~pokerlab.agents.tilt_model.TiltModel.refit`).
         Without a learned model (``tilt=0``) the search trusts its model always."""
         tm = self.tilt_model
         if tm is None or not self.config.verify:
             return True
-        n = tm.counts
-        return bool(n[3 * street] >= tm.min_obs and n[3 * street + 1] >= tm.min_obs)
+        n, m = tm.counts, tm.min_obs
+        own = n[3 * street] >= m and n[3 * street + 1] >= m
+        pooled = tm.level_count(0) >= 4 * m and tm.level_count(1) >= 4 * m
+        return bool(own or pooled)
 
     def _anchor(self, view: PlayerView, deadline: float, mine: int | None,
                 street_start: bool = True) -> _Solve | None:

@@ -64,6 +64,10 @@ NUM_CLASSES = 12
 PRIOR_SD = 3.0
 """Prior standard deviation of every ``theta`` (log multiplier at the middle strength)."""
 
+POOL_SD = 1.5
+"""Prior standard deviation of a class's ``theta`` and ``beta`` around its level's pooled
+tilt (see :meth:`TiltModel.refit`)."""
+
 SLOPE_SD = 2.0
 """Prior standard deviation of every ``beta`` (change of the log multiplier from the
 weakest to the strongest hand)."""
@@ -205,14 +209,17 @@ def kind_probs(rows: np.ndarray, strengths: np.ndarray, ncols: np.ndarray, param
 
 
 def fit_hands(hands: Sequence[HandObservation], *, prior_sd: float = PRIOR_SD,
-              slope_sd: float = SLOPE_SD, start: np.ndarray | None = None) -> np.ndarray:
+              slope_sd: float = SLOPE_SD, start: np.ndarray | None = None,
+              mean: np.ndarray | None = None, pooled: bool = False) -> np.ndarray:
     """MAP tilt of every class (12 x 2 x 3: ``theta`` and ``beta``, check/call fixed at 0)
     from whole hands: each hand's likelihood is the prior-weighted sum over what it could
     hold of the product over its decisions of the tilted model's probability of the kind
     taken (exact: a shown hand's decisions given its cards, an unshown one's given nothing
     but the public actions, so that showing, which depends on later actions, biases
-    nothing); priors ``N(0, prior_sd^2)`` on ``theta``, ``N(0, slope_sd^2)`` on ``beta`` of
-    fold and raise of every class.  L-BFGS from ``start`` (default 0)."""
+    nothing); priors ``N(mean, prior_sd^2)`` on ``theta``, ``N(mean, slope_sd^2)`` on
+    ``beta`` of fold and raise of every class (``mean``: 12 x 2 x 3, default 0).  L-BFGS
+    from ``start`` (default 0).  ``pooled``: one tilt per level, every street's classes of
+    a level counted as one (the answer repeated over the streets)."""
     from scipy.optimize import minimize
 
     params = np.zeros((NUM_CLASSES, 2, 3))
@@ -232,6 +239,8 @@ def fit_hands(hands: Sequence[HandObservation], *, prior_sd: float = PRIOR_SD,
     rows = np.concatenate(rows_l).astype(np.float64)
     sv = np.concatenate(sv_l).astype(np.float64)
     cls = np.concatenate(cls_l)
+    if pooled:
+        cls = cls % 3
     kinds = np.concatenate(kind_l)
     nc = np.concatenate(nc_l)
     logw = np.concatenate(logw_l)
@@ -251,6 +260,8 @@ def fit_hands(hands: Sequence[HandObservation], *, prior_sd: float = PRIOR_SD,
         return params
     nf = len(slots)
     prec = np.array([1.0 / prior_sd ** 2] * nf + [1.0 / slope_sd ** 2] * nf)
+    mu = np.zeros(2 * nf) if mean is None else np.array(
+        [float(mean[c, 0, k]) for c, k in slots] + [float(mean[c, 1, k]) for c, k in slots])
     idx = np.arange(rows.shape[0])
     onehot = np.zeros_like(rows)
     onehot[idx, kinds] = 1.0
@@ -282,8 +293,9 @@ def fit_hands(hands: Sequence[HandObservation], *, prior_sd: float = PRIOR_SD,
         g_beta = np.stack([np.bincount(cls, weights=d[:, k] * sv, minlength=NUM_CLASSES)
                            for k in range(3)], axis=1)
         grad = np.array([g_theta[c, k] for c, k in slots] + [g_beta[c, k] for c, k in slots])
-        val = ll - 0.5 * float((prec * x * x).sum())
-        return -val, -(grad - prec * x)
+        dev = x - mu
+        val = ll - 0.5 * float((prec * dev * dev).sum())
+        return -val, -(grad - prec * dev)
 
     if start is None:
         x0 = np.zeros(2 * nf)
@@ -292,7 +304,10 @@ def fit_hands(hands: Sequence[HandObservation], *, prior_sd: float = PRIOR_SD,
         x0 = np.array([st0[c, 0, k] for c, k in slots] + [st0[c, 1, k] for c, k in slots])
     res = minimize(negpost, x0, jac=True, method="L-BFGS-B",
                    bounds=[(-12.0, 12.0)] * nf + [(-24.0, 24.0)] * nf)
-    return unpack(np.asarray(res.x, dtype=np.float64))
+    out = unpack(np.asarray(res.x, dtype=np.float64))
+    if pooled:
+        out = np.stack([out[c % 3] for c in range(NUM_CLASSES)])
+    return out
 
 
 class TiltModel:
@@ -321,6 +336,7 @@ class TiltModel:
         """Forget every observation: the model is the base again."""
         self.obs = TiltObservations()
         self.params = np.zeros((NUM_CLASSES, 2, 3))
+        self.pooled = np.zeros((NUM_CLASSES, 2, 3))
         self.counts = np.zeros(NUM_CLASSES, dtype=np.int64)
         self.fitted_hands = 0
 
@@ -414,10 +430,15 @@ class TiltModel:
         return d
 
     def refit(self) -> None:
-        """The tilt of every class from the hands in the window (:func:`fit_hands`,
-        warm-started at the current tilt)."""
-        self.params = fit_hands(self.obs.obs, prior_sd=self.prior_sd, slope_sd=self.slope_sd,
-                                start=self.params)
+        """The tilt of every class from the hands in the window (:func:`fit_hands`): first
+        one tilt per level over the streets, then every class's around it (its prior's
+        mean), so that a street with few decisions (the river against a maniac) takes
+        what the others show; warm-started at the current tilts."""
+        self.pooled = fit_hands(self.obs.obs, prior_sd=self.prior_sd, slope_sd=self.slope_sd,
+                                start=self.pooled, pooled=True)
+        self.params = fit_hands(self.obs.obs, prior_sd=POOL_SD, slope_sd=POOL_SD,
+                                start=self.params if np.any(self.params) else self.pooled,
+                                mean=self.pooled)
         self.counts = np.array([self.obs.count(c) for c in range(NUM_CLASSES)])
         self.fitted_hands = self.obs.hands
 
@@ -427,9 +448,20 @@ class TiltModel:
         since = self.obs.hands - self.fitted_hands
         return since >= min(REFIT_EVERY, max(5, self.obs.hands // 10))
 
+    def level_count(self, level: int) -> int:
+        """Decisions of level ``level`` (0 nothing to call, 1 facing a bet, 2 more) over the
+        streets, in the window."""
+        return int(self.counts[level::3].sum())
+
     def confident(self, c: int) -> bool:
-        """Whether class ``c`` has enough observations and a large enough tilt to lock."""
-        return int(self.counts[c]) >= self.min_obs and tilt_size(self.params[c]) >= self.lock_theta
+        """Whether class ``c`` is known well enough and tilted enough to lock: a tilt of at
+        least ``lock_theta`` resting on ``min_obs`` decisions of its own, or on four times
+        as many of its level over the streets whose pooled tilt is as large."""
+        if tilt_size(self.params[c]) < self.lock_theta:
+            return False
+        if int(self.counts[c]) >= self.min_obs:
+            return True
+        return self.level_count(c % 3) >= 4 * self.min_obs and tilt_size(self.pooled[c]) >= self.lock_theta
 
     def deviates(self) -> bool:
         """Whether any class is tilted at all (else the model equals the base)."""
