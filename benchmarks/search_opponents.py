@@ -19,8 +19,8 @@ every match are kept in ``--out`` (``.npz``) and reused by a later run with the 
 settings (``--fresh`` plays them again).
 
 Usage: ``python benchmarks/search_opponents.py [--search search] [--opponents
-blueprint,call,raise,tag] [--hands 20000] [--stack 100] [--seed 101] [--workers 2]
-[--out runs/search_opponents] [--fresh] [--no-write]``
+blueprint,call,raise,tag] [--hands 20000] [--hands-for blueprint=40000] [--stack 100]
+[--seed 101] [--workers 2] [--out runs/search_opponents] [--fresh] [--no-write]``
 """
 
 from __future__ import annotations
@@ -125,6 +125,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--search", default="search")
     ap.add_argument("--opponents", default="blueprint,call,raise,tag")
     ap.add_argument("--hands", type=int, default=20000)
+    ap.add_argument("--hands-for", default="",
+                    help="other hand counts by opponent, e.g. blueprint=40000 (comma-separated)")
     ap.add_argument("--stack", type=float, default=100.0)
     ap.add_argument("--seed", type=int, default=101)
     ap.add_argument("--workers", type=int, default=2)
@@ -142,7 +144,15 @@ def main(argv: list[str] | None = None) -> int:
     started = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
     loads = [os.getloadavg()[0]]
     rows: list[dict[str, Any]] = []
+    per_opp: dict[str, int] = {}
+    for item in [x.strip() for x in a.hands_for.split(",") if x.strip()]:
+        name, eq, num = item.partition("=")
+        if not eq or not num.strip().isdigit() or int(num) < 2 or int(num) % 2:
+            raise fail(f"--hands-for {item!r}: write OPPONENT=HANDS with an even count >= 2")
+        per_opp[name.strip()] = int(num)
+    default_hands = a.hands
     for opp in [o.strip() for o in a.opponents.split(",") if o.strip()]:
+        a.hands = per_opp.get(opp, default_hands)
         s = play(a.search, opp, a)
         loads.append(os.getloadavg()[0])
         sp_raw, sp_av = pairs(s["raw"], bb), pairs(s["aivat"], bb)

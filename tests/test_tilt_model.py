@@ -243,3 +243,43 @@ def test_matches_keep_a_learner_in_one_chunk_per_worker() -> None:
     calls: list[int] = []
     run_match(cfg, ObjectFactory({0: agent}), workers=1, progress=lambda d, t: calls.append(d))
     assert agent.starts == 1 and agent.seen == 400 and calls[-1] == 400
+
+
+def test_hierarchical_fit_lends_a_sparse_street_the_others_tilt() -> None:
+    """The same opponent tendency (folds four times less than the base facing a bet) seen
+    3,000 times on the flop and a few times on the river: the model's river tilt, fitted
+    around the pooled one, is near the truth, and the river situation can be locked on
+    the strength of its level."""
+    rng = np.random.default_rng(11)
+    rows = np.array([[0.5, 0.4, 0.1], [0.2, 0.6, 0.2]])
+    prior = np.array([0.5, 0.5])
+    ncols = np.array([1.0, 1.0, 1.0])
+    true = np.array([[np.log(0.25), 0.0, 0.0], [0.0, 0.0, 0.0]])
+    flop, river = situation(1, 100, 1), situation(3, 100, 1)
+    def hand(c: int, k: int) -> HandObservation:
+        return HandObservation(classes=np.array([c]), kinds=np.array([k]), ncols=ncols[None, :],
+                               weights=prior, rows=rows[:, None, :], strengths=np.zeros((2, 1)))
+
+    hands = []
+    for _ in range(3000):
+        g = int(rng.choice(2, p=prior))
+        pi = kind_probs(rows[g:g + 1], np.zeros(1), ncols, true, smoothing(true))[0]
+        hands.append(hand(flop, int(rng.choice(3, p=pi))))
+    # the river: 15 decisions at about the truth's frequencies (13% folds, 12% raises)
+    hands += [hand(river, FOLD)] * 2 + [hand(river, CALL)] * 11 + [hand(river, RAISE)] * 2
+    model = TiltModel(make_agent("call", game="hunl", config=CFG))
+    model.obs.obs.extend(hands)
+    model.refit()
+    assert abs(model.params[flop, 0, FOLD] - np.log(0.25)) < 0.2
+    assert abs(model.params[river, 0, FOLD] - np.log(0.25)) < 0.3
+    # three river decisions only (all calls): the river's tilt stays near the flop's
+    model.obs.obs.clear()
+    model.obs.obs.extend(hands[:3000] + [hand(river, CALL)] * 3)
+    model.refit()
+    assert abs(model.params[river, 0, FOLD] - np.log(0.25)) < 0.7  # not near 0, the base
+    model.obs.obs.clear()
+    model.obs.obs.extend(hands)
+    model.refit()
+    # the river situation leans on its level: confident with 15 decisions of its own
+    model.min_obs, model.lock_theta = 50, 1.0
+    assert model.counts[river] == 15 and model.confident(river)
