@@ -47,6 +47,7 @@ BENCHES: dict[str, tuple[str, list[str]]] = {
     "hands": ("bench_hands.py", ["--no-million"]),
     "matches": ("bench_matches.py", ["--hands", "100000", "--pk-hands", "200"]),
     "deepcfr": ("bench_deepcfr.py", ["--seeds", "1", "--budget", "20", "--checkpoints", "3"]),
+    "continuation": ("bench_continuation.py", ["--calls", "20"]),
 }
 
 

@@ -4,24 +4,31 @@ range-vectorised engine of :mod:`pokerlab.subgame`).
 
 At a decision on the start street or later the agent
 
-1. takes both players' ranges at the current public state: before its first search of
-   the hand by Bayes through the base policy (the blueprint) at every observed action
-   (:class:`~pokerlab.agents.beliefs.HoldemBeliefs`); after it, from its previous solve
-   (**nested**: the real actions since that solve's root are followed in its tree, an
-   opponent's raise the tree lacks as the nearest size), so its own range is exactly the
-   one it played;
+1. takes both players' ranges at the current public state: by Bayes through its model of
+   each player at every observed action (:class:`~pokerlab.agents.beliefs.HoldemBeliefs`:
+   its own actions through what it played, the opponent's through the opponent model
+   learned in the match, :class:`~pokerlab.agents.tilt_model.TiltModel`, which is the base
+   policy until the opponent is seen); or, **nested**, from a solve of this hand it kept
+   (the one at its last decision on this street, whoever asked for it, or one whose tree
+   covers this street): the real actions since that solve's root are followed in its
+   tree, an opponent's raise the tree lacks as the nearest size;
 2. builds a spot that starts *at this decision* (:class:`~pokerlab.subgame.tree.Root`):
    the real pot, stacks and street bets, so an off-tree bet of the opponent is part of the
-   subgame exactly, never translated; later actions use the search's own bet sizes;
+   subgame exactly, never translated; later actions use the search's own bet sizes; with
+   ``depth=1`` the spot ends with the street (Modicum's leaves,
+   :mod:`pokerlab.agents.leaves`);
 3. solves it with Discounted CFR until the think budget is spent (or 0.5% of the pot),
    and plays its actual hand by sampling its strategy;
-4. **safety** (``safe=1``): when a previous solve exists, the opponent may take, per
-   hand, its best-response counterfactual value there (the resolve gadget,
+4. **safety**: until the learned model has seen enough of the opponent on this street
+   (``verify``, the default), or always with ``safe=1``, it re-solves safely: when the
+   opponent acted first on the street, the street is solved from its start and the
+   opponent's actions are read there (``anchor``); the opponent may take, per hand, its
+   best-response counterfactual value in the solve it nests in (the resolve gadget,
    :meth:`~pokerlab.subgame.solver.SpotSolver.set_gadget`), so the new strategy gives no
-   opponent hand more than the previous one did; at the first river search of a hand,
-   its best-response value against the blueprint's play of the subgame.  ``safe=0`` (the
-   default since 2026-12-03, measured stronger: docs/search.md) re-solves on the ranges
-   only (unsafe).
+   opponent hand more than that one did; at the first river search of a hand, its
+   best-response value against the blueprint's play of the subgame.  Once the model is
+   verified it re-solves on the model's ranges (unsafe), the situations where the model
+   deviates confidently locked to it (an exploitative search).
 
 Before the start street, and whenever a search cannot run (no iteration fits the budget,
 the spot is over the memory bound, its own hand is outside its range), it plays the base
@@ -112,7 +119,14 @@ class SearchConfig:
     per situation toward the opponent's observed fold / call / raise frequencies), and
     the situations where it has at least ``tilt_obs`` observations and a log multiplier
     of at least ``tilt_lock`` are locked to it in every subgame (``tilt_lock=0``: never;
-    not with ``safe``); :class:`TiltSearchAgent`."""
+    not with ``safe``); :class:`TiltSearchAgent`; ``depth``: 1 solves to the end of the
+    street only, valuing its ends by the base policy's continuation with the opponent
+    choosing among its biased versions (Modicum; ``runouts`` per leaf, 0: every river of a
+    turn leaf and 8 below a flop leaf; ``bias``: the versions' multiplier), 0 to the end of
+    the hand; ``anchor``: when safe and the opponent acted first on the street, read its
+    actions in a solve of the street from its start; ``verify``: with ``tilt``, safe until
+    the model has ``tilt_obs`` of the opponent's decisions on the street with nothing to
+    call and as many facing a bet (or four times as many over the streets)."""
 
     ms: float = 1000.0
     street: int = 3
