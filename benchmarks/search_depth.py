@@ -116,11 +116,16 @@ def figure(summary: dict[str, Any], path: Path) -> None:
     rows = [r for r in summary["rows"] if "think_ms_mean" in r]
     fig, ax = plt.subplots(figsize=(7.0, 4.2))
     for r in rows:
-        ax.errorbar(r["think_ms_mean"], r["aivat"], yerr=r["aivat_ci"], fmt="o", capsize=4)
-        ax.annotate(r["spec"], (r["think_ms_mean"], r["aivat"]), textcoords="offset points",
-                    xytext=(6, 6), fontsize=8)
+        ax.errorbar(r["think_ms_mean"], r["aivat"], yerr=r["aivat_ci"], fmt="o", capsize=4,
+                    label=r["spec"])
     ax.axhline(0.0, color="grey", lw=0.8)
     ax.set_xscale("log")
+    from matplotlib.ticker import FixedLocator, NullFormatter, ScalarFormatter
+
+    ax.xaxis.set_major_locator(FixedLocator([3, 10, 30, 100, 300, 1000, 3000]))
+    ax.xaxis.set_major_formatter(ScalarFormatter())
+    ax.xaxis.set_minor_formatter(NullFormatter())
+    ax.legend(fontsize=8, loc="lower center")
     ax.set_xlabel("mean think time per searched decision (ms, log scale)")
     ax.set_ylabel(f"mbb/hand against {summary['opponent']} (AIVAT, 95% CI)")
     ax.set_title(f"Strength per second of thought, {summary['stack_bb']:g} bb, "
