@@ -101,7 +101,7 @@ def main(argv: list[str] | None = None) -> int:
 
         write_block(DOC, NAME + suffix, text)
         if a.png:
-            figure(summary, ROOT / a.png if not Path(a.png).is_absolute() else Path(a.png))
+            figure(summary, ROOT / a.png)
     return 0
 
 

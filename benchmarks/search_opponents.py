@@ -150,10 +150,13 @@ def main(argv: list[str] | None = None) -> int:
         if not eq or not num.strip().isdigit() or int(num) < 2 or int(num) % 2:
             raise fail(f"--hands-for {item!r}: write OPPONENT=HANDS with an even count >= 2")
         per_opp[name.strip()] = int(num)
-    default_hands = a.hands
-    for opp in [o.strip() for o in a.opponents.split(",") if o.strip()]:
-        a.hands = per_opp.get(opp, default_hands)
-        s = play(a.search, opp, a)
+    opponents = [o.strip() for o in a.opponents.split(",") if o.strip()]
+    for name in per_opp:
+        if name not in opponents:
+            raise fail(f"--hands-for {name!r}: not one of --opponents ({', '.join(opponents)})")
+    for opp in opponents:
+        oa = argparse.Namespace(**{**vars(a), "hands": per_opp.get(opp, a.hands)})
+        s = play(a.search, opp, oa)
         loads.append(os.getloadavg()[0])
         sp_raw, sp_av = pairs(s["raw"], bb), pairs(s["aivat"], bb)
         row: dict[str, Any] = {"opponent": opp, "hands": int(s["raw"].size)}
@@ -163,7 +166,7 @@ def main(argv: list[str] | None = None) -> int:
             row["diff_aivat"], row["diff_aivat_ci"] = row["search_aivat"], row["search_aivat_ci"]
             row["diff_raw"], row["diff_raw_ci"] = row["search_raw"], row["search_raw_ci"]
         else:
-            b = play("blueprint", opp, a)
+            b = play("blueprint", opp, oa)
             loads.append(os.getloadavg()[0])
             bp_raw, bp_av = pairs(b["raw"], bb), pairs(b["aivat"], bb)
             row["blueprint_raw"], row["blueprint_raw_ci"] = stat(bp_raw)
