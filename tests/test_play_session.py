@@ -72,7 +72,7 @@ def test_hunl_chip_arithmetic_rotation_and_phh(tmp_path):
     for f, h in zip(files, s.hands, strict=True):
         st = phh.read_phhs(f)[0]
         assert st.payoffs() == h.state.payoffs()
-        hh = phh._load_all(f.read_text())[0]
+        hh = phh.load_all(f.read_text())[0]
         assert phh.pokerkit_finishing_stacks(hh) == tuple(st.final_stacks())
     # the download masks the agent's cards in hands it did not show
     text = s.phh_text()

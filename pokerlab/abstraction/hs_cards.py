@@ -117,7 +117,7 @@ class CardSpec:
         """This spec with its thresholds computed (no-op when present)."""
         if self.thresholds:
             return self
-        th = _thresholds(self.buckets, self.sample, self.seed)
+        th = hs_thresholds(self.buckets, self.sample, self.seed)
         return CardSpec(buckets=self.buckets, sample=self.sample, seed=self.seed,
                         thresholds=th)
 
@@ -144,7 +144,7 @@ class CardSpec:
             raise ConfigError(f"street {street} needs {BOARD_PREFIX[street]} board cards, "
                               f"got {len(board)}")
         strengths = np.zeros(COMBOS.shape[0], dtype=np.int32)
-        combos = _combos64()
+        combos = combos64()
         combos_on_board_kernel(eval_tables(), combos, bd, bd.size, strengths)
         mine = strengths[int(COMBO_INDEX[a, b])]
         hs = float(hand_strength(strengths, combos, a, b, mine))
@@ -178,12 +178,12 @@ def bucket_of_hs(hs: float, thresholds: Sequence[float] | np.ndarray) -> int:
 
 
 @lru_cache(maxsize=1)
-def _combos64() -> np.ndarray:
+def combos64() -> np.ndarray:
     return np.ascontiguousarray(COMBOS, dtype=np.int64)
 
 
 @lru_cache(maxsize=32)
-def _thresholds(buckets: tuple[int, int, int, int], sample: int,
+def hs_thresholds(buckets: tuple[int, int, int, int], sample: int,
                 seed: int) -> tuple[tuple[float, ...], ...]:
     out: list[tuple[float, ...]] = [()]
     for s in (1, 2, 3):
@@ -192,7 +192,7 @@ def _thresholds(buckets: tuple[int, int, int, int], sample: int,
             out.append(())
             continue
         hs = np.zeros(sample)
-        sample_hs(eval_tables(), _combos64(), s, sample, seed * 4 + s, hs)
+        sample_hs(eval_tables(), combos64(), s, sample, seed * 4 + s, hs)
         q = np.quantile(hs, np.arange(1, k) / k)
         out.append(tuple(float(x) for x in q))
     return tuple(out)

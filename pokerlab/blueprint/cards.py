@@ -6,10 +6,10 @@ from __future__ import annotations
 from pokerlab.abstraction.hs_cards import (  # noqa: F401
     BOARD_PREFIX,
     CardSpec,
-    _combos64,
-    _thresholds,
     bucket_of_hs,
+    combos64,
     hand_strength,
+    hs_thresholds,
     sample_hs,
 )
 

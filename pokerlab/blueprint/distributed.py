@@ -41,12 +41,12 @@ import numpy as np
 from pokerlab.blueprint import mccfr_kernels as K
 from pokerlab.blueprint.config import BlueprintConfig
 from pokerlab.blueprint.parallel import (
-    _discount_due,
-    _snapshot_due,
     discount,
+    discount_due,
     piece_end,
     run_block,
     snapshot,
+    snapshot_due,
     split,
     worker_state,
 )
@@ -127,7 +127,7 @@ class RayTrainer:
         t = tr.iterations
         end = t + iterations
         while t < end:
-            if _discount_due(tr, t + 1):
+            if discount_due(tr, t + 1):
                 discount(tr, t + 1, tr.regret, tr.avg)
             e = piece_end(tr, t, min(end, t + self.workers * self.merge_every))
             counts = split(e - t, self.workers)
@@ -141,7 +141,7 @@ class RayTrainer:
                 self.states[w] = np.array(o[2], dtype=np.uint64)
                 self.decks[w] = np.array(o[3], dtype=np.int64)
             t = e
-            if _snapshot_due(tr, t):
+            if snapshot_due(tr, t):
                 snapshot(tr, tr.regret, tr.snap)
         tr.iterations = end
         tr.state[:] = self.states[0]

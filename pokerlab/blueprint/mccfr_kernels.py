@@ -865,9 +865,9 @@ def run_iterations_py(t0: int, n: int, tree: Any, node_offset: np.ndarray, regre
                     bucket[p, s] = int(card_tables.bucket(s, (a, b), cards[4:4 + 2 + s]))
                 else:
                     st = strengths_on_board(cards[4:4 + 2 + s])
-                    from pokerlab.blueprint.cards import _combos64, hand_strength
+                    from pokerlab.blueprint.cards import combos64, hand_strength
 
-                    hs = float(hand_strength.py_func(st, _combos64(), a, b,
+                    hs = float(hand_strength.py_func(st, combos64(), a, b,
                                                      st[COMBO_INDEX[a, b]]))
                     bucket[p, s] = bucket_of_hs(hs, spec_thresholds[s, :nbuckets[s] - 1])
             return bucket[p, s]

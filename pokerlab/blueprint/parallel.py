@@ -46,12 +46,12 @@ def worker_params(trainer: BlueprintTrainer) -> np.ndarray:
     return p
 
 
-def _discount_due(trainer: BlueprintTrainer, t: int) -> bool:
+def discount_due(trainer: BlueprintTrainer, t: int) -> bool:
     c = trainer.config
     return c.lcfr_every > 0 and t <= c.lcfr_until and t % c.lcfr_every == 0
 
 
-def _snapshot_due(trainer: BlueprintTrainer, t: int) -> bool:
+def snapshot_due(trainer: BlueprintTrainer, t: int) -> bool:
     c = trainer.config
     return c.snapshot_every > 0 and t > c.snapshot_after and t % c.snapshot_every == 0
 
@@ -96,7 +96,7 @@ def snapshot(trainer: BlueprintTrainer, regret: np.ndarray, snap: np.ndarray) ->
 def kernel_args(trainer: BlueprintTrainer, regret: np.ndarray, avg: np.ndarray,
                 snap: np.ndarray) -> tuple[object, ...]:
     """The kernel's arguments from ``kind`` to ``combos`` (20 items)."""
-    from pokerlab.blueprint.cards import _combos64
+    from pokerlab.blueprint.cards import combos64
     from pokerlab.cards.evaluator import eval_tables
 
     t = trainer.tree
@@ -104,7 +104,7 @@ def kernel_args(trainer: BlueprintTrainer, regret: np.ndarray, avg: np.ndarray,
             t.committed0, t.committed1, trainer.layout.node_offset, regret,
             regret.dtype.kind == "i", avg, trainer._avg_mask, snap, trainer._nbuckets,
             trainer._thresholds, trainer._class_of, trainer._combo_index, eval_tables(),
-            _combos64())
+            combos64())
 
 
 def run_block(trainer: BlueprintTrainer, t0: int, n: int, regret: np.ndarray,
@@ -161,7 +161,7 @@ def _run_pieces(trainer: BlueprintTrainer, n: int, threads: int) -> None:
     args = kernel_args(trainer, trainer.regret, trainer.avg, trainer.snap)
     end = t + n
     while t < end:
-        if _discount_due(trainer, t + 1):
+        if discount_due(trainer, t + 1):
             discount(trainer, t + 1, trainer.regret, trainer.avg)
         e = piece_end(trainer, t, end)
         counts = split(e - t, threads)
@@ -170,7 +170,7 @@ def _run_pieces(trainer: BlueprintTrainer, n: int, threads: int) -> None:
                     *args, states2, decks, params, trainer.params_f, trainer.max_depth,
                     trainer.max_actions, trainer._allin_d)
         t = e
-        if _snapshot_due(trainer, t):
+        if snapshot_due(trainer, t):
             snapshot(trainer, trainer.regret, trainer.snap)
     trainer.state[0] = states2[0, 0]
     trainer.deck[:] = decks[0]

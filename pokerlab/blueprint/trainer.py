@@ -27,7 +27,7 @@ import numpy as np
 
 from pokerlab.abstraction.action_tree import DECISION, ActionTree, compile_tree
 from pokerlab.blueprint import mccfr_kernels as K
-from pokerlab.blueprint.cards import CardSpec, _combos64
+from pokerlab.blueprint.cards import CardSpec, combos64
 from pokerlab.blueprint.config import BlueprintConfig
 from pokerlab.blueprint.seeds import seed_state
 from pokerlab.cards.cards import CLASS_OF_COMBO, COMBO_INDEX
@@ -205,7 +205,7 @@ class BlueprintTrainer:
                 t.child_node, t.committed0, t.committed1, self.layout.node_offset, self.regret,
                 self.regret.dtype.kind == "i", self.avg, self._avg_mask, self.snap,
                 self._nbuckets, self._thresholds, self._class_of, self._combo_index,
-                eval_tables(), _combos64(), self.state, self.deck, self.params_i,
+                eval_tables(), combos64(), self.state, self.deck, self.params_i,
                 self.params_f, self.max_depth, self.max_actions, self._allin_d, self.lock_sig,
                 self.lock_row, self.lock_p, self._ctab)
             return
@@ -215,7 +215,7 @@ class BlueprintTrainer:
                 t.num_children, t.child_node, t.committed0, t.committed1,
                 self.layout.node_offset, self.regret, self.regret.dtype.kind == "i", self.avg,
                 self._avg_mask, self.snap, self._nbuckets, self._thresholds, self._class_of,
-                self._combo_index, eval_tables(), _combos64(), self.state, self.deck,
+                self._combo_index, eval_tables(), combos64(), self.state, self.deck,
                 self.params_i, self.params_f, self.max_depth, self.max_actions, self._allin_d)
         nb = self.table_nbytes
         if (self.storage == "memory" and nb <= BUCKET_MAJOR_MAX_BYTES

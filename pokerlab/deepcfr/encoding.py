@@ -14,63 +14,15 @@ betting so far as ``(round, chips added, pot before)`` triples.  Views exist for
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable
 from typing import Any
 
-import numpy as np
-
+from pokerlab.deepcfr.features import PokerEncoder, View, ViewFn
+from pokerlab.deepcfr.views import OWN_GAME_ENCODERS
 from pokerlab.errors import ConfigError
 
-View = tuple[list[list[int]], list[tuple[int, float, float]]]
-ViewFn = Callable[[Any, int], View]
-
-
-@dataclass(frozen=True, kw_only=True)
-class PokerEncoder:
-    """Fixed-size features: ``card_groups[g]`` slots for group ``g``, ``rounds`` betting
-    rounds of ``positions`` betting positions each, ``num_actions`` network outputs."""
-
-    card_groups: tuple[int, ...]
-    rounds: int
-    positions: int
-    num_actions: int
-    view: ViewFn
-    suit_symmetric: bool = False  # the view canonicalises suits (lossless isomorphism)
-
-    @property
-    def num_card_slots(self) -> int:
-        return int(sum(self.card_groups))
-
-    @property
-    def num_bets(self) -> int:
-        return self.rounds * self.positions
-
-    def encode(self, state: Any, player: int) -> tuple[np.ndarray, np.ndarray]:
-        groups, actions = self.view(state, player)
-        return self.encode_view(groups, actions)
-
-    def encode_view(
-        self, groups: Sequence[Sequence[int]], actions: Sequence[tuple[int, float, float]]
-    ) -> tuple[np.ndarray, np.ndarray]:
-        cards = np.full(self.num_card_slots, -1, dtype=np.int16)
-        start = 0
-        for size, group in zip(self.card_groups, groups, strict=False):
-            for i, c in enumerate(group[:size]):
-                cards[start + i] = c
-            start += size
-        bets = np.full(self.num_bets, -1.0, dtype=np.float32)
-        used = [0] * self.rounds
-        for rnd, added, pot in actions:
-            k = used[rnd]
-            if k >= self.positions:
-                raise ConfigError(
-                    f"more than {self.positions} actions in round {rnd}: encoder too small"
-                )
-            bets[rnd * self.positions + k] = added / pot if pot > 0 else 0.0
-            used[rnd] = k + 1
-        return cards, bets
-
+__all__ = ["PokerEncoder", "View", "ViewFn", "acpc_encoder", "encoder_for", "game_name",
+           "register_encoder"]
 
 # ---------------------------------------------------------------- OpenSpiel views
 def _spiel_kuhn_view(state: Any, player: int) -> View:
@@ -129,6 +81,7 @@ _SPIEL_LEDUC = PokerEncoder(card_groups=(1, 1), rounds=2, positions=4, num_actio
 _REGISTRY: dict[str, Callable[[Any], PokerEncoder]] = {
     "kuhn_poker": lambda game: _SPIEL_KUHN,
     "leduc_poker": lambda game: _SPIEL_LEDUC,
+    **OWN_GAME_ENCODERS,
 }
 
 
@@ -163,7 +116,6 @@ def encoder_for(game: Any) -> PokerEncoder:
 
     if isinstance(game, AcpcGame):
         return acpc_encoder(game)
-    _load_builtin_encoders()
     name = game_name(game)
     if name not in _REGISTRY:
         raise ConfigError(
@@ -171,14 +123,3 @@ def encoder_for(game: Any) -> PokerEncoder:
         )
     return _REGISTRY[name](game)
 
-
-def _load_builtin_encoders() -> None:
-    # Imported lazily: these modules register their views when present.
-    import importlib
-
-    for mod in ("pokerlab.deepcfr.views",):
-        try:
-            importlib.import_module(mod)
-        except ModuleNotFoundError as exc:  # pragma: no cover - optional module
-            if exc.name != mod:
-                raise

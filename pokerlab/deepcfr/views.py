@@ -1,10 +1,12 @@
-"""Card/bet views of pokerlab's own games for :mod:`pokerlab.deepcfr.encoding`."""
+"""Card/bet views of pokerlab's own games and their encoders (:data:`OWN_GAME_ENCODERS`),
+looked up by :mod:`pokerlab.deepcfr.encoding`."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
-from pokerlab.deepcfr.encoding import PokerEncoder, View, register_encoder
+from pokerlab.deepcfr.features import PokerEncoder, View
 
 
 def _kuhn_like_view(state: Any, player: int) -> View:
@@ -58,7 +60,10 @@ _KUHN = PokerEncoder(card_groups=(1,), rounds=1, positions=3, num_actions=2,
 _LEDUC = PokerEncoder(card_groups=(1, 1), rounds=2, positions=4, num_actions=3,
                       view=_leduc_view)
 
-register_encoder("kuhn", lambda game: _KUHN)
-register_encoder("eight_card", lambda game: _KUHN)
-register_encoder("leduc", lambda game: _LEDUC)
-register_encoder("flop_holdem", _flop_holdem_encoder)
+#: The encoders of pokerlab's own games by game name (:func:`pokerlab.deepcfr.encoding.encoder_for`).
+OWN_GAME_ENCODERS: dict[str, Callable[[Any], PokerEncoder]] = {
+    "kuhn": lambda game: _KUHN,
+    "eight_card": lambda game: _KUHN,
+    "leduc": lambda game: _LEDUC,
+    "flop_holdem": _flop_holdem_encoder,
+}

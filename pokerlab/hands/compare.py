@@ -232,7 +232,7 @@ def write_compare_report(db: HandDB, groups: list[str], out: str | Path, *,
                          ) -> dict[str, Any]:
     """Write ``index.html``, ``compare.png``, ``compare_bets.png`` and ``compare.json``
     into folder ``out``; returns a summary (paths and the per-group numbers)."""
-    from pokerlab.hands.report import _CSS, _stats_table
+    from pokerlab.hands.report import REPORT_CSS, stats_table
 
     data = compare_groups(db, groups, human=human, thresholds=thresholds)
     out_dir = Path(out)
@@ -243,10 +243,10 @@ def write_compare_report(db: HandDB, groups: list[str], out: str | Path, *,
     for g in data["groups"]:
         stats: list[PlayerStats] = g["_player_stats"]
         hud.append(f"<h3>{html.escape(g['group'])} ({g['kind']}; pooled style: "
-                   f"{html.escape(g['style'])})</h3>\n{_stats_table(stats)}")
+                   f"{html.escape(g['style'])})</h3>\n{stats_table(stats)}")
     page = f"""<!doctype html>
 <html><head><meta charset="utf-8"><title>{html.escape(title)}</title>
-<style>{_CSS}</style></head><body>
+<style>{REPORT_CSS}</style></head><body>
 <h1>{html.escape(title)}</h1>
 <p class=small>Groups {html.escape(', '.join(groups))} of {html.escape(str(db.path))};
 generated {dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC")} by

@@ -168,7 +168,7 @@ def _fmt(v: Any, nd: int = 1) -> str:
     return html.escape(str(v))
 
 
-_CSS = """
+REPORT_CSS = """
 body { font-family: system-ui, sans-serif; margin: 2em; color: #222; max-width: 1200px; }
 table { border-collapse: collapse; margin: 1em 0; font-size: 13px; }
 th, td { border: 1px solid #ccc; padding: 3px 7px; text-align: right; }
@@ -179,7 +179,7 @@ img { max-width: 100%; border: 1px solid #ddd; margin: 0.5em 0; }
 """
 
 
-def _stats_table(stats: list[PlayerStats]) -> str:
+def stats_table(stats: list[PlayerStats]) -> str:
     head = (
         "player",
         "hands",
@@ -259,13 +259,13 @@ def write_report(db: HandDB, out: str | Path, *, config: ReportConfig | None = N
     t = cfg.thresholds
     page = f"""<!doctype html>
 <html><head><meta charset="utf-8"><title>{html.escape(cfg.title)}</title>
-<style>{_CSS}</style></head><body>
+<style>{REPORT_CSS}</style></head><body>
 <h1>{html.escape(cfg.title)}</h1>
 <p class=small>{n_hands} hands in {html.escape(str(db.path))}; generated
 {dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC")} by <code>pokerlab hands report</code>.
 Filter: {html.escape(_describe_filter(cfg.filter))}.</p>
 <h2>Statistics per player</h2>
-{_stats_table(stats)}
+{stats_table(stats)}
 <p class=small>Percentages; AF = postflop (bets+raises)/calls;
 AFq = postflop (bets+raises)/(bets+raises+calls+folds);
 WTSD of flops seen; W$SD of showdowns reached;

@@ -116,7 +116,7 @@ def write_phhs(path: str | Path, states: Iterable[HoldemState], *,
 
 
 # ---------------------------------------------------------------- reading
-def _load_all(text: str) -> list[Any]:
+def load_all(text: str) -> list[Any]:
     from pokerkit import HandHistory
 
     try:
@@ -209,7 +209,7 @@ def _parse_maybe_unknown(text: str, n: int) -> list[int] | None:
 
 def loads_all(text: str) -> list[HoldemState]:
     """Every hand of PHH/PHHS text as an engine state."""
-    return [state_from_history(hh) for hh in _load_all(text)]
+    return [state_from_history(hh) for hh in load_all(text)]
 
 
 def read_phhs(path: str | Path) -> list[HoldemState]:
@@ -235,7 +235,7 @@ def pokerkit_finishing_stacks(hh: Any) -> tuple[int, ...]:
 def pokerkit_replay_file(path: str | Path) -> list[tuple[int, ...]]:
     """Final stacks of every hand of a PHH/PHHS file as PokerKit replays it."""
     text = Path(path).read_text(encoding="utf-8")
-    return [pokerkit_finishing_stacks(hh) for hh in _load_all(text)]
+    return [pokerkit_finishing_stacks(hh) for hh in load_all(text)]
 
 
 __all__ = [

@@ -105,7 +105,7 @@ def base_agent(base: str | Path) -> Any:
 
 def _hands(files: Sequence[Path]) -> Iterable[tuple[Any, Any]]:
     """(PokerKit hand history, final engine state) of every hand of the files."""
-    from pokerlab.holdem.phh import _load_all, state_from_history
+    from pokerlab.holdem.phh import load_all, state_from_history
 
     for f in files:
         try:
@@ -117,7 +117,7 @@ def _hands(files: Sequence[Path]) -> Iterable[tuple[Any, Any]]:
         if not text.strip():
             raise HandHistoryError(f"{str(f)!r} is empty: no hand to read")
         try:
-            hands = [(hh, state_from_history(hh)) for hh in _load_all(text)]
+            hands = [(hh, state_from_history(hh)) for hh in load_all(text)]
         except HandHistoryError as exc:
             raise HandHistoryError(f"{str(f)!r}: {exc}") from None
         yield from hands

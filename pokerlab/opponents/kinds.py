@@ -15,7 +15,7 @@ BET = "bet"
 RAISE = "raise"
 
 
-def _facing_bet(state: Any) -> bool:
+def facing_bet(state: Any) -> bool:
     """Kuhn-like games: the last action in the history was a bet."""
     hist: Any = getattr(state, "history", None)
     return bool(hist) and int(hist[-1]) == 1
@@ -31,11 +31,11 @@ def action_kinds(state: State) -> dict[int, str]:
         if n.startswith("fold"):
             out[a] = FOLD
         elif n.startswith("pass"):  # Kuhn-like: a pass after a bet is a fold
-            out[a] = FOLD if _facing_bet(state) else CHECK
+            out[a] = FOLD if facing_bet(state) else CHECK
         elif n.startswith("bet") and n != "bet" or n.startswith(("raise", "shove", "push", "all")):
             out[a] = RAISE
         elif n == "bet":  # Kuhn-like: a bet after a bet is a call
-            out[a] = CALL if _facing_bet(state) else BET
+            out[a] = CALL if facing_bet(state) else BET
         elif n.startswith("call"):
             out[a] = CALL if can_fold else CHECK
         elif n.startswith("check"):

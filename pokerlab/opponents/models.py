@@ -26,8 +26,8 @@ from typing import Any
 
 from pokerlab.errors import ConfigError
 from pokerlab.games.protocol import State
-from pokerlab.opponents.equilibrium import _EQ_CACHE, equilibrium  # noqa: F401
-from pokerlab.opponents.kinds import BET, CALL, CHECK, FOLD, RAISE, _facing_bet, action_kinds  # noqa: F401
+from pokerlab.opponents.equilibrium import equilibrium  # noqa: F401
+from pokerlab.opponents.kinds import BET, CALL, CHECK, FOLD, RAISE, action_kinds, facing_bet  # noqa: F401
 from pokerlab.policy.base import Policy, UniformRandomPolicy
 
 BUILTIN = ("random", "call", "raise", "fold")

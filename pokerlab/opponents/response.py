@@ -33,8 +33,7 @@ from typing import Any
 
 import numpy as np
 
-from pokerlab.agents.adapt import combine_slots as _combine
-from pokerlab.agents.adapt import player_mask as _player_mask  # noqa: F401 - used by safe
+from pokerlab.agents.adapt import combine_slots
 from pokerlab.agents.adapt import realization_plan as _realization
 from pokerlab.agents.adapt import rnr_slots as _rnr_lp
 from pokerlab.agents.adapt import sequences as _sequences
@@ -66,7 +65,7 @@ class Response:
     policy: TabularPolicy = field(repr=False)
 
 
-def _cg(game: Any) -> CompiledGame:
+def compiled_game(game: Any) -> CompiledGame:
     cg = game if isinstance(game, CompiledGame) else compile_game(game)
     if cg.num_players != 2:
         raise ConfigError(f"opponent exploitation needs a two-player game, got {cg.num_players}")
@@ -81,7 +80,7 @@ def _check_zero_sum(cg: CompiledGame) -> None:
 
 def model_slots(game: Any, model: Policy | np.ndarray) -> np.ndarray:
     """The model's probability at every (information set, action) slot."""
-    cg = _cg(game)
+    cg = compiled_game(game)
     return model if isinstance(model, np.ndarray) else policy_slot_probs(cg, model)
 
 
@@ -97,10 +96,10 @@ def evaluate_response(game: Any, response: np.ndarray, model: Policy | np.ndarra
                       *, method: str = "given", p: float = float("nan"),
                       meta: dict[str, Any] | None = None) -> Response:
     """Gain against ``model`` and exploitability of a counter-strategy (slot probs)."""
-    cg = _cg(game)
+    cg = compiled_game(game)
     msp = model_slots(cg, model)
-    v0 = float(expected_values(cg, _combine(cg, response, msp, 0))[0])
-    v1 = float(expected_values(cg, _combine(cg, response, msp, 1))[1])
+    v0 = float(expected_values(cg, combine_slots(cg, response, msp, 0))[0])
+    v1 = float(expected_values(cg, combine_slots(cg, response, msp, 1))[1])
     expl = float(exploitability(cg, response))
     pol = _to_policy(cg, response, {"game": cg.game_name, "algo": method, "p": p,
                                     **(meta or {})})
@@ -110,7 +109,7 @@ def evaluate_response(game: Any, response: np.ndarray, model: Policy | np.ndarra
 
 def best_response_to_model(game: Any, model: Policy | np.ndarray) -> Response:
     """The exact best response to ``model`` in both seats (pokerlab.evaluation's)."""
-    cg = _cg(game)
+    cg = compiled_game(game)
     msp = model_slots(cg, model)
     out = np.zeros(cg.num_slots)
     for player in (0, 1):
@@ -136,7 +135,7 @@ def _restricted_cfr(cg: CompiledGame, msp: np.ndarray, world_w: np.ndarray, conf
                                np.ascontiguousarray(world_w, dtype=np.float64),
                                np.ascontiguousarray(conf, dtype=np.float64),
                                np.ascontiguousarray(msp, dtype=np.float64), int(iterations))
-        out = _combine(cg, sl, out, exploiter)
+        out = combine_slots(cg, sl, out, exploiter)
     return out
 
 
@@ -150,7 +149,7 @@ def restricted_response(game: Any, model: Policy | np.ndarray, p: float, *,
                         method: str = "lp", iterations: int = 2000) -> Response:
     """Restricted Nash response to ``model`` with model weight ``p`` (see module docs)."""
     p = _check_p(p)
-    cg = _cg(game)
+    cg = compiled_game(game)
     _check_zero_sum(cg)
     msp = model_slots(cg, model)
     if method == "lp":
@@ -178,7 +177,7 @@ def confidence(counts: np.ndarray, *, max_conf: float = 1.0, full_at: float = 10
 
 def infoset_counts(game: Any, counts_by_key: dict[str, float]) -> np.ndarray:
     """Observation counts aligned with the compiled game's information sets."""
-    cg = _cg(game)
+    cg = compiled_game(game)
     return np.array([float(counts_by_key.get(k, 0.0)) for k in cg.infoset_keys])
 
 
@@ -187,7 +186,7 @@ def data_biased_response(game: Any, model: Policy | np.ndarray, counts: np.ndarr
                          iterations: int = 2000) -> Response:
     """Data-biased response: CFR+ where the opponent follows ``model`` at each information
     set with probability ``P_conf(I)`` from the observation ``counts`` there."""
-    cg = _cg(game)
+    cg = compiled_game(game)
     _check_zero_sum(cg)
     counts = np.asarray(counts, dtype=np.float64)
     if counts.shape != (cg.num_infosets,):
@@ -205,7 +204,7 @@ def locked_response(game: Any, model: Policy | np.ndarray, locked: Iterable[str]
     (with probability ``p``; a free worst case otherwise, as in RNR) and best-responds
     everywhere else; returns the exploiting strategy."""
     p = _check_p(p)
-    cg = _cg(game)
+    cg = compiled_game(game)
     _check_zero_sum(cg)
     msp = model_slots(cg, model)
     idx = cg._index_map()
@@ -222,7 +221,7 @@ def locked_response(game: Any, model: Policy | np.ndarray, locked: Iterable[str]
 
 def response_curve(game: Any, model: Policy | np.ndarray, ps: Sequence[float], *,
                    method: str = "lp", iterations: int = 2000) -> list[Response]:
-    cg = _cg(game)
+    cg = compiled_game(game)
     msp = model_slots(cg, model)
     return [restricted_response(cg, msp, p, method=method, iterations=iterations) for p in ps]
 
@@ -231,7 +230,7 @@ def mixture_curve(game: Any, model: Policy | np.ndarray, alphas: Sequence[float]
                   equilibrium_slots: np.ndarray | None = None) -> list[Response]:
     """The naive trade-off: with probability ``alpha`` play the best response to the model
     for the whole hand, else the equilibrium (a mixed strategy: realization plans mix)."""
-    cg = _cg(game)
+    cg = compiled_game(game)
     msp = model_slots(cg, model)
     br = restricted_response(cg, msp, 1.0).slot_probs
     eq = equilibrium_slots if equilibrium_slots is not None else \

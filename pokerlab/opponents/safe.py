@@ -29,13 +29,14 @@ from typing import Any
 
 import numpy as np
 
+from pokerlab.agents.adapt import combine_slots, player_mask
 from pokerlab.agents.adapt_kernels import constrained_best_response_value
 from pokerlab.errors import ConfigError
 from pokerlab.evaluation.exploit import expected_values
 from pokerlab.games.compiled import KIND_CHANCE, KIND_DECISION, KIND_TERMINAL, CompiledGame
 from pokerlab.policy.base import Policy
 
-from .response import _cg, _combine, _player_mask, model_slots, restricted_response
+from .response import compiled_game, model_slots, restricted_response
 
 DEFAULT_GRID = tuple(np.round(np.linspace(0.0, 1.0, 21), 10).tolist())
 
@@ -54,7 +55,7 @@ class SafeExploiter:
     game_values: tuple[float, float] = field(init=False)
 
     def __post_init__(self) -> None:
-        self._cg = _cg(self.game)
+        self._cg = compiled_game(self.game)
         ps = sorted(float(p) for p in self.grid)
         if not ps or ps[0] != 0.0 or any(not 0.0 <= p <= 1.0 for p in ps):
             raise ConfigError("the p grid must lie in [0, 1] and start at 0")
@@ -172,7 +173,7 @@ def run_session(game: Any, agent: SafeExploiter | np.ndarray, opponent: Opponent
     :class:`SafeExploiter` or a fixed strategy (slot probabilities, e.g. an equilibrium)."""
     if hands < 1:
         raise ConfigError(f"hands must be >= 1, got {hands}")
-    cg = _cg(game)
+    cg = compiled_game(game)
     rng = np.random.default_rng(seed)
     exp = np.zeros(hands)
     real = np.zeros(hands)
@@ -191,13 +192,13 @@ def run_session(game: Any, agent: SafeExploiter | np.ndarray, opponent: Opponent
             p, mine = float("nan"), agent
         ps[t] = p
         opp_slots = sample_pure(cg, opponent(t, seat, played), 1 - seat, rng)
-        joint = _combine(cg, mine, opp_slots, seat)
+        joint = combine_slots(cg, mine, opp_slots, seat)
         exp[t] = float(expected_values(cg, joint)[seat])
         gv[t] = v0 if seat == 0 else -v0
         u, seen = play_hand(cg, joint, rng)
         real[t] = float(u[seat])
         if isinstance(agent, SafeExploiter):
-            mask = _player_mask(cg, 1 - seat)
+            mask = player_mask(cg, 1 - seat)
             observed = {i: sl for i, sl in seen.items() if mask[sl]}
             agent.update(seat, mine, observed)
         played.append(mine)

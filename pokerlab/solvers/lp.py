@@ -34,7 +34,7 @@ class LPResult:
     value_player1_lp: float    # the value from player 1's program (equals -(-value))
 
 
-def _player_sequences(cg: CompiledGame, p: int) -> tuple[np.ndarray, np.ndarray]:
+def player_sequences(cg: CompiledGame, p: int) -> tuple[np.ndarray, np.ndarray]:
     """slot -> sequence index for player p (0 = empty sequence) and its slots."""
     seq_of_slot = np.full(cg.num_slots, -1, dtype=np.int64)
     slots = []
@@ -46,7 +46,7 @@ def _player_sequences(cg: CompiledGame, p: int) -> tuple[np.ndarray, np.ndarray]
     return seq_of_slot, np.asarray(slots, dtype=np.int64)
 
 
-def _constraints(cg: CompiledGame, p: int, seq_of_slot: np.ndarray, n_seq: int
+def sequence_constraints(cg: CompiledGame, p: int, seq_of_slot: np.ndarray, n_seq: int
                  ) -> sp.csr_matrix:
     rows, cols, vals = [0], [0], [1.0]
     r = 1
@@ -73,13 +73,13 @@ def solve_lp(game: Any) -> LPResult:
     term = np.nonzero(cg.kind == KIND_TERMINAL)[0]
     if np.max(np.abs(cg.utility[term].sum(axis=1)), initial=0.0) > 1e-9:
         raise ConfigError(f"game {cg.game_name!r} is not zero-sum")
-    s0, _ = _player_sequences(cg, 0)
-    s1, _ = _player_sequences(cg, 1)
+    s0, _ = player_sequences(cg, 0)
+    s1, _ = player_sequences(cg, 1)
     n0 = int(s0.max(initial=0)) + 1
     n1 = int(s1.max(initial=0)) + 1
     A = payoff_matrix(cg, s0, n0, s1, n1)
-    E = _constraints(cg, 0, s0, n0)
-    F = _constraints(cg, 1, s1, n1)
+    E = sequence_constraints(cg, 0, s0, n0)
+    F = sequence_constraints(cg, 1, s1, n1)
     x, v0 = _solve_side(A, E, F)            # player 0 maximises x^T A y
     y, v1 = _solve_side(-A.T.tocsr(), F, E)  # player 1 maximises -(x^T A y)
     behaviour = [np.zeros(cg.infoset_offset[-1]), np.zeros(cg.infoset_offset[-1])]
@@ -98,7 +98,7 @@ def solve_lp(game: Any) -> LPResult:
 def payoff_matrix(cg: CompiledGame, s0: np.ndarray, n0: int, s1: np.ndarray, n1: int
                   ) -> sp.csr_matrix:
     """Player 0's sequence-form payoff matrix (chance reach folded in); ``s0``/``s1`` map
-    each player's slots to its sequences (:func:`_player_sequences`)."""
+    each player's slots to its sequences (:func:`player_sequences`)."""
     term = np.nonzero(cg.kind == KIND_TERMINAL)[0]
     seq = cg.node_seq[term]
     r0 = np.where(seq[:, 0] < 0, 0, s0[np.maximum(seq[:, 0], 0)])

@@ -33,7 +33,7 @@ from scipy.optimize import linprog
 
 from pokerlab.errors import ConfigError
 from pokerlab.games.compiled import KIND_TERMINAL, CompiledGame, compile_game
-from pokerlab.solvers.lp import _player_sequences, payoff_matrix, solve_lp
+from pokerlab.solvers.lp import payoff_matrix, player_sequences, solve_lp
 
 DEFAULT_MAX_STRATEGIES = 4096
 """Largest number of pure strategies per player :func:`normal_form` builds."""
@@ -70,8 +70,8 @@ class NormalForm:
 
 def _seq_payoff(cg: CompiledGame) -> tuple[sp.csr_matrix, tuple[np.ndarray, np.ndarray],
                                            tuple[np.ndarray, np.ndarray]]:
-    s0, sl0 = _player_sequences(cg, 0)
-    s1, sl1 = _player_sequences(cg, 1)
+    s0, sl0 = player_sequences(cg, 0)
+    s1, sl1 = player_sequences(cg, 1)
     n0 = int(s0.max(initial=0)) + 1
     n1 = int(s1.max(initial=0)) + 1
     return payoff_matrix(cg, s0, n0, s1, n1), (s0, s1), (sl0, sl1)
