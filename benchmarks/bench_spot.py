@@ -17,9 +17,16 @@ Spots (``--spots river,turn,flop``; ``--quick``: smaller stacks and one bet size
 * river: Td9d6hQc2s, pot 100, stack 400, both ranges all 1326 hands, bets 50%,100%;
 * turn:  Td9d6hQc, pot 100, stack 400, single-raised-pot-like ranges (postflop-solver's
   README example), bets 50%,100% on turn and river;
-* flop:  Td9d6h, pot 100, stack 200, same ranges, bets 33%,75% flop, 50%,100% turn/river.
+* flop:  Td9d6h, pot 100, stack 200, same ranges, bets 33%,75% flop, 50%,100% turn/river;
+* flop1: Td9d6h, pot 100, stack 400, same ranges, one bet size (50% of the pot) on every
+  street, no raises and no added or forced all-in (``--raises none --allin-threshold 0
+  --force-allin 0``; the peer gets no raise sizes and thresholds 0): the smallest flop tree.
 
-Usage: ``python benchmarks/bench_spot.py [--spots LIST] [--quick] [--peer BIN] [--peer-only]
+Both solvers' betting trees are counted (decisions, folds, showdowns: pokerlab's
+``build_betting_tree`` in this process, the peer's ``ActionTree`` in its harness) and
+printed side by side, so a spot where the two trees differ shows it (``tree.same``).
+
+Usage: ``python benchmarks/bench_spot.py [--spots LIST (river,turn,flop,flop1)] [--quick] [--peer BIN] [--peer-only]
 [--target PCT] [--threads 1,2] [--timeout S] [--compress] [--repeat N] [--json]``.
 Exit 2: the peer is not built; exit 1: ``pokerlab spot solve`` failed (the peer's figures are still printed).
 """
@@ -78,11 +85,14 @@ SPOTS: dict[str, Spot] = {
     "river": Spot("Td9d6hQc2s", 100, 400, FULL_RANGE, FULL_RANGE),
     "turn": Spot("Td9d6hQc", 100, 400, SRP_OOP, SRP_IP),
     "flop": Spot("Td9d6h", 100, 200, SRP_OOP, SRP_IP),
+    "flop1": Spot("Td9d6h", 100, 400, SRP_OOP, SRP_IP, flop_bets="50%", turn_bets="50%",
+                  river_bets="50%", raises="none", allin_threshold=0.0, force_allin=0.0),
 }
 QUICK_SPOTS: dict[str, Spot] = {
     "river": SPOTS["river"],
     "turn": replace(SPOTS["turn"], stack=200, turn_bets="75%", river_bets="75%"),
     "flop": replace(SPOTS["flop"], stack=100, flop_bets="50%", turn_bets="75%", river_bets="75%"),
+    "flop1": SPOTS["flop1"],
 }
 
 
@@ -178,7 +188,9 @@ def find_peer(arg: str | None) -> Path | None:
 
 def run_peer(peer: Path, spot: Spot, threads: int, target: float, timeout: float,
              max_iterations: int) -> dict[str, Any]:
-    payload = {**asdict(spot), "donk": None, "merge": 0.1, "target_pct": target,
+    # "none" is pokerlab's word for no raise sizes; the peer's is an empty list
+    raises = "" if spot.raises.strip().lower() in ("", "none", "-") else spot.raises
+    payload = {**asdict(spot), "raises": raises, "donk": None, "merge": 0.1, "target_pct": target,
                "max_iterations": max_iterations, "check_every": 10, "threads": threads}
     proc = run_process([str(peer)], json.dumps(payload), timeout)
     out = last_json(proc, "postflop-solver harness")
@@ -187,6 +199,38 @@ def run_peer(peer: Path, spot: Spot, threads: int, target: float, timeout: float
                process_max_rss_bytes=out.get("max_rss_bytes") or proc.max_rss_bytes,
                load_average=proc.load_average)
     return out
+
+
+TREE_KEYS = ("decision_nodes", "fold_nodes", "showdown_nodes")
+
+
+def pokerlab_tree(spot: Spot) -> dict[str, int] | None:
+    """pokerlab's betting tree of ``spot`` counted as the peer harness counts its own
+    (decisions, folds, other terminals; chance nodes left out), built in this process with
+    the options ``spot solve`` gets; ``None`` when pokerlab cannot be imported."""
+    try:
+        from pokerlab.subgame import make_spot, tree_config
+        from pokerlab.subgame.tree import DECISION, FOLD, SHOWDOWN, build_betting_tree
+    except ImportError:
+        return None
+    tree = tree_config(bets=spot.flop_bets, raises=spot.raises, flop_bets=spot.flop_bets,
+                       turn_bets=spot.turn_bets, river_bets=spot.river_bets, oop_bets=None,
+                       ip_bets=None, donk=None, allin_threshold=spot.allin_threshold,
+                       force_allin=spot.force_allin, merge=0.1, raise_cap=0)
+    made = make_spot(board=spot.board, pot=spot.pot, stack=spot.stack, oop=spot.oop, ip=spot.ip,
+                     tree=tree, rake=0.0, rake_cap=0.0, big_blind=1.0)
+    kinds = build_betting_tree(made).kind
+    return {key: int((kinds == k).sum()) for key, k in zip(TREE_KEYS, (DECISION, FOLD, SHOWDOWN),
+                                                             strict=True)}
+
+
+def tree_check(spot: Spot, peer_out: dict[str, Any] | None) -> dict[str, Any]:
+    """Both solvers' betting-tree counts and whether they agree."""
+    pk = pokerlab_tree(spot)
+    peer = (peer_out or {}).get("tree")
+    same = None if pk is None or not isinstance(peer, dict) else all(
+        pk[k] == peer.get(k) for k in TREE_KEYS)
+    return {"pokerlab": pk, "peer": peer, "same": same}
 
 
 def pokerlab_cmd() -> list[str]:
@@ -312,6 +356,13 @@ def print_table(results: dict[str, Any], out: dict[str, Any]) -> None:
               f"{_f(res.get('rss_ratio_peer_over_pokerlab'), '.2f'):>11} "
               f"{_f(sc[0] if sc else None, '.2f'):>8} {_f(sk[0] if sk else None, '.2f'):>8}")
     for name, res in results.items():
+        tree = res.get("tree") or {}
+        pk, pe = tree.get("pokerlab") or {}, tree.get("peer") or {}
+        print(f"{name}: betting tree decisions / folds / showdowns: pokerlab "
+              + " / ".join(_f(pk.get(k), "d") for k in TREE_KEYS) + ", peer "
+              + " / ".join(_f(pe.get(k), "d") for k in TREE_KEYS)
+              + {True: " (same)", False: " (DIFFERENT)", None: ""}[tree.get("same")])
+    for name, res in results.items():
         if res.get("cpu_ratio_per_pair"):
             rs = ", ".join(_f(v, ".2f") for v in res["cpu_ratio_per_pair"])
             print(f"{name}: median of {res['repeat']} alternate runs each; cpu peer/pk per pair: {rs}")
@@ -325,7 +376,8 @@ def print_table(results: dict[str, Any], out: dict[str, Any]) -> None:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--spots", default="river,turn,flop", help="comma list of river,turn,flop")
+    ap.add_argument("--spots", default="river,turn,flop",
+                    help="comma list of river,turn,flop,flop1 (flop1: one bet size, no raises)")
     ap.add_argument("--quick", action="store_true", help="smaller stacks, one bet size")
     ap.add_argument("--peer", default=None, help=f"peer harness binary (else ${PEER_ENV})")
     ap.add_argument("--peer-only", action="store_true", help="do not run pokerlab")
@@ -400,6 +452,7 @@ def main() -> int:
             if not a.json:
                 print(f"[{name} {t} thread(s) done]", file=sys.stderr, flush=True)
         results[name] = summarize(spot, runs, threads)
+        results[name]["tree"] = tree_check(spot, runs["peer"].get(threads[0]))
         if a.repeat > 1 and threads[0] in pairs:
             results[name]["repeat"] = a.repeat
             results[name]["cpu_ratio_per_pair"] = pairs[threads[0]]

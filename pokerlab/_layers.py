@@ -9,7 +9,7 @@ way.  Names are the top-level modules and sub-packages of :mod:`pokerlab`.
 from __future__ import annotations
 
 LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("base", ("errors", "io", "rng", "executor", "runlock", "lazy", "_layers")),
+    ("base", ("errors", "io", "rng", "executor", "runlock", "lazy", "kinds", "_layers")),
     ("cards", ("cards",)),
     ("holdem", ("holdem",)),
     ("games", ("games", "abstraction")),

@@ -18,7 +18,7 @@ from typing import Any
 import typer
 import typer.core
 
-from pokerlab.commands._common import error_message
+from pokerlab.commands._common import RAW_ARGS, error_message
 from pokerlab.commands._common import friendly as _friendly
 from pokerlab.errors import PokerlabError
 
@@ -46,6 +46,7 @@ class PokerlabGroup(typer.core.TyperGroup):
         from typer._click import exceptions as cx
 
         code = 0
+        RAW_ARGS.set(tuple(sys.argv[1:] if args is None else args))  # empty paths: _validate
         try:
             rv = super().main(args=args, prog_name=prog_name, complete_var=complete_var,
                               standalone_mode=False,
@@ -100,6 +101,8 @@ _GROUPS = [
     "pokerlab.commands.exploit_cmd",
     "pokerlab.commands.lbr_cmd",
     "pokerlab.commands.spot_cmd",
+    "pokerlab.commands.review_cmd",
+    "pokerlab.commands.drill_cmd",
 ]
 
 

@@ -34,14 +34,17 @@ def atomic_path(path: str | os.PathLike[str], *, suffix: str | None = None) -> I
     """Yield a temporary path next to ``path``; on success it is renamed onto ``path``.
 
     On an exception the temporary file is removed and ``path`` is untouched.  ``suffix``
-    (default: the target's suffix) matters to writers that look at the extension.
+    (default: the target's suffix) matters to writers that look at the extension.  The
+    temporary is ``.NAME.PID-XXXXXXXX.SUFFIX.tmp`` (PID: the writer's process id); the
+    temporaries of killed writers of ``path`` are removed first
+    (:func:`remove_stale_temporaries`).
     """
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(
-        prefix=f".{target.name}.", suffix=(target.suffix if suffix is None else suffix) + ".tmp",
-        dir=target.parent,
-    )
+    tail = (target.suffix if suffix is None else suffix) + ".tmp"
+    remove_stale_temporaries(target, suffix=tail)
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.{os.getpid()}-", suffix=tail,
+                               dir=target.parent)
     os.close(fd)
     tmp_path = Path(tmp)
     umask = os.umask(0)
@@ -57,6 +60,80 @@ def atomic_path(path: str | os.PathLike[str], *, suffix: str | None = None) -> I
         with contextlib.suppress(FileNotFoundError):
             tmp_path.unlink()
         raise
+
+
+#: a temporary of the old naming (no writer pid) older than this is stale
+STALE_TEMPORARY_SECONDS = 24 * 3600.0
+
+
+def _pid_alive(pid: int) -> bool:
+    if pid <= 0:
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # another user's process (EPERM): alive
+        return True
+    return True
+
+
+def _process_start(pid: int) -> float | None:
+    """When process ``pid`` started (seconds since the epoch), where /proc says."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+        ticks = int(stat.rsplit(")", 1)[1].split()[19])
+        boot = next(float(line.split()[1]) for line in Path("/proc/stat").read_text().splitlines()
+                    if line.startswith("btime "))
+        return boot + ticks / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError, StopIteration):
+        return None
+
+
+def remove_stale_temporaries(path: str | os.PathLike[str], *, suffix: str | None = None,
+                             ) -> list[Path]:
+    """Remove the temporaries that killed writers of ``path`` left (:func:`atomic_path`'s
+    ``.NAME.PID-XXXXXXXX.SUFFIX.tmp``): those whose writer process is gone, or whose pid
+    now belongs to a process that started after the temporary was last written (a reused
+    pid); a temporary of the old naming (no pid) when older than
+    :data:`STALE_TEMPORARY_SECONDS`.  ``suffix``: the temporaries' ending (default: the
+    target's suffix + ``.tmp``).  Returns the removed paths."""
+    import re
+    import time
+
+    target = Path(path)
+    tail = re.escape(target.suffix + ".tmp" if suffix is None else suffix)
+    head = f".{target.name}."
+    pattern = re.compile(r"(?:(\d+)-)?[A-Za-z0-9_]{8}" + tail)
+    removed: list[Path] = []
+    try:
+        entries = list(os.scandir(target.parent))
+    except OSError:
+        return removed
+    now = time.time()
+    for e in entries:
+        if not e.name.startswith(head):
+            continue
+        m = pattern.fullmatch(e.name[len(head):])
+        if m is None:
+            continue
+        try:
+            mtime = e.stat(follow_symlinks=False).st_mtime
+        except OSError:
+            continue
+        if m.group(1) is None:
+            stale = now - mtime > STALE_TEMPORARY_SECONDS
+        else:
+            pid = int(m.group(1))
+            if pid == os.getpid():
+                continue
+            started = _process_start(pid) if _pid_alive(pid) else None
+            stale = not _pid_alive(pid) or (started is not None and started > mtime + 1.0)
+        if stale:
+            with contextlib.suppress(OSError):
+                os.unlink(e.path)
+                removed.append(Path(e.path))
+    return removed
 
 
 def atomic_write_bytes(path: str | os.PathLike[str], data: bytes) -> None:

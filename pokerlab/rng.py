@@ -25,12 +25,16 @@ Plain Python (integers; ``state`` an int):
   stream ``stream`` (independent of the order items are drawn in);
 * :func:`event_value` / :func:`event_unit` ``(seed, index)``: a draw per event of a hand;
 * :func:`splitmix_seed` ``(seed)``: the ``seed + 1``-th output of ``SplitMix64(0)``;
-* :func:`xorshift64star_next` ``(x) -> (x, value)``; :class:`XorShift64Star`.
+* :func:`xorshift64star_next` ``(x) -> (x, value)``; :class:`XorShift64Star`;
+* :func:`pick` ``(pairs, u)``, :func:`sample_categorical_py` ``(probs, base, n, u)`` and
+  :func:`sample_positive` ``(probs, u)``: categorical draws from a uniform ``u``.
 
 Numba (``@njit(inline="always")``, callable from other kernels; a stream is a uint64 array
 whose element 0 is the state): :func:`mix64_nb`, :func:`splitmix64_nb` ``(rs) -> uint64``,
 :func:`below_nb` ``(rs, n) -> int64``, :func:`uniform01_nb` ``(rs) -> float64``,
-:func:`stream_seed_nb`, :func:`event_unit_nb`, :func:`xorshift64star_nb`, :func:`xorshift64star_uniform_nb`.
+:func:`stream_seed_nb`, :func:`event_unit_nb`, :func:`xorshift64star_nb`, :func:`xorshift64star_uniform_nb`,
+:func:`sample_categorical` ``(probs, base, n, u) -> int64`` (the one categorical sampler of
+the kernels: ``u < running sum``, float64 accumulation in index order).
 ``tests/test_rng.py`` checks each against its twin bit for bit.
 """
 
@@ -120,12 +124,36 @@ def pick(pairs: Sequence[tuple[T, float]], u: float) -> T:
     """The first item of ``(item, probability)`` pairs whose running probability sum
     exceeds ``u`` (a uniform draw in [0, 1), or in [0, total) for unnormalised weights);
     the last item when rounding leaves the sum at or below ``u``."""
+    return pairs[sample_categorical_py([p for _, p in pairs], 0, len(pairs), u)][0]
+
+
+def sample_categorical_py(probs: Sequence[float] | np.ndarray, base: int, n: int,
+                          u: float) -> int:
+    """Plain twin of :func:`sample_categorical`: the first ``k < n`` whose running sum of
+    ``probs[base:base + n]`` (float64, index order) exceeds ``u`` (``u < sum``); ``n - 1``
+    when rounding leaves the sum at or below ``u``."""
     acc = 0.0
-    for item, p in pairs:
-        acc += p
+    for k in range(n):
+        acc += float(probs[base + k])
         if u < acc:
-            return item
-    return pairs[-1][0]
+            return k
+    return n - 1
+
+
+def sample_positive(probs: Sequence[float] | np.ndarray, u: float) -> int:
+    """The categorical draw of the tabular samplers (:mod:`pokerlab.solvers.mccfr`, Deep CFR's
+    traversal): like :func:`sample_categorical_py` over the whole of ``probs`` but entries
+    ``<= 0`` are passed over, and the fallback is the last positive entry (0 if none), so a
+    zero-probability action is never drawn even when rounding leaves the sum below ``u``."""
+    acc = 0.0
+    last = 0
+    for i, p in enumerate(probs):
+        if p > 0.0:
+            acc += float(p)
+            last = i
+            if u < acc:
+                return i
+    return last
 
 
 def stream_seed(seed: int, index: int, stream: int = 0) -> int:
@@ -222,6 +250,20 @@ def event_unit_nb(seed, index):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True, inline="always")
+def sample_categorical(probs, base, n, u):  # type: ignore[no-untyped-def]
+    """The one categorical sampler of the kernels: the first ``k < n`` whose running sum of
+    ``probs[base:base + n]`` (float64 accumulator, index order) exceeds the uniform draw
+    ``u`` (``u < sum``); ``n - 1`` when rounding leaves the sum at or below ``u``.  Twin:
+    :func:`sample_categorical_py`; ``base`` spares the callers a slice in their hot loops."""
+    acc = 0.0
+    for k in range(n):
+        acc += probs[base + k]
+        if u < acc:
+            return k
+    return n - 1
+
+
+@njit(cache=True, inline="always")
 def xorshift64star_nb(state):  # type: ignore[no-untyped-def]
     """xorshift64* step on ``state[0]`` (uint64, non-zero): the next output."""
     x = state[0]
@@ -258,6 +300,9 @@ __all__ = [
     "mix64",
     "mix64_nb",
     "pick",
+    "sample_categorical",
+    "sample_categorical_py",
+    "sample_positive",
     "splitmix64_next",
     "splitmix64_nb",
     "splitmix_seed",

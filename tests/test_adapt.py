@@ -21,7 +21,7 @@ from pokerlab.agents.adapt_kernels import (
 from pokerlab.agents.registry import build_agent
 from pokerlab.errors import AgentError
 from pokerlab.evaluation.exploit import best_response, best_response_values, expected_values
-from pokerlab.evaluation.matches import play_small_hand, sample_chance
+from pokerlab.evaluation.matches import play_small_hand, sample_chance, small_hand_end
 
 
 def _random_slots(cg, rng):
@@ -254,7 +254,7 @@ def test_model_counts_are_the_observed_model() -> None:
             s2.apply_action(0)
         else:
             s2.apply_action(1)
-    agent.observe(st, 0)
+    agent.end_hand(small_hand_end(st, 0, showdown=False))  # the opponent folded
     from pokerlab.policy.tabular import TabularPolicy
 
     rows = []

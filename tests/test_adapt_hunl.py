@@ -21,6 +21,7 @@ from pokerlab.errors import AgentError, ConfigError
 from pokerlab.evaluation.matches import hand_cards, hand_seed, play_hunl_hand
 from pokerlab.holdem.engine import HoldemConfig, HoldemState
 from pokerlab.holdem.events import Shown, events_of
+from pokerlab.holdem.view import final_view, learns
 
 CFG = HoldemConfig.from_bb(100)
 Z95 = 1.959963984540054
@@ -61,8 +62,8 @@ def play(agent, other, hands: int, seed: int = 0):
         seat = i % 2
         st = play_hunl_hand(agent, other, CFG, seat, hand_cards(seed, i),
                             hand_seed(seed, i, 1), hand_seed(seed, i, 2))
-        if hasattr(agent, "observe"):
-            agent.observe(st, seat)
+        if learns(agent):
+            agent.end_hand(final_view(st, seat))
         out.append(st.payoffs()[seat])
     return np.array(out, dtype=float)
 
@@ -147,7 +148,7 @@ def test_the_agent_counts_shown_cards_only(blueprint) -> None:
         seat = i % 2
         st = play_hunl_hand(ag, TagAgent(), CFG, seat, hand_cards(2, i), hand_seed(2, i, 1),
                             hand_seed(2, i, 2))
-        ag.observe(st, seat)
+        ag.end_hand(final_view(st, seat))
         opp = 1 - seat
         cards = next((ev.cards for ev in events_of(st)
                       if isinstance(ev, Shown) and ev.player == opp), None)
@@ -287,7 +288,7 @@ def test_adapt_trainer_falls_back_to_the_base_where_it_never_trained(blueprint) 
 
 
 # --------------------------------------------------------------------------- matches
-def test_matches_call_observe_and_start_fresh() -> None:
+def test_matches_call_end_hand_and_start_fresh() -> None:
     from pokerlab.arena import play_match
 
     spec = "adapt(refit=10000)"
@@ -305,7 +306,7 @@ def test_matches_call_observe_and_start_fresh() -> None:
 
 def test_the_hunl_league_feeds_the_agent_every_hand() -> None:
     """The HUNL league plays pairs with AIVAT (adapt exposes its probabilities): that loop
-    calls observe too."""
+    calls end_hand too."""
     from pokerlab.arena.league import run_league
     from pokerlab.evaluation.league import LeagueConfig
 

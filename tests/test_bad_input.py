@@ -72,6 +72,23 @@ Ray on a real cluster
   - token authentication (13 lines of InvalidAuthToken): test_ray_auth.py (the
     translation; slow: a token head joined with no, a wrong and the right token)
   - the two-node recipe, totals equal to the local run: slow: test_ray_cluster.py
+Issue 53 (items 7, 14, 15, 16): outputs never silently replaced, the empty path, 0 = off
+  - an existing output (solve, exploit br, match, holdem selfplay, opponent model/sample,
+    league, spot solve) refused without --force, the file untouched: here,
+    test_an_existing_output_is_refused_untouched; every output option of every command:
+    test_fuzz_cli.py, test_an_existing_output_is_refused_without_force; --force replaces:
+    here, test_force_replaces_the_output
+  - the output file locked for the call (two spot solve --out X): here,
+    test_a_locked_output_makes_a_second_writer_fail
+  - '' and blanks as paths: here, test_an_empty_path_is_refused; every path option:
+    test_fuzz_cli.py, test_an_empty_or_blank_path_is_refused_everywhere
+  - suffixes of file outputs, --cache and ttt --export before the work: here,
+    test_output_suffixes_are_checked, test_cache_and_export_are_checked_first
+  - observations with actions the game does not have: here,
+    test_observations_of_actions_the_game_does_not_have
+  - --bets 99999999999999999999% / 2.5x: here, test_blueprint_bets_are_sane
+  - 0 means off (--allin-threshold/--force-allin/--target/--iterations of spot,
+    --prior-strength, --win-margin): here, test_zero_means_off_*
 Build
   - every option of every command, fed its kind's bad values: test_fuzz_cli.py
   - damaged files of every kind: here, test_damaged_files_are_one_line_naming_the_file
@@ -291,8 +308,8 @@ def test_damaged_files_are_one_line_naming_the_file(files: dict[str, Path], kind
         pytest.skip("a PHH file carries no checksum: a changed byte may be a legal hand")
     f = _damaged(files[kind], how, tmp_path / f"damaged{files[kind].suffix}", files[other])
     for cmd in commands:
-        args = [a.replace("FILE", str(f)).replace("OUT", str(tmp_path / "out.json"))
-                for a in cmd]
+        out = tmp_path / ("out.npz" if kind == "phh" else "out.json")  # what a model is
+        args = [a.replace("FILE", str(f)).replace("OUT", str(out)) for a in cmd]
         bad(args, f.name, root=tmp_path)
 
 
@@ -349,9 +366,9 @@ def test_play_honours_pokerlab_data(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     sessions = list((tmp_path / "data" / "play").iterdir())
     assert len(sessions) == 1 and sessions[0].name.endswith("-tty")
     assert str(sessions[0]) in res.stdout
-    from pokerlab.play.service import _default_root
+    from pokerlab.play.service import default_root
 
-    assert _default_root() == tmp_path / "data" / "play"  # the web server's default too
+    assert default_root() == tmp_path / "data" / "play"  # the web server's default too
 
 
 @pytest.fixture(scope="module")
@@ -455,5 +472,387 @@ def test_an_empty_phh(tmp_path: Path) -> None:
     f = tmp_path / "empty.phhs"
     f.write_text("")
     line = bad(["opponent", "model", str(f), "--game", "hunl", "--player", "x", "--out",
-                str(tmp_path / "m.json")], str(f), root=tmp_path)
+                str(tmp_path / "m.npz")], str(f), root=tmp_path)
     assert "variant" not in line and "None" not in line
+
+
+# ------------------------------------------- issue 53: tracebacks, a hang, NaN models (12, 13)
+# holdem deal/selfplay --stack inf|nan|1e308, hands import --db '', hands report
+# --af-aggressive 1e308, blueprint train --max-memory 1e308, ttt train --weight-decay 1e308,
+# bench mccfr --seconds 1e308 (a hang), a learning rate of 1e308 (a NaN model saved, exit 0),
+# the play socket's integer stack above 1e308; one bad-stack hand in hands import:
+# test_hands.py, test_one_bad_stack_hand_is_skipped_and_counted.
+
+HANDS_DATA = Path(__file__).parent / "data" / "hands"
+
+
+@pytest.mark.parametrize("value", ["inf", "nan", "1e308", "200,inf"])
+@pytest.mark.parametrize("cmd", ["deal", "selfplay"])
+def test_holdem_stacks_are_finite(cmd: str, value: str, tmp_path: Path) -> None:
+    extra = ["--hands", "2", "--out", str(tmp_path / "s.phhs")] if cmd == "selfplay" else []
+    bad(["holdem", cmd, "--stack", value, *extra], "--stacks", "finite", root=tmp_path)
+
+
+def test_hands_import_with_an_empty_db(tmp_path: Path) -> None:
+    bad(["hands", "import", str(HANDS_DATA / "bad.phhs"), "--db", ""], "--db", root=tmp_path)
+    bad(["hands", "stats", "--db", ""])
+    bad(["hands", "import", str(HANDS_DATA / "bad.phhs"), "--db", str(tmp_path)], "--db",
+        "not a file name", root=tmp_path)
+
+
+def test_huge_thresholds_and_budgets(tmp_path: Path) -> None:
+    from pokerlab.hands import HandDB
+
+    db = tmp_path / "h.duckdb"
+    with HandDB(path=db) as hdb:
+        assert hdb.import_paths([HANDS_DATA / "bad.phhs"]).stored == 2
+    bad(["hands", "report", "--af-aggressive", "1e308", "--db", str(db), "--out",
+         str(tmp_path / "r")], "--af-aggressive", "at most 1000", root=tmp_path)
+    bad(["blueprint", "train", "--max-memory", "1e308", "--out", str(tmp_path / "bt")],
+        "--max-memory", root=tmp_path)
+    bad(["ttt", "train", "--weight-decay", "1e308", "--out", str(tmp_path / "tt")],
+        "--weight-decay", root=tmp_path)
+    bad(["bench", "mccfr", "--seconds", "1e308"], "--seconds", "at most 3600")
+
+
+def test_a_diverging_ttt_run_saves_no_model(tmp_path: Path) -> None:
+    run = tmp_path / "tt"
+    line = bad(["ttt", "train", "--levels", "1", "--games", "200", "--epochs", "1",
+                "--eval-games", "10", "--learning-rate", "1e308", "--out", str(run), "--json"],
+               "diverged", "--learning-rate")
+    assert not list(run.rglob("*.safetensors")) and not list(run.rglob("metrics.json")), line
+
+
+@pytest.mark.parametrize("lr", ["1e308", "1e30"])
+def test_a_diverging_deep_cfr_run_saves_no_nets(tmp_path: Path, lr: str) -> None:
+    ck = tmp_path / "dc"
+    bad(["deepcfr", "train", "kuhn", "--iterations", "2", "--traversals", "50", "--sgd-steps",
+         "5", "--policy-sgd-steps", "5", "--learning-rate", lr, "--checkpoint", str(ck),
+         "--json"], "diverged", "--learning-rate")
+    assert not list(tmp_path.rglob("*.safetensors"))
+
+
+def test_the_play_socket_refuses_huge_and_non_finite_numbers(tmp_path: Path) -> None:
+    from fastapi.testclient import TestClient
+
+    from pokerlab.play.server import ServerConfig, create_app
+
+    with TestClient(create_app(ServerConfig(out_dir=str(tmp_path)))) as c, \
+            c.websocket_connect("/ws") as ws:
+        for raw, needle in (('{"type": "start", "stack": 1' + "0" * 400 + "}", "too large"),
+                            ('{"type": "start", "stack": 1e400}', "finite"),
+                            ('{"type": "start", "stack": NaN}', "finite"),
+                            ('{"type": "start", "stack": 1e300}', "stack")):
+            ws.send_text(raw)
+            msg = ws.receive_json()
+            assert msg["type"] == "error" and needle in msg["message"], (raw[:40], msg)
+        ws.send_text('{"type": "ping"}')  # the connection is still open
+        assert ws.receive_json()["type"] == "pong"
+
+
+# ------------------------------------------------- issue 53: outputs, empty paths, 0 = off
+
+
+@pytest.mark.parametrize("case", ["solve", "exploit br", "match", "holdem selfplay",
+                                  "opponent model", "opponent sample", "league", "spot solve"])
+def test_an_existing_output_is_refused_untouched(case: str, files: dict[str, Path],
+                                                 tmp_path: Path) -> None:
+    old = b"the user's old file\n"
+    name = {"solve": "k.npz", "exploit br": "br.npz", "match": "m.phhs",
+            "holdem selfplay": "s.phhs", "opponent model": "m.json",
+            "opponent sample": "o.jsonl", "league": "league.json",
+            "spot solve": "spot.npz"}[case]
+    target = tmp_path / name
+    target.write_bytes(old)
+    out = str(tmp_path) if case == "league" else str(target)
+    args = {
+        "solve": ["solve", "kuhn", "--iterations", "5", "--out", out],
+        "exploit br": ["exploit", "br", "--game", "kuhn", "--opponent", "call", "--out", out],
+        "match": ["match", "random", "call", "--hands", "4", "--workers", "1", "--out", out],
+        "holdem selfplay": ["holdem", "selfplay", "--hands", "3", "--out", out],
+        "opponent model": ["opponent", "model", str(files["observations"]), "--game",
+                           "leduc", "--out", out],
+        "opponent sample": ["opponent", "sample", "--game", "kuhn", "--opponent", "call",
+                            "--hands", "5", "--out", out],
+        "league": ["league", "random", "call", "--hands", "4", "--out", out],
+        "spot solve": ["spot", "solve", "--board", "Td9d6h5c2s", "--pot", "100", "--stack",
+                       "90", "--oop", "AA", "--ip", "KK", "--iterations", "5", "--out", out],
+    }[case]
+    line = bad(args, "already exists", "--force", str(target), root=tmp_path)
+    assert target.read_bytes() == old
+    if case == "spot solve":
+        assert "--resume" in line  # the other way to use an existing spot file
+
+
+def test_force_replaces_the_output(tmp_path: Path) -> None:
+    k = tmp_path / "k.npz"
+    k.write_bytes(b"old")
+    r = runner.invoke(app, ["solve", "kuhn", "--iterations", "20", "--out", str(k), "--force",
+                            "--json"])
+    assert r.exit_code == 0, r.output
+    from pokerlab.policy import load_policy
+
+    assert load_policy(k).metadata["game"] == "kuhn"
+    assert not (tmp_path / "k.npz.lock").exists()  # the lock went with the call
+    o = tmp_path / "o.jsonl"
+    o.write_text("old\n")
+    r = runner.invoke(app, ["opponent", "sample", "--game", "kuhn", "--opponent", "call",
+                            "--hands", "7", "--out", str(o), "--force"])
+    assert r.exit_code == 0, r.output
+    lines = o.read_text().splitlines()
+    assert len(lines) >= 7 and all(json.loads(ln)["action"] in (0, 1) for ln in lines)
+    s = tmp_path / "s.phhs"
+    s.write_text("old\n")
+    (tmp_path / "s.phhs.json").write_text("{}")
+    bad(["holdem", "selfplay", "--hands", "3", "--out", str(s)], "already exists")
+    r = runner.invoke(app, ["holdem", "selfplay", "--hands", "3", "--out", str(s), "--force",
+                            "--json"])
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.stdout)["hands"] == 3 and s.read_text().count("variant") == 3
+    assert json.loads((tmp_path / "s.phhs.json").read_text())["hands"] == 3
+
+
+def test_a_side_file_counts_as_an_output(tmp_path: Path) -> None:
+    (tmp_path / "k.npz.json").write_text("{}")  # solve writes its config next to the policy
+    bad(["solve", "kuhn", "--iterations", "5", "--out", str(tmp_path / "k.npz")],
+        "k.npz.json", "already exists", "--force", root=tmp_path)
+
+
+def test_a_locked_output_makes_a_second_writer_fail(tmp_path: Path) -> None:
+    """Two writers of one file: while the first holds it (its ``FILE.lock``), the second
+    fails with one line naming the holder; nothing is written."""
+    from pokerlab.runlock import RunLock
+
+    out = tmp_path / "spot.npz"
+    spot = ["spot", "solve", "--board", "Td9d6h5c2s", "--pot", "100", "--stack", "90",
+            "--oop", "AA", "--ip", "KK", "--iterations", "5", "--out", str(out)]
+    with RunLock(out, what="--out file", folder=False, command="pokerlab spot solve"):
+        line = bad(spot, "--out file", str(out), "in use by pid", str(os.getpid()),
+                   "pokerlab spot solve")
+        assert not out.exists()
+        bad(["solve", "kuhn", "--iterations", "5", "--out", str(out)], "in use")
+    r = runner.invoke(app, [*spot, "--json"])  # the lock is free again
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.stdout)["iterations"] == 5 and out.exists()
+    assert not (tmp_path / "spot.npz.lock").exists()
+    assert "wait for it" in line
+
+
+@pytest.mark.parametrize("args", [
+    ["blueprint", "train", "--out", "", "--iterations", "1"],
+    ["blueprint", "train", "--out=", "--iterations", "1"],
+    ["hands", "import", ""],
+    ["hands", "import", " "],
+    ["hands", "stats", "--db", ""],
+    ["solve", "kuhn", "--out", ""],
+    ["solve", "kuhn", "--png", "  "],
+    ["policy", "show", ""],
+    ["match", "random", "call", "--out", ""],
+    ["holdem", "selfplay", "--out", ""],
+    ["ttt", "train", "--out", ""],
+    ["league", "random", "call", "--out", ""],
+    ["game", "tree", "kuhn", "--svg", " "],
+    ["opponent", "model", "", "--game", "kuhn", "--out", "m.json"],
+])
+def test_an_empty_path_is_refused(args: list[str], tmp_path: Path,
+                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("POKERLAB_DATA", str(tmp_path / "data"))
+    bad(args, "empty path", root=tmp_path)
+
+
+@pytest.mark.parametrize(("args", "expected"), [
+    (["opponent", "sample", "--game", "kuhn", "--opponent", "call", "--out", "o.json"],
+     ".jsonl"),
+    (["holdem", "selfplay", "--hands", "2", "--out", "x.txt"], ".phhs"),
+    (["pushfold", "learn", "--hands", "10", "--out", "p.json"], ".npz"),
+    (["exploit", "dbr", "--game", "kuhn", "--observations", "OBS", "--out", "r.json"], ".npz"),
+    (["exploit", "rnr", "--game", "kuhn", "--opponent", "call", "--p", "0.5", "--out", "r"],
+     ".npz"),
+    (["exploit", "br", "--game", "kuhn", "--opponent", "call", "--out", "r.policy"], ".npz"),
+    (["match", "random", "call", "--out", "m.txt"], ".phhs"),
+    (["spot", "solve", "--board", "Td9d6h", "--out", "s.json"], ".npz"),
+    (["ttt", "train", "--out", "run", "--export", "m.pt"], ".safetensors"),
+    (["game", "tree", "kuhn", "--svg", "t.png"], ".svg"),
+    (["solve", "kuhn", "--png", "p.jpg"], ".png"),
+    (["opponent", "model", "OBS", "--game", "leduc", "--out", "m.npz"], ".json"),
+])
+def test_output_suffixes_are_checked(args: list[str], expected: str, files: dict[str, Path],
+                                     tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    args = [str(files["observations"]) if a == "OBS" else a for a in args]
+    line = bad(args, "must end in", expected, root=tmp_path)
+    assert "--" in line
+
+
+def test_a_hand_history_model_is_an_npz(files: dict[str, Path], tmp_path: Path) -> None:
+    bad(["opponent", "model", str(files["phh"]), "--game", "hunl", "--player", "A-tag",
+         "--out", str(tmp_path / "m.json")], "--out", ".npz", root=tmp_path)
+
+
+def test_cache_and_export_are_checked_first(tmp_path: Path) -> None:
+    (tmp_path / "afile").write_text("x")
+    bad(["abstraction", "build", "--preset", "small", "--cache", str(tmp_path / "afile")],
+        "--cache", "is a file", root=tmp_path)
+    bad(["abstraction", "build", "--cache", str(tmp_path / "no" / "cache")], "--cache",
+        "does not exist", root=tmp_path)
+    bad(["ttt", "train", "--out", str(tmp_path / "run"), "--export",
+         str(tmp_path / "no" / "m.safetensors")], "--export", root=tmp_path)
+    (tmp_path / "m.safetensors").write_bytes(b"old model")
+    bad(["ttt", "train", "--out", str(tmp_path / "run"), "--export",
+         str(tmp_path / "m.safetensors")], "--export", "already exists", "--force",
+        root=tmp_path)
+    assert (tmp_path / "m.safetensors").read_bytes() == b"old model"
+
+
+def test_observations_of_actions_the_game_does_not_have(files: dict[str, Path],
+                                                        tmp_path: Path) -> None:
+    first = json.loads(files["observations"].read_text().splitlines()[0])
+    key = "infoset" if "infoset" in first else "public"
+    obs = tmp_path / "o.jsonl"
+    obs.write_text(json.dumps({key: first[key], "action": 7}) + "\n")
+    for args in (["opponent", "model", str(obs), "--game", "leduc", "--out",
+                  str(tmp_path / "m.json")],
+                 ["exploit", "dbr", "--game", "leduc", "--observations", str(obs)]):
+        line = bad(args, str(obs), "action 7", "leduc does not have", root=tmp_path)
+        assert repr(first[key]) in line
+    obs.write_text(json.dumps({"infoset": "no such state", "action": 0}) + "\n")
+    bad(["opponent", "model", str(obs), "--game", "leduc", "--out", str(tmp_path / "m.json")],
+        "'no such state'", "leduc does not have", root=tmp_path)
+    # the sampled observations themselves (both kinds of keys) are all accepted
+    both = tmp_path / "both.jsonl"
+    r = runner.invoke(app, ["opponent", "sample", "--game", "leduc", "--opponent", "random",
+                            "--hands", "300", "--reveal", "showdown", "--out", str(both)])
+    assert r.exit_code == 0, r.output
+    kinds = {next(iter(json.loads(ln))) for ln in both.read_text().splitlines()}
+    assert kinds == {"infoset", "public"}
+    r = runner.invoke(app, ["opponent", "model", str(both), "--game", "leduc", "--out",
+                            str(tmp_path / "m.json"), "--json"])
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.stdout)["observations"] == len(both.read_text().splitlines())
+
+
+@pytest.mark.parametrize(("bets", "needles"), [
+    ("99999999999999999999%", ("too large", "10,000% of the pot")),
+    ("preflop: 2.5x, a; postflop: 1e9bb", ("bad bet size",)),
+    ("preflop: 200000bb, a; postflop: 75%", ("too large", "100,000bb")),
+    ("preflop: 500x, a; postflop: 75%", ("too large", "100x")),
+    ("2.5x", ("on the flop", "multiple of the bet faced", "pot fractions (N%")),
+    ("preflop: 3x; flop: 50%; turn: 2x; river: 75%", ("on the turn", "N%")),
+])
+def test_blueprint_bets_are_sane(bets: str, needles: tuple[str, ...], tmp_path: Path) -> None:
+    bad(["blueprint", "train", "--bets", bets, "--iterations", "1", "--out",
+         str(tmp_path / "run")], "--bets", *needles, root=tmp_path)
+    bad(["abstraction", "tree", "--bets", bets], "--bets", *needles)
+
+
+def test_a_sane_bet_set_is_accepted() -> None:
+    r = runner.invoke(app, ["abstraction", "tree", "--bets",
+                            "preflop: 2.5x, 100x, a; postflop: 33%, 10000%, a", "--stack", "20",
+                            "--json"])
+    assert r.exit_code == 0, r.output
+
+
+SPOT = ["--board", "Td9d6h5c2s", "--pot", "100", "--stack", "90", "--oop", "AA,KK",
+        "--ip", "QQ,JJ"]
+
+
+def test_zero_means_off_in_the_spot_tree() -> None:
+    """--allin-threshold 0: no all-in is added; --force-allin 0: no bet becomes all-in."""
+    def root(*extra: str) -> list[str]:
+        r = runner.invoke(app, ["spot", "tree", *SPOT, *extra, "--json"])
+        assert r.exit_code == 0, r.output
+        return list(json.loads(r.stdout)["root_actions"])
+
+    # bet 75 leaves 15 behind into a pot of 250 (ratio 0.06 <= 0.15): forced all-in
+    assert root() == ["check", "allin 90"]
+    assert root("--force-allin", "0") == ["check", "bet 75", "allin 90"]  # 0.9 pots <= 1.5
+    assert root("--allin-threshold", "0", "--force-allin", "0") == ["check", "bet 75"]
+    assert root("--allin-threshold", "0") == ["check", "allin 90"]  # still forced
+
+
+def test_zero_means_off_in_spot_solve() -> None:
+    """--target 0 runs all --iterations; --iterations 0 reports the starting strategy."""
+    r = runner.invoke(app, ["spot", "solve", *SPOT, "--allin-threshold", "0", "--force-allin",
+                            "0", "--target", "0", "--iterations", "40", "--json"])
+    assert r.exit_code == 0, r.output
+    d = json.loads(r.stdout)
+    assert d["iterations"] == 40 and d["target_pct"] == 0.0 and not d["target_reached"]
+    assert sorted(d["root_actions"]) == ["bet 75", "check"]
+    r = runner.invoke(app, ["spot", "solve", *SPOT, "--iterations", "40", "--json"])
+    assert json.loads(r.stdout)["iterations"] < 40  # the default target stops it early
+    r = runner.invoke(app, ["spot", "solve", *SPOT, "--iterations", "0", "--json"])
+    assert r.exit_code == 0, r.output
+    d = json.loads(r.stdout)
+    assert d["iterations"] == 0 and d["exploitability_pct"] > 1.0  # uniform: far off
+
+
+def test_zero_means_off_prior_strength(files: dict[str, Path], tmp_path: Path) -> None:
+    """--prior-strength 0: at an observed information set the model is the observed
+    frequencies alone."""
+    from collections import Counter
+
+    from pokerlab.games import load_game
+    from pokerlab.games.compiled import compile_game
+    from pokerlab.opponents.models import load_model
+
+    m = tmp_path / "m0.json"
+    r = runner.invoke(app, ["opponent", "model", str(files["observations"]), "--game", "leduc",
+                            "--prior-strength", "0", "--out", str(m)])
+    assert r.exit_code == 0, r.output
+    g = load_game("leduc")
+    model = load_model(str(m), g)
+    rows = [json.loads(ln) for ln in files["observations"].read_text().splitlines()]
+    counts: dict[str, Counter[int]] = {}
+    for row in rows:
+        if "infoset" in row:
+            counts.setdefault(row["infoset"], Counter())[row["action"]] += 1
+    cg = compile_game(g)
+    checked = 0
+    for i, key in enumerate(cg.infoset_keys):
+        if key in counts:
+            n = sum(counts[key].values())
+            probs = model.action_probabilities(cg.representative[i])
+            for a, p in probs.items():
+                assert p == pytest.approx(counts[key][a] / n)
+            checked += 1
+    assert checked > 10
+    r = runner.invoke(app, ["exploit", "dbr", "--game", "leduc", "--observations",
+                            str(files["observations"]), "--prior-strength", "0",
+                            "--iterations", "50", "--json"])
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.stdout)["observations"] == len(rows)
+
+
+def test_zero_means_off_win_margin() -> None:
+    """--win-margin 0 is accepted: only the moves of the best value are 'safe'."""
+    from pokerlab.commands._common import VALIDATE_ONLY, VALIDATED_EXIT
+
+    token = VALIDATE_ONLY.set(True)
+    try:
+        r = runner.invoke(app, ["ttt", "train", "--win-head", "--win-margin", "0"])
+    finally:
+        VALIDATE_ONLY.reset(token)
+    assert r.exit_code == VALIDATED_EXIT, r.output
+    from pokerlab.selfplay.train import TrainConfig
+
+    assert TrainConfig(win_margin=0.0).win_margin == 0.0
+
+
+@pytest.mark.parametrize(("command", "flag", "said"), [
+    ("spot solve", "--allin-threshold", "(0: never add it)"),
+    ("spot tree", "--force-allin", "(0: never)"),
+    ("spot solve", "--target", "(0: no target, run all --iterations)"),
+    ("spot solve", "--iterations", "(0: none; report the starting strategy)"),
+    ("opponent model", "--prior-strength", "(0: no prior"),
+    ("exploit dbr", "--prior-strength", "(0: no prior"),
+    ("ttt train", "--win-margin", "(0: only the moves of the best value are safe)"),
+])
+def test_zero_means_off_is_said_in_help(command: str, flag: str, said: str) -> None:
+    import typer
+
+    cmd = typer.main.get_command(app)
+    for word in command.split():
+        cmd = cmd.commands[word]  # type: ignore[attr-defined]
+    param = next(p for p in cmd.params if flag in p.opts)
+    assert said in " ".join(str(getattr(param, "help", "")).split())

@@ -114,7 +114,7 @@ def test_pushfold_shove_range_is_the_chart() -> None:
     r = tracker.update(st.view(0))
     assert tracker.updates == 1
     assert np.all(r[0] == 1.0)  # the big blind has not acted
-    from pokerlab.evaluation.lbr import _with_hole
+    from pokerlab.policy.range_query import with_hole as _with_hole
 
     for j in range(0, NUM_COMBOS, 37):
         a, b = int(COMBOS[j, 0]), int(COMBOS[j, 1])

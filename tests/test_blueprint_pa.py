@@ -101,8 +101,9 @@ def test_lbr_table_bucket_vector_equals_per_combo(fake_cards: CardAbstraction) -
     """LBR's all-hands bucket query for a table bucketer equals one lookup per combo."""
     from types import SimpleNamespace
 
-    from pokerlab.agents.policy_agent import TableBucketer
-    from pokerlab.evaluation.lbr import _bucket_vector_py, bucket_vector
+    from pokerlab.abstraction.bucketers import TableBucketer
+    from pokerlab.policy.range_query import bucket_vector
+    from pokerlab.policy.range_query import bucket_vector_py as _bucket_vector_py
 
     tb = TableBucketer(fake_cards)
     agent = SimpleNamespace(bucketer=tb, bucket=tb.bucket)

@@ -26,7 +26,15 @@ from typer.testing import CliRunner
 
 from pokerlab.cli import app
 from pokerlab.commands._common import VALIDATE_ONLY, VALIDATED_EXIT
-from pokerlab.commands._validate import FREE, kind_of
+from pokerlab.commands._validate import (
+    FILE_OUT_KINDS,
+    FOLDER_FILES,
+    FREE,
+    OUTPUT_SUFFIXES,
+    PATH_FREE,
+    PATH_KINDS,
+    kind_of,
+)
 
 runner = CliRunner()
 
@@ -55,6 +63,7 @@ BAD: dict[str, list[str]] = {
     "folder_in": ["{tmp}/nope", "{tmp}/afile"],
     "game": ["bogus", "hunl(stack=abc)", "kuhn(x=1)", "hunl("],
     "agent": ["bogus", "policy:{tmp}/nope", "policy:{tmp}"],
+    "bet_set": ["2.5x", "99999999999999999999%", "flop: 33q"],
 }
 #: values of the parser's own kind errors, by the option's Python type
 BAD_TYPE: dict[str, list[str]] = {"int": ["abc", "1.5"], "float": ["abc", "1..2"]}
@@ -134,6 +143,8 @@ def _base_args(cmd_path: str, cmd: Any, tmp: Path, skip: str) -> tuple[list[str]
         kind = kind_of(cmd_path, flag)
         if p.name in GOOD_NAME:
             vals = [_fill(v, tmp) for v in GOOD_NAME[p.name]]
+        elif (cmd_path, flag) in OUTPUT_SUFFIXES:
+            vals = [_fill("{tmp}/o" + OUTPUT_SUFFIXES[(cmd_path, flag)][0], tmp)]
         elif kind in GOOD_KIND:
             vals = [_fill(GOOD_KIND[kind], tmp)]
         else:
@@ -295,3 +306,64 @@ def test_accepted_values_reach_the_command(sandbox: Path) -> None:
             continue  # a required free-text value the command parses ("x")
         assert res.exit_code == VALIDATED_EXIT, (cmd_path, res.output)
 
+
+
+def _path_params(cmd_path: str, cmd: Any) -> list[Any]:
+    return [p for p in cmd.params if not _is_flag(p)
+            and (kind_of(cmd_path, _flag(p)) in PATH_KINDS or _flag(p) in PATH_FREE)]
+
+
+def test_an_empty_or_blank_path_is_refused_everywhere(sandbox: Path) -> None:
+    """``''`` (typer's ``.``, the current folder) and ``' '`` are no path, input or output."""
+    tried = 0
+    for cmd_path, cmd in COMMANDS:
+        for p in _path_params(cmd_path, cmd):
+            for value in ("", "  "):
+                line = _assert_refused(_call(cmd_path, cmd, p, value, sandbox), sandbox)
+                assert "empty path" in line, (cmd_path, _flag(p), line)
+                name = _flag(p) if _is_option(p) else p.name.upper()
+                assert name in line, (cmd_path, line)
+                tried += 1
+    assert tried > 60
+
+
+def _output_params(cmd_path: str, cmd: Any) -> list[Any]:
+    return [p for p in cmd.params if _is_option(p)
+            and (kind_of(cmd_path, _flag(p)) in FILE_OUT_KINDS
+                 or (cmd_path, _flag(p)) in FOLDER_FILES)]
+
+
+def test_every_command_writing_a_file_has_force() -> None:
+    missing = [c for c, cmd in COMMANDS if _output_params(c, cmd)
+               and not any("--force" in p.opts for p in cmd.params)]
+    assert missing == []
+
+
+def test_an_existing_output_is_refused_without_force(sandbox: Path) -> None:
+    """Every output option of every command: a file already there is refused with one line
+    naming it and --force (and left as it was); with --force the call is accepted."""
+    tried = 0
+    for cmd_path, cmd in COMMANDS:
+        for p in _output_params(cmd_path, cmd):
+            flag = _flag(p)
+            if (cmd_path, flag) in FOLDER_FILES:
+                value = str(sandbox)
+                there = sandbox / FOLDER_FILES[(cmd_path, flag)][0]
+            else:
+                suffixes = OUTPUT_SUFFIXES.get((cmd_path, flag)) or (
+                    (".png",) if kind_of(cmd_path, flag) == "image_out" else (".npz",))
+                there = sandbox / f"old{suffixes[0]}"
+                value = str(there)
+            there.write_bytes(b"old bytes\n")
+            try:
+                line = _assert_refused(_call(cmd_path, cmd, p, value, sandbox), sandbox)
+                assert "already exists" in line and "--force" in line and flag in line, line
+                assert str(there) in line, line
+                assert there.read_bytes() == b"old bytes\n"
+                args = [*_call(cmd_path, cmd, p, value, sandbox), "--force"]
+                res = runner.invoke(app, args)
+                assert res.exit_code == VALIDATED_EXIT, (args, res.output)
+            finally:
+                there.unlink()
+            tried += 1
+    assert tried >= 25

@@ -615,3 +615,37 @@ def test_direct_reader_equals_line_reader(pluribus_texts: list[str]) -> None:
     good = [x for x in (list(iter_phh_text(v))[0] for v in variants) if isinstance(x, RawHand)]
     assert len(good) == len(variants) - 1  # the duplicated key is a TOML error
     assert all(g.actions == good[0].actions for g in good)
+
+
+@pytest.mark.parametrize("stack", ["inf", "nan", "-inf", "1e400", "1" + "0" * 400, "9007199254740993"])
+def test_one_bad_stack_hand_is_skipped_and_counted(tmp_path: Path, pluribus_texts: list[str],
+                                                  stack: str) -> None:
+    """Issue 53: a hand whose starting stack is infinite, NaN or too large for the database
+    is rejected (counted, listed); the other hands of the file are stored."""
+    from typer.testing import CliRunner
+
+    from pokerlab.cli import app
+
+    texts = list(pluribus_texts[:6])
+    head, rest = texts[2].split("starting_stacks = [", 1)
+    texts[2] = head + "starting_stacks = [" + stack + rest[rest.index(","):]
+    f = tmp_path / "six.phhs"
+    f.write_text("".join(f"[{i + 1}]\n{t}\n" for i, t in enumerate(texts)))
+    res = CliRunner().invoke(app, ["hands", "import", str(f), "--db", str(tmp_path / "h.duckdb"),
+                                   "--one-process", "--json"])
+    assert res.exit_code == 3, res.output  # some hand rejected
+    out = json.loads(res.stdout)
+    assert (out["read"], out["stored"], out["rejected"]) == (6, 5, 1)
+    assert "Traceback" not in res.output
+    (rej,) = out["rejections"]
+    assert rej["source"].endswith("six.phhs") and rej["position"] == 2
+    assert ("finite" in rej["message"]) if "inf" in stack or "nan" in stack \
+        else ("too large" in rej["message"])
+    with HandDB(path=tmp_path / "h.duckdb") as db:
+        assert db.count("hands") == 5 and db.count("hand_players") == 30
+    for fast in (True, False):  # the kernels' batch and the plain replay agree
+        db = HandDB(path=tmp_path / f"{fast}.duckdb")
+        rep = db.import_hands(iter_phh_text(f.read_text(), source="six.phhs"), fast=fast)
+        assert (rep.read, rep.stored, rep.rejected) == (6, 5, 1)
+        assert rep.rejections[0].position == 2
+        db.close()

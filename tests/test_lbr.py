@@ -170,8 +170,8 @@ def test_hunl_lbr_random_above_tag() -> None:
 
 def test_all_hands_probabilities_match_single_queries() -> None:
     from pokerlab.agents import make_agent
-    from pokerlab.evaluation.lbr import all_hands_probabilities
     from pokerlab.holdem.engine import HoldemConfig, HoldemState
+    from pokerlab.policy.range_query import all_hands_probabilities
 
     st = HoldemState(config=HoldemConfig.from_bb(100))
     st.deal_hole([0, 1])
@@ -183,7 +183,7 @@ def test_all_hands_probabilities_match_single_queries() -> None:
     np.testing.assert_allclose(probs.sum(axis=1), 1.0)
     for hole in [(51, 50), (4, 9), (30, 47)]:
         view = st.view(0)
-        from pokerlab.evaluation.lbr import _with_hole
+        from pokerlab.policy.range_query import with_hole as _with_hole
 
         single = dict(tag.action_probabilities(_with_hole(view, hole)))
         row = probs[COMBO_INDEX[hole[0], hole[1]]]
@@ -194,9 +194,10 @@ def test_all_hands_probabilities_match_single_queries() -> None:
 def test_indexed_policy_agent_all_hands_fast_path(tmp_path) -> None:  # type: ignore[no-untyped-def]
     from pokerlab.abstraction.action_tree import compile_tree
     from pokerlab.agents import make_agent
-    from pokerlab.evaluation.lbr import _indexed_policy_all_hands, _with_hole
     from pokerlab.holdem.engine import HoldemConfig, HoldemState
     from pokerlab.policy.indexed import IndexedPolicy, save_indexed_policy
+    from pokerlab.policy.range_query import indexed_policy_all_hands as _indexed_policy_all_hands
+    from pokerlab.policy.range_query import with_hole as _with_hole
 
     g = load_game("hunl(stack=20,bets=small,buckets=test)")
     tree = compile_tree(g.action_map.bets, g.config)

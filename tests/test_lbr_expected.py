@@ -27,7 +27,6 @@ from pokerlab.evaluation.lbr import (
     LBRConfig,
     LBRError,
     agent_seed,
-    all_hands_probabilities,
     deal_cards,
     lbr_choose,
     parse_action_set,
@@ -45,6 +44,7 @@ from pokerlab.evaluation.lbr_small import (
 from pokerlab.games import load_game
 from pokerlab.holdem.engine import HoldemConfig
 from pokerlab.policy.base import UniformRandomPolicy
+from pokerlab.policy.range_query import all_hands_probabilities
 from pokerlab.solvers.cfr import CFRSolver
 
 CFG = HoldemConfig.from_bb(100)

@@ -9,26 +9,26 @@ import pytest
 from pokerlab.cards.cards import COMBO_MASKS, COMBOS, cards_mask
 from pokerlab.cards.evaluator import eval_tables
 from pokerlab.cards.evaluator_kernels import combos_on_board_kernel
-from pokerlab.evaluation.lbr import (
-    HoldemSession,
-    LBRConfig,
-    _all_hands,
-    _bucket_vector_py,
-    _with_hole,
-    bucket_vector,
-    deal_cards,
-    parse_action_set,
-    per_deal_holdem,
-)
-from pokerlab.evaluation.lbr_core import agent_seed, draws, play_lbr_hand
-from pokerlab.evaluation.lbr_kernels import (
+from pokerlab.cards.range_kernels import (
     equity_vs_random_each,
     equity_vs_random_each_py,
     hand_strength_all,
     hand_strength_all_py,
 )
+from pokerlab.evaluation.lbr import (
+    HoldemSession,
+    LBRConfig,
+    deal_cards,
+    parse_action_set,
+    per_deal_holdem,
+)
+from pokerlab.evaluation.lbr_core import agent_seed, draws, play_lbr_hand
 from pokerlab.holdem.engine import HoldemConfig, HoldemState
 from pokerlab.holdem.events import BoardDealt
+from pokerlab.policy.range_query import all_hands as _all_hands
+from pokerlab.policy.range_query import bucket_vector
+from pokerlab.policy.range_query import bucket_vector_py as _bucket_vector_py
+from pokerlab.policy.range_query import with_hole as _with_hole
 
 C64 = np.ascontiguousarray(COMBOS, dtype=np.int64)
 
@@ -205,9 +205,10 @@ def test_fc_kernel_equals_python_lbr_deal_by_deal(from_round: int) -> None:
 
 def test_fc_kernel_with_table_buckets_equals_python_lbr() -> None:
     """The same with card tables (the potential-aware buckets' path), on fake tables."""
+    from pokerlab.abstraction.bucketers import TableBucketer
     from pokerlab.abstraction.buckets import BucketConfig, CardAbstraction
     from pokerlab.abstraction.indexer import street_indexer
-    from pokerlab.agents.policy_agent import HUNLPolicyAgent, TableBucketer
+    from pokerlab.agents.policy_agent import HUNLPolicyAgent
     from pokerlab.evaluation.lbr import fc_kernel_deals
     from pokerlab.games.hunl import HUNLGame
 
@@ -276,8 +277,8 @@ def test_fold_vectors_after_raises_equal_the_child_range_queries(
 
 
 def test_fold_vectors_equal_the_fold_column_at_each_child() -> None:
-    from pokerlab.evaluation.lbr import indexed_fold_vectors
     from pokerlab.holdem.engine import Action, ActionKind
+    from pokerlab.policy.range_query import indexed_fold_vectors
 
     agent = _blueprint_200()
     cfg = HoldemConfig.from_bb(200)

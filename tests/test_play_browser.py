@@ -201,7 +201,7 @@ def test_pushfold_hand(server, page):
     assert snap["over"]
     assert page.text_content("#graded") == "1"
     h = s.current
-    _, loss = s._pf.grade(True, *h.state.hole[1], aggressive=True)
+    _, loss = s.grader.nash.grade(True, *h.state.hole[1], aggressive=True)
     assert float(page.text_content("#ev-loss")) == pytest.approx(loss, abs=0.01)
     # hand 2 (big blind): the Nash small blind shoves or folds; fold by keyboard if asked
     click_and_wait(page, "#btn-deal")
@@ -211,7 +211,7 @@ def test_pushfold_hand(server, page):
         page.keyboard.press("f")
         page.wait_for_function("n => window.pokerlab.tables > n", arg=n)
         assert h2.over and h2.state.folded == 0
-        _, loss2 = s._pf.grade(False, *h2.state.hole[0], aggressive=False)
+        _, loss2 = s.grader.nash.grade(False, *h2.state.hole[0], aggressive=False)
         assert page.text_content("#graded") == "2"
         assert float(page.text_content("#ev-loss")) == pytest.approx(loss + loss2, abs=0.01)
     check_page_against_engine(page, s)

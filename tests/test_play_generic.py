@@ -146,7 +146,7 @@ def test_no_limit_definition_money_and_kinds(tiny_nl, tmp_path):
         assert snap["you"]["stack"] + snap["opponent"]["stack"] == 12
         for f in h.frames:
             assert f["you"]["stack"] + f["opponent"]["stack"] + (f["pot"] or 0) == 12
-    acts = [e for h in s.hands for e in h.events if type(e).__name__ == "ActionTaken"]
+    acts = [e for h in s.hands for e in h.events if e.is_move]
     kinds = {e.kind for e in acts}
     assert {"fold", "call", "raise"} <= kinds
     for e in acts:  # raises carry the raise-to total, as the game's label says

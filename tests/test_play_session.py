@@ -284,9 +284,9 @@ def test_masked_state_is_legal_phh():
     st.deal_hole([2, 3])
     st.apply(Action(kind=ActionKind.RAISE, amount=300))
     st.fold()
-    from pokerlab.play.holdem_table import _masked
+    from pokerlab.play.holdem_table import masked_state
 
-    m = _masked(st, 0)
+    m = masked_state(st, 0)
     assert m.hole[0] == [-1, -1] and m.payoffs() == st.payoffs()
     assert phh.loads_all(phh.dumps(m))[0].payoffs() == st.payoffs()
 
@@ -308,3 +308,114 @@ def test_cli_tty_and_errors(tmp_path):
                  ["play", "--max-sessions", "0"]):
         r = CliRunner().invoke(app, args)
         assert r.exit_code == 2 and "error:" in r.output, (args, r.output)
+
+
+def test_every_offered_agent_plays_in_the_terminal(tmp_path):
+    """Issue 53 item 6: ``pokerlab play --tty --agent X`` for every agent the page's menu
+    offers (``thesis`` died with a traceback; ``blueprint-200`` was not offered)."""
+    from typer.testing import CliRunner
+
+    from pokerlab.cli import app
+    from pokerlab.play.agent_pool import offered_specs
+
+    specs = offered_specs()
+    assert {"thesis", "blueprint-200", "search"} <= set(specs)  # both files ship
+    for spec in specs:
+        r = CliRunner().invoke(app, ["play", "--tty", "--agent", spec, "--seed", "2", "--out",
+                                     str(tmp_path)], input="c\n" * 8 + "q\n")
+        assert r.exit_code == 0, (spec, r.output)
+        assert f"pokerlab play: hunl against {spec}" in r.output, r.output
+        assert "Agent: " in r.output and "Traceback" not in r.output, (spec, r.output)
+        assert "session: 1 hands" in r.output, (spec, r.output)
+
+
+def test_an_agent_that_cannot_start_is_one_clear_error(tmp_path, monkeypatch):
+    from typer.testing import CliRunner
+
+    import pokerlab.play.agent_pool as pool
+    from pokerlab.cli import app
+
+    def broken(spec, **kw):
+        raise AttributeError("'X' object has no attribute '_bucket'")
+
+    monkeypatch.setattr(pool, "session_agent", broken)
+    with pytest.raises(PlayError, match=r"cannot start agent 'tag': AttributeError: 'X'"):
+        Session(SessionConfig(game="hunl", agent="tag", seed=1))
+    r = CliRunner().invoke(app, ["play", "--tty", "--agent", "tag", "--out", str(tmp_path)],
+                           input="q\n")
+    assert r.exit_code == 2 and "Traceback" not in r.output
+    assert "error: cannot start agent 'tag': AttributeError" in r.stderr
+
+
+def test_thesis_sessions_share_the_policy_and_play():
+    """The thesis agent's copies keep their own tracked hand over one shared policy."""
+    from pokerlab.agents.thesis import ThesisAgent
+
+    a = Session(SessionConfig(game="hunl", agent="thesis", seed=1)).agent
+    b = Session(SessionConfig(game="hunl", agent="thesis", seed=2)).agent
+    assert isinstance(a, ThesisAgent) and a is not b and a.inner is not b.inner
+    assert a.inner.policy is b.inner.policy and a.inner.bucketer is b.inner.bucketer
+    assert a.inner._fed is not b.inner._fed
+    s = Session(SessionConfig(game="hunl", agent="thesis", seed=3))
+    moves = 0
+    for _ in range(6):
+        events = s.new_hand() + s.run_agent()
+        while s.waiting == "you":
+            lg = s.legal()
+            events += s.act("check" if lg["check"] else "call") + s.run_agent()
+        assert s.current.over and not s.current.aborted
+        moves += sum(1 for e in events if getattr(e, "who", "") == "agent")
+    assert moves >= 6
+
+
+def test_terminal_amounts_are_whole_chips_in_plain_digits():
+    """Issue 53 item 8: ``r 2,5`` is never 25 chips (nor ``r 2_5``, which ``int`` reads
+    as 25)."""
+    assert parse("r 25") == ("raise", 25) and parse("r 0450") == ("raise", 450)
+    for text, word in (("r 2,5", "not a whole number"), ("r 2.5", "not a whole number"),
+                       ("r ,5", "not a whole number"), ("r 2_5", "plain digits"),
+                       ("r 1,000", "ambiguous"), ("r 1e3", "plain digits"),
+                       ("r \uff12\uff15", "plain digits"), ("r +25", "plain digits")):
+        with pytest.raises(PlayError, match=word):
+            parse(text)
+    s = Session(SessionConfig(game="hunl", seed=5), agent=CallAgent())
+    inputs = iter(["r 2,5", "r 250", "q"])
+    out: list[str] = []
+    play_tty(s, read=lambda prompt: next(inputs), write=out.append)
+    text = "\n".join(out)
+    assert "error: raise amount '2,5' is not a whole number of chips" in text
+    assert "You: raise to 250" in text and "raise to 25 " not in text
+
+
+def test_the_agents_moves_carry_think_time_and_whether_it_searched():
+    """Issue 53 item 9: every agent move's event carries its measured think time and
+    whether the agent searched (its ``searches`` counter went up); the person's do not."""
+    s = Session(SessionConfig(game="hunl", agent="search(ms=100,street=flop)", seed=3))
+    before = s.agent.counters()["searches"]
+    mine = []
+    for _ in range(3):
+        events = s.new_hand() + s.run_agent()
+        while s.waiting == "you":
+            lg = s.legal()
+            events += s.act("check" if lg["check"] else "call") + s.run_agent()
+        for e in events:
+            j = e.to_json()
+            if j["event"] != "ActionTaken":
+                continue
+            if j["who"] == "you":
+                assert "think_ms" not in j and "searched" not in j
+            else:
+                mine.append(j)
+    searched = [j for j in mine if j["searched"]]
+    assert len(searched) == s.agent.counters()["searches"] - before >= 1
+    assert any(not j["searched"] for j in mine)
+    assert all(j["think_ms"] > 0 for j in mine)
+    # preflop is answered from the blueprint: well under the 100 ms budget of a search
+    assert min(j["think_ms"] for j in mine) < 20
+    assert sum(j["think_ms"] for j in mine) / 1000 == pytest.approx(
+        sum(s.agent_times[-len(mine):]), rel=0.01, abs=0.005)
+    # a rule agent (no counters) never searched
+    s2 = Session(SessionConfig(game="hunl", agent="call", seed=1))
+    ev = [e.to_json() for e in s2.new_hand() + s2.act("call") + s2.run_agent()]
+    agent = [e for e in ev if e.get("who") == "agent"]
+    assert agent and not any(e["searched"] for e in agent)

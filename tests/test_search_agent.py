@@ -81,14 +81,14 @@ def test_search_range_contains_its_hand_and_the_opponent_range_follows_the_bluep
     from pokerlab.evaluation.matches import hand_cards, play_hunl_hand
 
     seen = []
-    orig = agent._search
+    orig = agent.search
 
     def spy(view, deadline):
         r = agent.beliefs.update(view)
         seen.append((view, r))
         return orig(view, deadline)
 
-    agent._search = spy  # type: ignore[method-assign]
+    agent.search = spy  # type: ignore[method-assign]
     for h in range(60):
         play_hunl_hand(agent, blueprint, CFG, h % 2, hand_cards(1, h), h, h + 7)
     assert seen
@@ -103,7 +103,7 @@ def test_search_range_contains_its_hand_and_the_opponent_range_follows_the_bluep
 def test_opponent_range_floor() -> None:
     """``floor=F``: every combo the board allows keeps at least F of the largest weight in
     the opponent's modelled range; board combos stay out; bad values refused."""
-    from pokerlab.agents.search import _floored
+    from pokerlab.agents.search import floored as _floored
     from pokerlab.cards.cards import COMBOS, combo_index, parse_cards
 
     cfg, _ = parse_search_spec("search(floor=0.05,iters=10)")

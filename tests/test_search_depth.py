@@ -15,6 +15,7 @@ from pokerlab.cards.cards import COMBOS
 from pokerlab.errors import AgentError
 from pokerlab.evaluation.matches import hand_cards, hand_seed, play_hunl_hand
 from pokerlab.holdem.engine import Action, ActionKind, HoldemConfig, HoldemState
+from pokerlab.holdem.view import final_view
 
 CFG = HoldemConfig.from_bb(100)
 
@@ -106,7 +107,7 @@ def test_depth_limited_search_from_the_flop_plays_and_keeps_its_own_range() -> N
     before = agent.beliefs.update(view)[view.player].copy()
     act = agent.act(view)
     assert agent.stats.depth_limited == 1 and agent.stats.searches == 1 and agent.stats.fallbacks == 0
-    solver = agent._prev.solver
+    solver = agent.prev.solver
     assert solver.leaf_nodes and solver.leaf_model.evaluations > 0
     me = view.player
     lik = agent.beliefs.own[len(view.events)]
@@ -128,7 +129,7 @@ def test_depth_limited_search_plays_legal_hands() -> None:
     opp = make_agent("blueprint", game="hunl", config=CFG)
     for i in range(12):
         st = play_hunl_hand(agent, opp, CFG, i % 2, hand_cards(4, i), hand_seed(4, i, 1), hand_seed(4, i, 2))
-        agent.observe(st, i % 2)
+        agent.end_hand(final_view(st, i % 2))
     c = agent.counters()
     assert c["depth_limited"] > 0 and c["searches"] > c["depth_limited"] - 1
     assert agent.stats.fallbacks == 0

@@ -14,6 +14,7 @@ from pokerlab.agents.search import LearningSearchAgent, SearchAgent, SearchConfi
 from pokerlab.arena.matches import play_match
 from pokerlab.errors import AgentError
 from pokerlab.holdem.engine import HoldemConfig
+from pokerlab.holdem.view import learns
 
 CFG = HoldemConfig.from_bb(100)
 
@@ -28,9 +29,9 @@ def test_learn_spec() -> None:
             parse_search_spec(bad)
     plain = build_agent("search(iters=5,tilt=0)", config=CFG)
     learner = build_agent("search(iters=5,learn=10)", config=CFG)
-    assert type(plain) is SearchAgent and not hasattr(plain, "observe")  # matches treat observe as learning
-    assert hasattr(build_agent("search(iters=5)", config=CFG), "observe")  # the tilt model learns
-    assert isinstance(learner, LearningSearchAgent) and hasattr(learner, "observe")
+    assert type(plain) is SearchAgent and not learns(plain)  # matches treat end_hand as learning
+    assert learns(build_agent("search(iters=5)", config=CFG))  # the tilt model learns
+    assert isinstance(learner, LearningSearchAgent) and learns(learner)
     with pytest.raises(AgentError, match="dense indexed"):
         build_agent("search(iters=5,learn=10,model=tag)", config=CFG)
 
@@ -49,22 +50,22 @@ def test_learning_against_call_moves_the_model_away_from_folding() -> None:
     the prior again."""
     agent = build_agent("search(iters=5,learn=10)", config=CFG, seed=4)
     assert isinstance(agent, LearningSearchAgent)
-    before = agent.prior.policy.probs.copy()
+    before = agent.opponent.prior.policy.probs.copy()
     play_match(agent, "call", hands=20, duplicate=True, seed=7, stack_bb=100.0, workers=1)
-    assert agent.stats.model_refits == 2 and agent.hands == 20
+    assert agent.stats.model_refits == 2 and agent.opponent.hands == 20
     assert agent.counters()["model_refits"] == 2
     learned = agent.model
-    assert learned is not agent.prior and agent.beliefs.opponent_model is learned
-    assert np.array_equal(agent.prior.policy.probs, before)  # the blueprint is not changed
-    tree = agent.prior.tree
+    assert learned is not agent.opponent.prior and agent.beliefs.opponent_model is learned
+    assert np.array_equal(agent.opponent.prior.policy.probs, before)  # the blueprint is not changed
+    tree = agent.opponent.prior.tree
     cs, k = tree.child_start, tree.num_children
     seen = 0
     drop = 0.0
     for node in np.flatnonzero(tree.kind == DECISION).tolist():
-        lo = int(agent.prior.policy.node_offset[node])
-        nb = int(agent.prior.policy.num_buckets[node])
+        lo = int(agent.opponent.prior.policy.node_offset[node])
+        nb = int(agent.opponent.prior.policy.num_buckets[node])
         kk = int(k[node])
-        counted = agent.obs.known[lo:lo + nb * kk].sum() + agent.obs.public[cs[node]:cs[node] + kk].sum()
+        counted = agent.opponent.obs.known[lo:lo + nb * kk].sum() + agent.opponent.obs.public[cs[node]:cs[node] + kk].sum()
         if counted == 0:
             continue
         acts = [int(a) for a in tree.child_action[cs[node]:cs[node] + kk]]
@@ -72,14 +73,14 @@ def test_learning_against_call_moves_the_model_away_from_folding() -> None:
             continue
         seen += 1
         f, c = acts.index(FOLD), acts.index(CALL)
-        old, new = _rows(agent.prior, node), _rows(learned, node)
+        old, new = _rows(agent.opponent.prior, node), _rows(learned, node)
         assert np.all(new[:, f] <= old[:, f] + 1e-6)
         assert np.all(new[:, c] >= old[:, c] - 1e-6)
         drop += float((old[:, f] - new[:, f]).sum())
     assert seen >= 3 and drop > 0.5
     agent.start_match()
-    assert agent.model is agent.base and agent.beliefs.opponent_model is None and agent.hands == 0
-    assert agent.obs.total == 0
+    assert agent.model is agent.base and agent.beliefs.opponent_model is None and agent.opponent.hands == 0
+    assert agent.opponent.obs.total == 0
 
 
 def test_play_is_plain_search_until_the_first_refit() -> None:

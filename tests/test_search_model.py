@@ -63,7 +63,7 @@ def _play_and_check_locks(spec: str, opponent: str, hands: int, check) -> object
     agent = build_agent(spec, config=CFG, seed=2)
     other = build_agent(opponent, config=CFG, seed=3)
     seen = []
-    orig = agent._solve
+    orig = agent.solve_at
 
     def spy(view, deadline, mine, **kw):
         got = orig(view, deadline, mine, **kw)
@@ -76,7 +76,7 @@ def _play_and_check_locks(spec: str, opponent: str, hands: int, check) -> object
                 seen.append((names, sigma[:, hands_in]))
         return got
 
-    agent._solve = spy  # type: ignore[method-assign]
+    agent.solve_at = spy  # type: ignore[method-assign]
     for h in range(hands):
         play_hunl_hand(agent, other, CFG, h % 2, hand_cards(7, h), h, h + 11)
     assert seen, "no subgame with an opponent decision was solved"

@@ -10,6 +10,7 @@ import numpy as np
 from pokerlab.agents import make_agent
 from pokerlab.evaluation.matches import hand_cards, hand_seed, play_hunl_hand
 from pokerlab.holdem.engine import Action, ActionKind, HoldemConfig, HoldemState
+from pokerlab.holdem.view import final_view
 from pokerlab.subgame.resolve import node_reach
 from pokerlab.subgame.solver import SolveConfig, SpotSolver
 from pokerlab.subgame.tree import make_spot, tree_config
@@ -43,11 +44,11 @@ def test_untrusted_model_plays_safe_and_reads_the_street_in_a_solve_from_its_sta
     agent.reset(1)
     st = _river(bet_first=True)
     view = st.view(st.actor)
-    assert not agent._trusted(3)
+    assert not agent.trusted(3)
     agent.act(view)
     s = agent.stats
     assert s.street_solves == 1 and s.nested == 1 and s.safe_solves == 1 and s.searches == 1
-    anchor = agent._solves[next(k for k in agent._solves if len(k[1]) < len(view.events) - 1)]
+    anchor = agent.solves[next(k for k in agent.solves if len(k[1]) < len(view.events) - 1)]
     assert anchor.solver.tree.action_names[0][0] == "check"  # rooted at the street's first decision
     tokens = []
     tr = anchor.solver.tree
@@ -56,7 +57,7 @@ def test_untrusted_model_plays_safe_and_reads_the_street_in_a_solve_from_its_sta
     near = min(bets, key=lambda a: abs(np.log(amts[a]) - np.log(400)))
     tokens.append(names[near])
     _, r0, r1 = node_reach(anchor.solver, tokens)
-    got = agent._prev.solver
+    got = agent.prev.solver
     me = view.player
     ours = got.spot.ranges[me]
     want = (r0, r1)[me]
@@ -77,13 +78,13 @@ def test_verified_model_plays_unsafe_on_the_model_ranges() -> None:
     opp = make_agent("blueprint", game="hunl", config=CFG)
     agent.start_match()
     i = 0
-    while not agent._trusted(3):
+    while not agent.trusted(3):
         st = play_hunl_hand(agent, opp, CFG, i % 2, hand_cards(2, i), hand_seed(2, i, 1), hand_seed(2, i, 2))
-        agent.observe(st, i % 2)
+        agent.end_hand(final_view(st, i % 2))
         i += 1
         assert i < 200
-    if agent.tilt_model.due():
-        agent.tilt_model.refit()
+    if agent.opponent.tilt.due():
+        agent.opponent.tilt.refit()
     before = (agent.stats.safe_solves, agent.stats.street_solves)
     agent.reset(5)
     st = _river(bet_first=True)

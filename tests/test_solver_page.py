@@ -5,10 +5,12 @@ real browser (Playwright driving Debian's Chromium, as tests/test_play_browser.p
 
 from __future__ import annotations
 
+import math
 import os
 import shutil
 import time
 from collections.abc import Iterator
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -29,7 +31,10 @@ RIVER = {"board": "Td9d6h5c2s", "pot": 100, "stack": 400, "oop": "QQ+,AK,JTs", "
 
 @pytest.fixture(scope="module")
 def client() -> Iterator[TestClient]:
-    with TestClient(create_app(ServerConfig(agent="call"))) as c:
+    app = create_app(ServerConfig(agent="call"))
+    hub = app.state.solver  # these tests poll fast: lift the per-visitor rate limit
+    hub.cfg = replace(hub.cfg, rate_per_second=1000.0, rate_burst=1000)
+    with TestClient(app) as c:
         yield c
 
 
@@ -147,7 +152,7 @@ def test_solve_to_target_and_walk(client):
     assert "no action 'raise 7'" in msg
     one_line_400(client.post(f"/api/solver/{sid}/node", json={"path": "check"}))
     one_line_400(client.post(f"/api/solver/{sid}/node", json={"path": [1]}))
-    again = {**RIVER, "session": sid, "iterations": 5, "target_pct": 0.001}
+    again = {**RIVER, "session": sid, "iterations": 5, "target_pct": 0.01}
     r2 = client.post("/api/solver/solve", json=again)
     assert r2.status_code == 200 and r2.json()["session"] == sid
     st2 = wait_done(client, sid)
@@ -155,9 +160,10 @@ def test_solve_to_target_and_walk(client):
 
 
 def test_turn_chance_node_and_stop(client):
-    spot = {**RIVER, "board": "Td9d6h5c", "oop": "QQ+,JTs", "ip": "JJ+,98s", "turn_bets": "75%",
-            "turn_raises": "none", "river_bets": "75%", "river_raises": "none"}
-    r = client.post("/api/solver/solve", json={**spot, "iterations": 100_000, "target_pct": 1e-6})
+    spot = {**RIVER, "board": "Td9d6h5c", "oop": "22+,A2s+,K9s+,QTs+,JTs,ATo+,KJo+",
+            "ip": "22+,A2s+,K9s+,QTs+,J9s+,T9s,98s,ATo+,KJo+", "turn_bets": "33%,75%",
+            "turn_raises": "2.5x", "river_bets": "33%,75%", "river_raises": "2.5x"}
+    r = client.post("/api/solver/solve", json={**spot, "iterations": 10_000, "target_pct": 0.01})
     sid = r.json()["session"]
     # one solve at a time per session
     msg = one_line_400(client.post("/api/solver/solve", json={**spot, "session": sid}), 409)
@@ -181,10 +187,10 @@ def test_turn_chance_node_and_stop(client):
 
 def test_concurrency_cap():
     hub = SolverHub(SolverPageConfig(max_running=1))
-    a = hub.start({**RIVER, "iterations": 100_000, "target_pct": 1e-9})
+    a = hub.start({**RIVER, "iterations": 10_000, "target_pct": 0.01}, "visitor-a")
     try:
         with pytest.raises(Exception) as info:
-            hub.start(dict(RIVER))
+            hub.start(dict(RIVER), "visitor-b")
         assert getattr(info.value, "status", None) == 503 and "busy" in str(info.value)
     finally:
         hub.shutdown()
@@ -383,3 +389,100 @@ def test_deal_turn_and_river_cards_in_the_browser(server, page):
     assert "river" in page.text_content("#node-info")
     crumbs = page.eval_on_selector_all("#crumbs .crumb", "bs => bs.map(b => b.textContent)")
     assert crumbs == ["root", "check", "check", "2c", "check", "check", "As"]
+
+
+def test_reload_keeps_the_form_and_asks_before_replacing(server, page):
+    """Issue 53 item 10: a reload keeps the form beside the old solve; Solve asks before it
+    replaces a finished or running solve; the raise cap and 16-bit storage reach the solver,
+    and the memory estimate is shown before solving."""
+    open_page(page, server)
+    page.fill("#board", "Td9d6h5c2s")
+    page.fill("#oop", "QQ+,AK,JTs")
+    page.fill("#ip", "JJ+,AQs+,98s")
+    page.fill("#river_bets", "50%")
+    page.fill("#river_raises", "2.5x")
+    page.fill("#raise_cap", "1")
+    page.check("#compress")
+    page.fill("#target", "0.2")
+    page.fill("#iterations", "3000")
+    # the estimate of this form (16 bits, the cap) is on the page before solving
+    page.wait_for_function("document.querySelector('#estimate').textContent.includes('in 16 bits')")
+    from pokerlab.subgame import estimate_size, make_spot, tree_config
+    tree = tree_config(flop_bets="33%,75%", turn_bets="75%", river_bets="50%", raises="2.5x", raise_cap=1)
+    want = estimate_size(make_spot(board="Td9d6h5c2s", pot=100, stack=400, oop="QQ+,AK,JTs",
+                                   ip="JJ+,AQs+,98s", tree=tree), compress=True)
+    assert int(page.get_attribute("#estimate", "data-bytes")) == want.memory_bytes
+    page.click("#btn-solve")
+    page.wait_for_function("window.solverPage.nodes > 0", timeout=60_000)
+    st = page.evaluate("window.solverPage.status")
+    assert st["state"] == "done" and st["compress"] is True and st["memory_bytes"] == want.memory_bytes
+    sid = st["session"]
+    n = page.evaluate("window.solverPage.nodes")
+    page.click("#actions .act[data-action='bet 50']")
+    page.wait_for_function("n => window.solverPage.nodes > n", arg=n)
+    acts = page.eval_on_selector_all("#actions .act", "bs => bs.map(b => b.dataset.action)")
+    assert acts == ["fold", "call"]  # raise cap 1: no raise over the bet
+    # reload: the form and the old solve are both there
+    page.reload()
+    page.wait_for_function("window.solverPage && window.solverPage.ready")
+    assert page.input_value("#river_bets") == "50%" and page.input_value("#raise_cap") == "1"
+    assert page.is_checked("#compress") and page.input_value("#target") == "0.2"
+    assert page.input_value("#iterations") == "3000" and page.input_value("#board") == "Td9d6h5c2s"
+    page.wait_for_function("window.solverPage.status && window.solverPage.status.state === 'done'")
+    assert page.evaluate("window.solverPage.session") == sid
+    done_at = page.evaluate("window.solverPage.status.iteration")
+    # Solve asks first: dismissed, nothing is replaced
+    asked: list[str] = []
+
+    def dismiss(d: Any) -> None:
+        asked.append(d.message)
+        d.dismiss()
+
+    page.once("dialog", dismiss)
+    page.click("#btn-solve")
+    page.wait_for_function("window.solverPage.asked === 1")
+    assert "Replace it" in asked[0] and "has finished" in asked[0] and f"iteration {done_at}" in asked[0]
+    time.sleep(0.3)
+    assert page.evaluate("window.solverPage.status.iteration") == done_at
+    assert page.evaluate("window.solverPage.status.state") == "done"
+    # accepted: the new solve replaces it in the same session
+    page.fill("#iterations", "7")
+    page.fill("#target", "0.01")
+    page.once("dialog", lambda d: d.accept())
+    page.click("#btn-solve")
+    page.wait_for_function("window.solverPage.asked === 2 && window.solverPage.status.iteration === 7 && "
+                           "window.solverPage.status.state === 'done'", timeout=60_000)
+    assert page.evaluate("window.solverPage.session") == sid
+
+
+def test_progress_goes_toward_the_target_in_the_browser(server, page):
+    """The bar shows how far the exploitability has come toward the target (log scale), with
+    the seconds left, not the share of the iteration limit."""
+    open_page(page, server)
+    page.fill("#board", "Td9d6h5c")
+    page.fill("#oop", "22+,A2s+,K9s+,QTs+,JTs,ATo+,KJo+")
+    page.fill("#ip", "22+,A2s+,K9s+,QTs+,J9s+,T9s,98s,ATo+,KJo+")
+    for street in ("turn", "river"):
+        page.fill(f"#{street}_bets", "33%,75%")
+        page.fill(f"#{street}_raises", "2.5x")
+    page.fill("#target", "0.01")
+    page.fill("#iterations", "10000")
+    page.click("#btn-solve")
+    page.wait_for_function("window.solverPage.status && window.solverPage.status.state === 'running' && "
+                           "window.solverPage.status.history.length >= 4", timeout=60_000)
+    snap = page.evaluate("""() => ({st: window.solverPage.status,
+        width: document.querySelector('#progress-bar').style.width,
+        prog: document.querySelector('#progress-bar').dataset.progress,
+        eta: document.querySelector('#progress-text').dataset.eta,
+        text: document.querySelector('#progress-text').textContent})""")
+    st = snap["st"]
+    pts = [p for _, p in st["history"]]
+    want = math.log(pts[0] / pts[-1]) / math.log(pts[0] / 0.01)
+    assert float(snap["prog"]) == pytest.approx(st["progress"]) == pytest.approx(max(0.0, want), abs=2e-3)
+    assert 0 < st["progress"] < 1 and st["iteration"] < 0.05 * st["max_iterations"]
+    assert snap["width"] == f"{100 * st['progress']:.1f}%"
+    # progress toward the target, not iterations of the maximum (which would be under 5%)
+    assert st["progress"] > st["iteration"] / st["max_iterations"]
+    assert float(snap["eta"]) >= 0 and "to 0.01%" in snap["text"] and "about" in snap["text"]
+    page.click("#btn-stop")
+    page.wait_for_function("window.solverPage.status.state === 'stopped'", timeout=60_000)

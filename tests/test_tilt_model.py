@@ -20,9 +20,10 @@ from pokerlab.agents.tilt_model import (
     smoothing,
 )
 from pokerlab.errors import AgentError
-from pokerlab.evaluation.lbr import all_hands_probabilities
 from pokerlab.evaluation.matches import hand_cards, hand_seed, play_hunl_hand
 from pokerlab.holdem.engine import Action, ActionKind, HoldemConfig, HoldemState
+from pokerlab.holdem.view import final_view
+from pokerlab.policy.range_query import all_hands_probabilities
 
 CFG = HoldemConfig.from_bb(100)
 
@@ -34,7 +35,7 @@ def _observe(model: TiltModel, opp_spec: str, hands: int, seed: int = 5) -> None
         seat = i % 2
         st = play_hunl_hand(bp, opp, CFG, seat, hand_cards(seed, i), hand_seed(seed, i, 1),
                             hand_seed(seed, i, 2))
-        model.observe_hand(st, 1 - seat)
+        model.observe_hand(final_view(st, seat))
     model.refit()
 
 
@@ -108,11 +109,11 @@ def test_no_observations_is_the_base_exactly() -> None:
     base = make_agent("blueprint", game="hunl", config=CFG)
     model = TiltModel(base)
     st = _river_facing_bet()
-    from pokerlab.agents.beliefs import _with_some_hole
+    from pokerlab.agents.beliefs import with_some_hole
     from pokerlab.subgame.resolve import all_hands
 
     live = all_hands(st.board) > 0
-    view = _with_some_hole(st.view(1))
+    view = with_some_hole(st.view(1))
     a0, p0 = all_hands_probabilities(base, view, live)
     a1, p1 = all_hands_probabilities(model, view, live)
     assert a0 == a1 and np.array_equal(p0, p1)
@@ -126,14 +127,14 @@ def test_a_calling_station_is_learnt_and_locked() -> None:
     assert model.obs.count(river_bet) >= 30 and model.confident(river_bet)
     assert np.exp(model.theta[river_bet, FOLD]) < 0.05 and np.exp(model.theta[river_bet, RAISE]) < 0.05
     st = _river_facing_bet()
-    from pokerlab.agents.beliefs import _with_some_hole
+    from pokerlab.agents.beliefs import with_some_hole
     from pokerlab.agents.tilt_model import action_kinds
     from pokerlab.subgame.resolve import all_hands
 
     live = all_hands(st.board) > 0
-    acts, probs = all_hands_probabilities(model, _with_some_hole(st.view(1)), live)
+    acts, probs = all_hands_probabilities(model, with_some_hole(st.view(1)), live)
     call = probs[:, action_kinds(acts) == CALL].sum(axis=1)
-    base_acts, base_probs = all_hands_probabilities(base, _with_some_hole(st.view(1)), live)
+    base_acts, base_probs = all_hands_probabilities(base, with_some_hole(st.view(1)), live)
     base_call = base_probs[:, action_kinds(base_acts) == CALL].sum(axis=1)
     # the model calls with (nearly) every hand, where the blueprint folds many
     assert call[live].min() > 0.7 and call[live].mean() > 0.9
@@ -187,11 +188,11 @@ def test_search_learns_and_locks_in_a_match() -> None:
     river = {situation(3, 0, 0), situation(3, 1, 1)}
     for i in range(120):
         seat = i % 2
-        sure = river <= {c for c in range(12) if agent.tilt_model.confident(c)}
+        sure = river <= {c for c in range(12) if agent.opponent.tilt.confident(c)}
         st = play_hunl_hand(agent, opp, CFG, seat, hand_cards(7, i), hand_seed(7, i, 1),
                             hand_seed(7, i, 2))
-        agent.observe(st, seat)
-        prev = agent._prev
+        agent.end_hand(final_view(st, seat))
+        prev = agent.prev
         if sure and prev is not None:
             s = prev.solver
             for path in decision_paths(s, 1 - prev.searcher):
@@ -208,11 +209,11 @@ def test_search_learns_and_locks_in_a_match() -> None:
     assert agent.stats.locked_nodes > 0 and checked > 0
     assert agent.counters()["model_refits"] > 0
     agent.start_match()
-    assert not agent.tilt_model.deviates() and agent.tilt_model.obs.hands == 0
+    assert not agent.opponent.tilt.deviates() and agent.opponent.tilt.obs.hands == 0
 
 
 def test_matches_keep_a_learner_in_one_chunk_per_worker() -> None:
-    """With a progress callback a match splits into chunks; a learning agent (``observe``)
+    """With a progress callback a match splits into chunks; a learning agent (``end_hand``)
     must not be restarted every chunk."""
     from pokerlab.arena.matches import ObjectFactory
     from pokerlab.evaluation.matches import MatchConfig, run_match
@@ -234,7 +235,7 @@ def test_matches_keep_a_learner_in_one_chunk_per_worker() -> None:
         def start_match(self) -> None:
             self.starts += 1
 
-        def observe(self, state: object, player: int) -> None:
+        def end_hand(self, view: object) -> None:
             self.seen += 1
 
     agent = Counting()

@@ -44,13 +44,9 @@ import numpy as np
 from pokerlab.abstraction.bets import BetSet, parse_bet_set, resolve_raises
 from pokerlab.abstraction.translation import METHODS, pot_fraction, translation_probs
 from pokerlab.errors import BetSizeError, ConfigError
+from pokerlab.holdem.abstract_ids import CALL, FOLD, RAISE0
 from pokerlab.holdem.engine import Action, ActionKind, HoldemConfig, IllegalActionError
 from pokerlab.rng import pick
-
-FOLD = 0
-CALL = 1
-RAISE0 = 2
-"""Abstract id of the first raise (bet sets: size 0; identity: raise to 0 chips)."""
 
 
 class BettingState(Protocol):

@@ -41,14 +41,15 @@ from typing import Any
 
 import numpy as np
 
+from pokerlab import kinds
 from pokerlab.abstraction.action_map import CALL, FOLD, RAISE0, ActionMap
 from pokerlab.abstraction.bets import BetSet
 from pokerlab.errors import ConfigError
 from pokerlab.holdem.engine import ActionKind, HoldemConfig, HoldemState, Phase
 
-DECISION = 0
-FOLD_TERMINAL = 1
-SHOWDOWN_TERMINAL = 2
+DECISION = kinds.DECISION
+FOLD_TERMINAL = kinds.FOLD
+SHOWDOWN_TERMINAL = kinds.SHOWDOWN
 KIND_NAMES = ("decision", "fold", "showdown")
 
 # bytes per node: street, actor, kind (int8) + num_children (int16) + pot, to_call,

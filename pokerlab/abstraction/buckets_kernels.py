@@ -26,7 +26,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from pokerlab.abstraction.indexer_kernels import SCRATCH, index_into
+from pokerlab.abstraction.indexer_kernels import CHUNKS, SCRATCH, chunk_range, index_into
 from pokerlab.cards.equity_kernels import order_by_strength, showdown_sweep
 from pokerlab.cards.evaluator_kernels import combos_on_board_kernel
 from pokerlab.cards.hand_classes import NUM_STRENGTHS
@@ -228,14 +228,12 @@ def emd_cdf(x, c):  # type: ignore[no-untyped-def]
 @njit(cache=True, parallel=True)
 def assign_emd(cdfs_u8, norm, centers, out, dist):  # type: ignore[no-untyped-def]
     """Nearest centre (EMD) of every histogram given as uint8 counts (rows), total ``norm``."""
-    n = cdfs_u8.shape[0]
     nb = cdfs_u8.shape[1]
     k = centers.shape[0]
-    nchunks = 64
-    step = (n + nchunks - 1) // nchunks
-    for ch in prange(nchunks):
+    for ch in prange(CHUNKS):
         x = np.empty(nb, dtype=np.float32)
-        for i in range(ch * step, min(n, (ch + 1) * step)):
+        lo, hi = chunk_range(ch, 0, cdfs_u8.shape[0], CHUNKS)
+        for i in range(lo, hi):
             acc = 0.0
             for q in range(nb):
                 acc += cdfs_u8[i, q]

@@ -168,8 +168,34 @@ class CardSpec:
             raise ConfigError(f"bad card spec {d!r}: {exc}") from None
 
 
+@njit(cache=True, inline="always")
+def hs_bucket(hs, thresholds, n):  # type: ignore[no-untyped-def]
+    """The bucket of hand strength ``hs``: how many of the first ``n`` thresholds (ascending)
+    lie strictly below it, by binary search.  The one HS bucketing rule of the kernels (the
+    blueprint's bucket tables, :mod:`pokerlab.blueprint.mccfr_kernels`); plain twin:
+    :func:`bucket_of_hs`."""
+    lo = 0
+    hi = n
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        if thresholds[mid] < hs:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo
+
+
+@njit(cache=True)
+def hs_buckets(hs, thresholds, out):  # type: ignore[no-untyped-def]
+    """``out[j]`` <- :func:`hs_bucket` of ``hs[j]`` against all of ``thresholds`` (every
+    combo of a board at once: :func:`pokerlab.abstraction.bucketers.hs_bucket_vector`)."""
+    n = thresholds.shape[0]
+    for j in range(hs.shape[0]):
+        out[j] = hs_bucket(hs[j], thresholds, n)
+
+
 def bucket_of_hs(hs: float, thresholds: Sequence[float] | np.ndarray) -> int:
-    """Number of thresholds strictly below ``hs`` (the kernel's rule)."""
+    """Number of thresholds strictly below ``hs`` (plain twin of :func:`hs_bucket`)."""
     k = 0
     for t in thresholds:
         if hs > t:

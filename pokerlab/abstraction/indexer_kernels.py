@@ -37,6 +37,16 @@ def _key4(a, b, c, d):  # type: ignore[no-untyped-def]
     return comb(a + 3, 4) + comb(b + 2, 3) + comb(c + 1, 2) + d
 
 
+@njit(cache=True, inline="always")
+def _run_end(sc, i):  # type: ignore[no-untyped-def]
+    """The last position of the run of equal shape codes ``sc`` (sorted, length 4) that
+    starts at ``i``: the suits of one group, ranked together as a multiset."""
+    j = i
+    while j + 1 < 4 and sc[j + 1] == sc[i]:
+        j += 1
+    return j
+
+
 SCRATCH = 64
 """Length of the int64 scratch buffer the single-hand kernels take (no allocation inside)."""
 
@@ -118,9 +128,7 @@ def index_into(T, cards, scratch):  # type: ignore[no-untyped-def]
     mult = np.int64(1)
     i = 0
     while i < 4:
-        j = i
-        while j + 1 < 4 and sc[j + 1] == sc[i]:
-            j += 1
+        j = _run_end(sc, i)
         g = j - i + 1
         n = shape_size[sc[i]]
         part = np.int64(0)
@@ -176,9 +184,7 @@ def unindex_into(T, idx, out, scratch):  # type: ignore[no-untyped-def]
     si = scratch[0:4]
     i = 0
     while i < 4:
-        j = i
-        while j + 1 < 4 and sc[j + 1] == sc[i]:
-            j += 1
+        j = _run_end(sc, i)
         g = j - i + 1
         n = shape_size[sc[i]]
         size = comb(n + g - 1, g)
@@ -226,39 +232,45 @@ def unindex_into(T, idx, out, scratch):  # type: ignore[no-untyped-def]
                 fill[k] += 1
 
 
+CHUNKS = 64
+"""Work items of the parallel batch kernels: ``prange(CHUNKS)`` over :func:`chunk_range`."""
+
+
+@njit(cache=True, inline="always")
+def chunk_range(ch, lo, hi, nchunks):  # type: ignore[no-untyped-def]
+    """The items ``[a, b)`` of chunk ``ch`` when ``[lo, hi)`` is cut into ``nchunks``
+    contiguous chunks of equal size (the last ones shorter or empty)."""
+    step = (hi - lo + nchunks - 1) // nchunks
+    a = lo + ch * step
+    return a, min(hi, a + step)
+
+
 @njit(cache=True, parallel=True)
 def index_many(T, cards, out):  # type: ignore[no-untyped-def]
-    n = cards.shape[0]
-    nchunks = 64
-    step = (n + nchunks - 1) // nchunks
-    for ch in prange(nchunks):
+    for ch in prange(CHUNKS):
         scratch = np.empty(SCRATCH, dtype=np.int64)
-        for i in range(ch * step, min(n, (ch + 1) * step)):
+        a, b = chunk_range(ch, 0, cards.shape[0], CHUNKS)
+        for i in range(a, b):
             out[i] = index_into(T, cards[i], scratch)
 
 
 @njit(cache=True, parallel=True)
 def unindex_many(T, idx, out):  # type: ignore[no-untyped-def]
-    n = idx.shape[0]
-    nchunks = 64
-    step = (n + nchunks - 1) // nchunks
-    for ch in prange(nchunks):
+    for ch in prange(CHUNKS):
+        a, b = chunk_range(ch, 0, idx.shape[0], CHUNKS)
         scratch = np.empty(SCRATCH, dtype=np.int64)
-        for i in range(ch * step, min(n, (ch + 1) * step)):
+        for i in range(a, b):
             unindex_into(T, idx[i], out[i], scratch)
 
 
 @njit(cache=True, parallel=True)
 def roundtrip_range(T, lo, hi, ncards):  # type: ignore[no-untyped-def]
     """Number of ``i`` in ``[lo, hi)`` with ``index(unindex(i)) != i`` (0 for a bijection)."""
-    nchunks = 64
-    bad = np.zeros(nchunks, dtype=np.int64)
-    step = (hi - lo + nchunks - 1) // nchunks
-    for ch in prange(nchunks):
+    bad = np.zeros(CHUNKS, dtype=np.int64)
+    for ch in prange(CHUNKS):
         buf = np.empty(ncards, dtype=np.int64)
         scratch = np.empty(SCRATCH, dtype=np.int64)
-        a = lo + ch * step
-        b = min(hi, a + step)
+        a, b = chunk_range(ch, lo, hi, CHUNKS)
         for i in range(a, b):
             unindex_into(T, i, buf, scratch)
             if index_into(T, buf, scratch) != i:

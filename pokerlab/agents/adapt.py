@@ -8,11 +8,13 @@ Specs (:func:`parse_spec`): ``adapt`` (small games: over the exact equilibrium `
 pmax=P)``.
 
 **What it sees.**  Only its own information: at each decision the information-state string
-of its seat; after each hand (the ``observe(state, player)`` call that matches and the play
-tables make at the end of every hand) its own final information state -- which holds the
-public actions -- and, when the hand reached a showdown (no fold), the opponent's cards,
-which a showdown shows.  The hand is located in the compiled game tree from that alone
-(every terminal node whose information state for this seat is the one seen).
+of its seat; after each hand (the ``end_hand(view)`` call that matches and the play tables
+make at the end of every hand, ``view`` a :class:`pokerlab.evaluation.matches.SmallHandEnd`)
+its own final information state -- which holds the public actions -- and, only when the
+hand reached a showdown (no fold), the opponent's final information state, which the
+showdown shows.  It never sees the finished game state.  The hand is located in the
+compiled game tree from that alone (every terminal node whose information state for this
+seat is the one seen).
 
 **The model** (as :class:`pokerlab.opponents.estimate.ObservedModel`, from the first hand
 of the match or play session): Dirichlet posterior means with prior strength ``s``
@@ -66,7 +68,9 @@ import scipy.sparse as sp
 from scipy.optimize import linprog
 
 from pokerlab.agents.adapt_kernels import constrained_br_value
+from pokerlab.agents.base import AgentBase
 from pokerlab.errors import AgentError, ConfigError
+from pokerlab.evaluation.matches import SmallHandEnd, is_fold
 from pokerlab.games.compiled import KIND_DECISION, KIND_TERMINAL, CompiledGame
 from pokerlab.solvers.lp import behaviour_from_plan, payoff_matrix
 
@@ -93,9 +97,9 @@ def combine_slots(cg: CompiledGame, mine: np.ndarray, other: np.ndarray, player:
 
 def sequences(cg: CompiledGame, p: int) -> tuple[np.ndarray, int]:
     """Slot -> sequence index of player ``p`` (0 = the empty sequence), and their number."""
-    from pokerlab.solvers.lp import _player_sequences
+    from pokerlab.solvers.lp import player_sequences
 
-    seq_of_slot, _ = _player_sequences(cg, p)
+    seq_of_slot, _ = player_sequences(cg, p)
     return seq_of_slot, int(seq_of_slot.max(initial=0)) + 1
 
 
@@ -157,13 +161,13 @@ def restricted_lp(A: sp.csr_matrix, E: sp.csr_matrix, F: sp.csr_matrix, g: np.nd
 def rnr_slots(cg: CompiledGame, msp: np.ndarray, p: int | float) -> np.ndarray:
     """The restricted Nash response with model weight ``p`` to the model ``msp`` (slot
     probabilities), in both seats, by the sequence-form LP."""
-    from pokerlab.solvers.lp import _constraints
+    from pokerlab.solvers.lp import sequence_constraints
 
     s0, n0 = sequences(cg, 0)
     s1, n1 = sequences(cg, 1)
     A = payoff_matrix(cg, s0, n0, s1, n1)
-    E = _constraints(cg, 0, s0, n0)
-    F = _constraints(cg, 1, s1, n1)
+    E = sequence_constraints(cg, 0, s0, n0)
+    F = sequence_constraints(cg, 1, s1, n1)
     y_fix = realization_plan(cg, msp, 1, s1, n1)
     x_fix = realization_plan(cg, msp, 0, s0, n0)
     out = np.zeros(cg.num_slots)
@@ -306,8 +310,7 @@ class AdaptTree:
                 edge_node[e] = h
                 a = int(cg.edge_action[e])
                 name = st.action_to_string(a).strip().lower() if decision else last
-                fold = decision and (name.startswith("fold")
-                                     or (name.startswith("pass") and last == "bet"))
+                fold = decision and is_fold(name, last)
                 stack.append((c, st.child(a), folded or fold, name))
         return cls(cg=cg, parent_edge=parent_edge, edge_node=edge_node,
                    public_of_infoset=pub_of, num_public=len(pub_ids),
@@ -345,7 +348,7 @@ def adapt_tree(game_name: str) -> tuple[Any, AdaptTree]:
 
 
 # ------------------------------------------------------------------------------- the agent
-class AdaptAgent:
+class AdaptAgent(AgentBase):
     """The adaptive agent of a small two-player zero-sum game (see the module docs)."""
 
     def __init__(self, game_name: str, config: AdaptConfig, base: Any, prior: Any, *,
@@ -474,17 +477,18 @@ class AdaptAgent:
         k = int(np.searchsorted(np.cumsum(p), u, side="right"))
         return int(acts[min(k, len(acts) - 1)])
 
-    def observe(self, state: Any, player: int) -> None:
-        """The end of a hand (``state`` terminal, this agent in seat ``player``): update the
+    def end_hand(self, view: SmallHandEnd) -> None:
+        """The end of a hand as this agent's seat saw it (``view.player``): update the
         model and the budget, refit when due."""
         tr, cg = self.tree, self.tree.cg
+        player = int(view.player)
         opp = 1 - player
-        key = state.information_state_string(player)
+        key = view.info_state
         ends = tr.terminals_by_key[player].get(key)
         if not ends:
             raise AgentError(f"agent {self.name!r}: no finished hand {key!r} in the game")
-        if tr.showdown[ends[0]]:  # a showdown shows the opponent's cards
-            shown = state.information_state_string(opp)
+        shown = view.opponent_info_state
+        if tr.showdown[ends[0]] and shown is not None:  # a showdown shows the opponent's cards
             ends = [t for t in ends if tr.terminal_key[opp][t] == shown] or ends
         paths = {tuple(tr.opponent_path(t, opp)) for t in ends}
         first = next(iter(paths))

@@ -11,10 +11,11 @@ HUNL").
 until it has a response, then, hand by hand, the response's policy agent (same betting
 tree, card buckets and action translation) while its safety budget allows, else the base.
 
-**What it sees.**  After each hand (the ``observe(state, player)`` call that matches, the
-league and the play tables make at the end of every hand; ``start_match()`` when a run of
-hands starts) the hand's typed events (:func:`pokerlab.holdem.events.events_of`) and the
-opponent's cards only when a ``Shown`` event shows them (a showdown or an all-in run-out).
+**What it sees.**  After each hand (the ``end_hand(view)`` call that matches, the league
+and the play tables make at the end of every hand; ``start_match()`` when a run of hands
+starts) what its seat saw: :func:`pokerlab.holdem.view.final_view`, the hand's typed
+events, its result, and the opponent's cards only when a ``Shown`` event shows them (a
+showdown or an all-in run-out; ``view.opponent_hole``), never after a fold or a muck.
 
 **The model** (:func:`observe_hand`, the one function that also reads hand histories in
 :func:`pokerlab.opponents.hunl_model.observe_histories`): every opponent action is
@@ -58,6 +59,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
+from pokerlab.agents.base import AgentBase, PlayerView
 from pokerlab.errors import AgentError, ConfigError
 
 __all__ = ["HUNLAdaptAgent", "HUNLAdaptConfig", "HUNLObservations", "RESPONDER",
@@ -196,16 +198,11 @@ def observe_hand(obs: HUNLObservations, agent: Any, events: Iterable[Any], confi
         real.apply(act)
 
 
-def observe_opponent(obs: HUNLObservations, agent: Any, state: Any, player: int) -> None:
-    """Count the actions of the player other than ``player`` in the finished ``state``
-    (hole cards where they were shown) into ``obs`` (:func:`observe_hand`)."""
-    from pokerlab.holdem.events import Shown, events_of
-
-    events = events_of(state)
-    opp = 1 - int(player)
-    shown = next((tuple(ev.cards) for ev in events
-                  if isinstance(ev, Shown) and ev.player == opp), None)
-    observe_hand(obs, agent, events, state.config, opp, shown)
+def observe_opponent(obs: HUNLObservations, agent: Any, view: PlayerView) -> None:
+    """Count the opponent's actions in the finished hand ``view`` (a
+    :func:`~pokerlab.holdem.view.final_view`: its hole cards only where the showdown
+    showed them, ``view.opponent_hole``) into ``obs`` (:func:`observe_hand`)."""
+    observe_hand(obs, agent, view.events, view.config, view.opponent, view.opponent_hole)
 
 
 def with_policy(agent: Any, policy: Any, name: str) -> Any:
@@ -388,7 +385,7 @@ class AdaptHand:
     budget: float
 
 
-class HUNLAdaptAgent:
+class HUNLAdaptAgent(AgentBase):
     """The adaptive agent of heads-up no-limit hold'em (see the module docs)."""
 
     def __init__(self, base: Any, config: HUNLAdaptConfig, *, name: str = "adapt",
@@ -472,12 +469,14 @@ class HUNLAdaptAgent:
         """The opponent model now (the posterior, the base policy's layout)."""
         return posterior(self.base, self.obs, self.config.strength, self.config.spread)
 
-    def observe(self, state: Any, player: int) -> None:
-        """The end of a hand (``state`` finished, this agent in seat ``player``): count
-        the opponent's actions, move the budget by the chips won, and start or continue a
-        refit."""
-        observe_opponent(self.obs, self.base, state, player)
-        chips = float(state.payoffs()[player])
+    def end_hand(self, view: PlayerView) -> None:
+        """The end of a hand as this agent's seat saw it (a
+        :func:`~pokerlab.holdem.view.final_view`): count the opponent's actions, move the
+        budget by the chips won, and start or continue a refit."""
+        if view.payoff is None:
+            raise AgentError(f"agent {self.name!r}: end_hand needs the view of a finished hand")
+        observe_opponent(self.obs, self.base, view)
+        chips = float(view.payoff)
         used = self.playing_response
         self.won += chips
         self.budget += chips

@@ -3,7 +3,8 @@
 An agent sees a hand only through a :class:`PlayerView` (``HoldemState.view(player)``):
 its own hole cards, the board, the public betting (as typed :data:`Event` values), the
 stacks and the legal action range.  The opponent's hidden cards are never in a view --
-not in ``hole``, not in ``events`` (opponent ``HoleDealt``/``Shown`` events are left out).
+not in ``hole``, not in ``events`` (opponent ``HoleDealt``/``Shown`` events are left out);
+at the end of a hand (:func:`final_view`) only the cards the showdown showed are added.
 
 Seats follow :mod:`pokerlab.holdem.engine`: player 0 is the big blind, player 1 the
 button (small blind); ``PlayerView.button`` is therefore always 1.  Matches rotate the
@@ -34,12 +35,18 @@ from pokerlab.holdem.events import (
     visible,
 )
 from pokerlab.holdem.view import (
+    AgentBase,
     PlayerView,
     action_probabilities,
     checked_act,
+    end_hand,
     feed_events,
+    final_view,
     hidden,
+    learns,
     make_view,
+    shown_at_end,
+    start_match,
 )
 
 if TYPE_CHECKING:
@@ -48,6 +55,7 @@ if TYPE_CHECKING:
 __all__ = [
     "ActionEvent",
     "Agent",
+    "AgentBase",
     "AgentError",
     "BoardDealt",
     "CheckedOrCalled",
@@ -60,11 +68,16 @@ __all__ = [
     "SmallGameAgent",
     "action_probabilities",
     "checked_act",
+    "end_hand",
     "event_to_action",
     "events_of",
     "feed_events",
+    "final_view",
     "hidden",
+    "learns",
     "make_view",
+    "shown_at_end",
+    "start_match",
     "visible",
 ]
 
@@ -88,9 +101,18 @@ class Agent(Protocol):
     nothing: an agent without the method is skipped (it is not a protocol member, so
     ``isinstance(x, Agent)`` does not ask for it).  An agent that tracks the
     hand incrementally (the policy agent) must still answer a view it was not fed (an
-    outside caller's), from the view alone.  The name is not ``observe``: that is the
-    end-of-hand ``observe(state, player)`` of learning agents (``agents.adapt``), which
-    is unchanged.
+    outside caller's), from the view alone.
+
+    **The end of a hand.**  An agent that learns from hands defines ``end_hand(view)``:
+    the hand loops (matches, AIVAT, the play tables) call it after every hand with
+    :func:`final_view` of its seat -- the board, the events, its own cards, its result,
+    and the opponent's cards only when the showdown showed them (``view.opponent_hole``;
+    ``None`` after a fold or a muck).  It never sees the final engine state.  Such an
+    agent also gets ``start_match()`` before every run of hands (:func:`start_match`).
+    :class:`AgentBase` holds the no-op defaults of these optional members
+    (``observe_event``, ``end_hand``, ``start_match``, ``counters``); the loops reach
+    them through :func:`feed_events`, :func:`end_hand`, :func:`start_match` and
+    :func:`learns`, so an agent without them (an outside bot) is simply skipped.
     """
 
     name: str

@@ -4,7 +4,7 @@ A searching agent needs, at each of its decisions, the ranges of both players as
 public history has shaped them: every combo's weight is its prior (1, card removal from
 the board) times the probability, under the model, of every action the player took.
 The model is an agent that can say how it plays every hand at once
-(:func:`pokerlab.evaluation.lbr.all_hands_probabilities`: the blueprint, ``pushfold``,
+(:func:`pokerlab.policy.range_query.all_hands_probabilities`: the blueprint, ``pushfold``,
 the rule agents).
 
 * :class:`HoldemBeliefs`: HUNL, 1326 weights per player, updated incrementally as a view's
@@ -32,7 +32,8 @@ from pokerlab.holdem.events import BoardDealt, CheckedOrCalled, Folded, RaisedTo
 from pokerlab.holdem.view import PlayerView, make_view
 
 
-def _blocked(board: Sequence[int]) -> np.ndarray:
+def blocked_by_board(board: Sequence[int]) -> np.ndarray:
+    """Per combo (1326): it shares a card with ``board``."""
     return (COMBO_MASKS & np.uint64(cards_mask(board))) != 0
 
 
@@ -64,7 +65,7 @@ class HoldemBeliefs:
         """``opponent_model``: when given, the actions of the player other than the view's
         are read through it (an opponent model), the view's own player's through ``model``."""
         if query is None:
-            from pokerlab.evaluation.lbr import all_hands_probabilities
+            from pokerlab.policy.range_query import all_hands_probabilities
 
             query = all_hands_probabilities
         self.model = model
@@ -102,7 +103,7 @@ class HoldemBeliefs:
             e = ev[i]
             if isinstance(e, BoardDealt):
                 st.deal_board(list(e.cards))
-                self.ranges[:, _blocked(st.board)] = 0.0
+                self.ranges[:, blocked_by_board(st.board)] = 0.0
             elif isinstance(e, (Folded, CheckedOrCalled, RaisedTo)):
                 q = int(st.actor)
                 act = event_to_action(e)
@@ -116,7 +117,7 @@ class HoldemBeliefs:
                 live = self.ranges[q] > 0
                 who = self.model if self.opponent_model is None or q == view.player \
                     else self.opponent_model
-                acts, probs = self.query(who, _with_some_hole(make_view(st, q)), live)
+                acts, probs = self.query(who, with_some_hole(make_view(st, q)), live)
                 k = action_column(acts, act)
                 if k >= 0:
                     new = self.ranges[q] * probs[:, k]
@@ -128,7 +129,7 @@ class HoldemBeliefs:
         return self.ranges.copy()
 
 
-def _with_some_hole(view: PlayerView) -> PlayerView:
+def with_some_hole(view: PlayerView) -> PlayerView:
     """The view with two cards the board does not hold as its hole cards (the model's
     range query replaces them hand by hand; the betting does not depend on them)."""
     import dataclasses

@@ -10,24 +10,24 @@ decision the probability of fold, resp. check/call, resp. every bet/raise is mul
 by ``bias`` = 5 and the row renormalised).  :class:`Continuation` is one leaf:
 
 * **Betting.**  The path from the subgame's root (``view``) to the leaf is followed on
-  the blueprint's own tree with the agent's translation
-  (:meth:`~pokerlab.agents.policy_agent.HUNLPolicyAgent.branch_root` /
-  ``branch_step``); a randomised translation gives several ``(probability, track)``
+  the blueprint's own tree with the agent's cursor
+  (:meth:`~pokerlab.agents.policy_agent.HUNLPolicyAgent.cursor`, :meth:`~pokerlab.
+  abstraction.cursor.Cursor.branches`); a randomised translation gives several ``(probability, cursor)``
   branches and the continuation is their probability-weighted mixture (both seats on
   the same branch, as one agent reading the public betting: see **Exactness**).  From
   each branch the rest of the hand is built once, without cards, as in
   :class:`~pokerlab.evaluation.lbr_tree.RealTree`: at every real decision the blueprint
-  node (re-synchronised with ``nearest_node`` where the tree lost the hand), the
+  node (the cursor's re-sync rule where the tree lost the hand), the
   abstract actions legal at the real state and the real action each plays
   (``ActionMap.abstract_actions`` / ``to_real``, equal real actions merged), each
-  followed with ``branch_step``; fold and showdown terminals with their real chips.
-* **Cards.**  Per runout only the card buckets (:func:`pokerlab.evaluation.lbr.
+  followed with ``Cursor.branches``; fold and showdown terminals with their real chips.
+* **Cards.**  Per runout only the card buckets (:func:`pokerlab.policy.range_query.
   bucket_vector`, the street of each decision) and the showdown order change; they are
   computed in the constructor (:func:`runout_cards`; the leaves of one subgame, same
   board and runouts, share them).  A decision's rows are the policy's rows at (node, bucket)
   restricted to the legal actions and renormalised exactly as the agent does (all-zero
   or missing rows uniform, nothing legal left: check/call), shared with LBR
-  (:func:`pokerlab.evaluation.lbr._node_rows`).
+  (:func:`pokerlab.policy.range_query.node_rows`).
 * **Chance.**  ``runouts`` are the board cards still to come (one river card after a
   turn leaf, ordered (turn, river) pairs after a flop leaf).  With all ``M`` of them a
   hand pair gets the average over the runouts disjoint from the board and both hands,
@@ -231,8 +231,7 @@ class _Builder:
         self.nodes[r][END] = len(self.nodes)
 
     def track(self, t: Any, parent: int, col: int, prob: float, depth: int) -> int:
-        from pokerlab.evaluation.lbr import _node_rows
-        from pokerlab.evaluation.lbr_core import policy_columns
+        from pokerlab.policy.range_query import node_rows, policy_columns
 
         real = t.real
         ag = self.agent
@@ -250,21 +249,19 @@ class _Builder:
                     pay[i, LOSE] = real.showdown_payoffs(-o)[i] + self.committed[i]
             self.nodes[v][END] = v + 1
             return v
-        if real.phase != Phase.BETTING:  # pragma: no cover - branch_step deals every board
+        if real.phase != Phase.BETTING:  # pragma: no cover - Cursor.branches deals every board
             raise AgentError(f"continuation tree: unexpected state {real!r}")
         v = self._new(DECISION, parent, col, prob, depth, real.committed)
         row = self.nodes[v]
         row[ACTOR] = int(real.actor)
         row[SLOT] = int(real.street) - self.leaf_street - 1
-        node = int(t.node)
-        if t.lost or node < 0 or not ag._decides(node, real):
-            node = int(ag.nearest_node(real))
+        node = int(t.synced_node())
         call = Action(kind=ActionKind.CHECK_CALL)
         columns: list[Action] = []
         if node >= 0:
             acts, keep, columns, col_of = policy_columns(ag, node, real)
             nb = int(ag.policy.num_buckets[node])
-            _, _, tab = _node_rows(ag.policy, node, len(acts), keep, col_of, len(columns),
+            _, _, tab = node_rows(ag.policy, node, len(acts), keep, col_of, len(columns),
                                    columns.index(call), np.arange(nb, dtype=np.int64))
         else:  # no blueprint node fits: the agent checks or calls
             columns = [call]
@@ -295,7 +292,7 @@ class _Builder:
             self.vrows.append(vt.ravel())
             self.nvrows += k * nb * nc
         for c, act in enumerate(columns):
-            merged = _merge(ag.branch_step(t, act, self.board5))
+            merged = _merge(t.branches(act, self.board5))
             if len(merged) == 1:
                 self.track(merged[0][1], v, c, 1.0, depth + 1)
             else:
@@ -325,8 +322,7 @@ def _merge(branches: list[tuple[float, Any]]) -> list[tuple[float, Any]]:
 
 # ----------------------------------------------------------------------------- checks
 def _check_agent(agent: Any) -> None:
-    if not (getattr(agent, "indexed", False) and callable(getattr(agent, "branch_step", None))
-            and callable(getattr(agent, "branch_root", None))
+    if not (getattr(agent, "indexed", False) and callable(getattr(agent, "cursor", None))
             and getattr(agent, "tree", None) is not None):
         raise AgentError(f"continuation strategies need a policy agent over a compiled tree "
                          f"(an indexed blueprint such as 'blueprint'), got {agent!r}")
@@ -449,8 +445,8 @@ def _runout_cards(agent: Any, board: tuple[int, ...], runouts: list[tuple[int, .
                   ) -> tuple[np.ndarray, ...]:
     from pokerlab.cards.evaluator import eval_tables
     from pokerlab.cards.evaluator_kernels import combos_on_board_kernel
-    from pokerlab.evaluation.lbr import bucket_vector
-    from pokerlab.evaluation.lbr_core import _combos64
+    from pokerlab.cards.range_kernels import combos64
+    from pokerlab.policy.range_query import bucket_vector
 
     R = len(runouts)
     leaf_street = len(board) - 2  # 3 cards: the flop, 4: the turn
@@ -463,7 +459,7 @@ def _runout_cards(agent: Any, board: tuple[int, ...], runouts: list[tuple[int, .
     buckets = np.empty((R, nslots, n), dtype=np.int32)
     cache: dict[tuple[int, ...], np.ndarray] = {}
     tables = eval_tables()
-    combos = _combos64()
+    combos = combos64()
     st = np.zeros(NUM_COMBOS, dtype=np.int32)
     pos = np.arange(n)
     for r, run in enumerate(runouts):
@@ -556,7 +552,7 @@ class Continuation:
         self.k = len(variants)
         board = _check_board(view.board)
         self.board = board
-        root = agent.branch_root(view)
+        root = agent.cursor(view)
         leaf = _check_path(root.real, path)
         self.leaf_state = leaf
         """The real state at the leaf (cards: the view's own hole cards only)."""
@@ -576,7 +572,7 @@ class Continuation:
         branches: list[tuple[float, Any]] = [(1.0, root)]
         for act in path:
             branches = _merge([(p * q, c) for p, t in branches
-                               for q, c in agent.branch_step(t, act, board5)])
+                               for q, c in t.branches(act, board5)])
         mults = np.ones((self.k, 3))
         for j, name in enumerate(variants):
             if name in _KIND_OF_VARIANT:
@@ -689,7 +685,7 @@ def continuation_reference(cont: Continuation, *, other_reach: np.ndarray | None
     of the disjoint live pairs (no sweep, no card-removal algebra), strengths by the
     scalar evaluator and buckets recomputed per runout."""
     from pokerlab.cards.evaluator import strength
-    from pokerlab.evaluation.lbr import bucket_vector
+    from pokerlab.policy.range_query import bucket_vector
 
     if (other_reach is None) == (chooser_reach is None):
         raise AgentError("give exactly one of other_reach, chooser_reach")

@@ -52,14 +52,17 @@ first action whose running weight sum exceeds ``u * total`` is played.
 
 from __future__ import annotations
 
-from typing import Any, Protocol
-
-import numpy as np
+from typing import Any
 
 from pokerlab.abstraction.action_map import CALL, RAISE0, fit_raise
-from pokerlab.abstraction.action_tree import DECISION
+from pokerlab.abstraction.bucketers import (  # noqa: F401 - the bucketers' names, as before
+    Bucketer,
+    HandStrengthBucketer,
+    PreflopClassBucketer,
+    TableBucketer,
+)
+from pokerlab.abstraction.cursor import ALLIN_BEHIND, Cursor, PolicyTree
 from pokerlab.agents.base import AgentError, PlayerView
-from pokerlab.cards.cards import BOARD_PREFIX
 from pokerlab.holdem.engine import (
     Action,
     ActionKind,
@@ -75,15 +78,7 @@ from pokerlab.holdem.events import (
     HoleDealt,
     event_to_action,
 )
-from pokerlab.rng import SplitMix64, event_value, pick, to_unit
-
-ALLIN_BEHIND = 0.5
-"""A real raise that leaves more than this share of the effective starting stack behind
-the raiser is never translated to the abstract all-in (see ``In`` in the docstring)."""
-
-
-def _mix(seed: int, index: int) -> int:
-    return event_value(seed, index)
+from pokerlab.rng import SplitMix64, pick
 
 
 def uniform_from(rng: SplitMix64) -> float:
@@ -100,24 +95,20 @@ def sample_index(weights: list[float], u: float) -> int:
 
 
 class _Track:
-    """The agent's position in one hand as seen by ``player``: its real engine state, the
-    tree node (indexed policies: ``node``, ``lost``) or the abstract engine state
-    (tabular: ``ab``, ``ids``, ``ok``), after the first ``len(events)`` events."""
+    """The agent's position in one hand as seen by ``player`` after the first
+    ``len(events)`` events: its :class:`~pokerlab.abstraction.cursor.Cursor` (the real
+    engine state and, for indexed policies, the tree node) and, for tabular policies, the
+    abstract engine state (``ab``, ``ids``, ``ok``)."""
 
-    __slots__ = ("player", "hole", "config", "events", "real", "node", "lost", "ab", "ids",
-                 "ok")
+    __slots__ = ("ab", "config", "cur", "events", "hole", "ids", "ok", "player")
 
     def __init__(self, player: int, hole: tuple[int, ...], config: HoldemConfig,
-                 abstract: HoldemConfig | None) -> None:
+                 walk: PolicyTree, abstract: HoldemConfig | None) -> None:
         self.player = player
         self.hole = hole
         self.config = config
         self.events: list[Event] = []
-        self.real = HoldemState(config=config)
-        for p in (0, 1):
-            self.real.deal_hole(list(hole) if p == player else None)
-        self.node = 0
-        self.lost = False
+        self.cur = walk.start(config, player, hole)
         self.ab: HoldemState | None = None
         if abstract is not None:
             self.ab = HoldemState(config=abstract)
@@ -126,12 +117,20 @@ class _Track:
         self.ids: list[int] = []
         self.ok = True
 
+    @property
+    def real(self) -> HoldemState:
+        return self.cur.real
+
+    @property
+    def node(self) -> int:
+        return self.cur.node
+
     def copy(self) -> _Track:
         t = _Track.__new__(_Track)
         t.player, t.hole, t.config = self.player, self.hole, self.config
         t.events = list(self.events)
-        t.real = self.real.clone()
-        t.node, t.lost, t.ok = self.node, self.lost, self.ok
+        t.cur = self.cur.copy()
+        t.ok = self.ok
         t.ab = None if self.ab is None else self.ab.clone()
         t.ids = list(self.ids)
         return t
@@ -142,57 +141,6 @@ class _Track:
         return (view.player == self.player and view.hole == self.hole
                 and view.config == self.config and len(view.events) >= n
                 and view.events[:n] == tuple(self.events))
-
-
-class Bucketer(Protocol):
-    """The card abstraction a policy agent reads its policy with (injected, so an agent with
-    other buckets is the same agent with another bucketer).  ``kernel``: the match kernel
-    computes the same buckets (from the policy's card spec or the game's tables), so a
-    match may play the agent there."""
-
-    kernel: bool
-
-    def bucket(self, street: int, hole: tuple[int, ...], board: tuple[int, ...]) -> int:
-        ...
-
-
-class HandStrengthBucketer:
-    """The blueprint's hand-strength buckets (:class:`pokerlab.abstraction.hs_cards.CardSpec`)."""
-
-    kernel = True
-
-    def __init__(self, spec: Any) -> None:
-        self.spec = spec
-
-    def bucket(self, street: int, hole: tuple[int, ...], board: tuple[int, ...]) -> int:
-        return int(self.spec.bucket(street, hole, board))
-
-
-class TableBucketer:
-    """The game's bucket tables (bucket 0 on streets without a table)."""
-
-    kernel = True
-
-    def __init__(self, cards: Any) -> None:
-        self.cards = cards
-
-    def bucket(self, street: int, hole: tuple[int, ...], board: tuple[int, ...]) -> int:
-        cards = self.cards
-        if cards is None or street >= len(cards.tables) or cards.num_buckets(street) <= 1:
-            return 0
-        return int(cards.bucket(street, hole, board[:BOARD_PREFIX[street]]))
-
-
-class PreflopClassBucketer:
-    """The starting-hand class 0..168 (grid order of :data:`pokerlab.cards.cards.CLASS_NAMES`)
-    on every street, no board information (the thesis agent's cards); no kernel form."""
-
-    kernel = False
-
-    def bucket(self, street: int, hole: tuple[int, ...], board: tuple[int, ...]) -> int:
-        from pokerlab.cards.cards import CLASS_OF_COMBO, combo_index
-
-        return int(CLASS_OF_COMBO[combo_index(int(hole[0]), int(hole[1]))])
 
 
 class HUNLPolicyAgent:
@@ -238,19 +186,35 @@ class HUNLPolicyAgent:
         self.bucketer: Bucketer = bucketer
         self.seed = seed
         self.rng = SplitMix64(seed)
-        self.allin_behind = allin_behind
-        self.resyncs = 0
-        """Re-synchronisations of the tree node so far (a diagnostic counter: each one of
-        a hand counted once)."""
+        self.walk = PolicyTree(self.tree, self.map, allin_behind=allin_behind)
+        """The policy's betting tree read against real hold'em (the one cursor walk)."""
         self.replays = 0
         """Views answered by replaying them from the start (a diagnostic counter: views
         that were neither fed nor a continuation of the tracked hand)."""
-        self._near: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
         self._fed: list[Event] = []
         self._fed_track: _Track | None = None
         self._fed_ok = True
         self._view_track: _Track | None = None
         self._view_base: _Track | None = None
+
+    @property
+    def allin_behind(self) -> float | None:
+        """See :data:`~pokerlab.abstraction.cursor.ALLIN_BEHIND` (settable)."""
+        return self.walk.allin_behind
+
+    @allin_behind.setter
+    def allin_behind(self, value: float | None) -> None:
+        self.walk.allin_behind = value
+
+    @property
+    def resyncs(self) -> int:
+        """Re-synchronisations of the tree node so far (a diagnostic counter: each one of
+        a hand counted once; settable)."""
+        return self.walk.resyncs
+
+    @resyncs.setter
+    def resyncs(self, value: int) -> None:
+        self.walk.resyncs = value
 
     def reset(self, seed: int) -> None:
         self.seed = seed
@@ -280,11 +244,11 @@ class HUNLPolicyAgent:
     # ------------------------------------------------------------------ match kernel
     def kernel_side(self) -> Any:
         """The match fast path's view of this agent
-        (:class:`~pokerlab.evaluation.match_kernels.KernelSide`), ``None`` unless the
+        (:class:`~pokerlab.policy.kernel_side.KernelSide`), ``None`` unless the
         policy is indexed (then every action is an edge of the compiled tree)."""
         if not self.indexed or not self.bucketer.kernel:
             return None
-        from pokerlab.evaluation.match_kernels import KernelSide, policy_arrays
+        from pokerlab.policy.kernel_side import KernelSide, policy_arrays
 
         return KernelSide(tree=self.tree, config=self.game.config,
                           arrays=policy_arrays(self.policy, self.card_spec, self.game.cards))
@@ -324,18 +288,8 @@ class HUNLPolicyAgent:
                 self._view_base = t.copy()
             self._advance(t, view.events)
         if self.indexed:
-            self._resync_at_decision(t)
+            t.cur.resync(own=True)
         return t
-
-    def _resync_at_decision(self, t: _Track) -> None:
-        """At the tracked player's own real decision, a node that does not decide it (or a
-        lost hand) is re-synchronised to :meth:`nearest_node`."""
-        real = t.real
-        if real.phase == Phase.BETTING and real.actor == t.player and (
-                t.lost or t.node < 0 or not self._decides(t.node, real)):
-            t.node = self.nearest_node(real)
-            t.lost = False
-            self.resyncs += 1
 
     def nodes_after(self, view: PlayerView, actions: list[Action]
                     ) -> list[tuple[HoldemState, int]]:
@@ -347,72 +301,27 @@ class HUNLPolicyAgent:
         each of their raise sizes).  The states are the agent's: read them only."""
         if not self.indexed:
             raise AgentError("nodes_after is for policies over a compiled tree")
-        base = self._tracked(view)
+        base = self._tracked(view).cur
         idx = len(view.events)
         out: list[tuple[HoldemState, int]] = []
         for act in actions:
-            t = _Track.__new__(_Track)
-            t.player, t.hole, t.config = base.player, base.hole, base.config
-            t.events = base.events  # not advanced here: read only
-            t.real = base.real.clone()
-            t.node, t.lost = base.node, base.lost
-            self._step_tree_action(t, act, idx)
-            self._resync_at_decision(t)
-            out.append((t.real, t.node))
+            c = base.copy()
+            c.play(act, idx, self.seed)
+            c.resync(own=True)
+            out.append((c.real, c.node))
         return out
 
     # ------------------------------------------------------------------ branches
-    def branch_root(self, view: PlayerView) -> _Track:
-        """Indexed policies: a copy of the tracked hand at ``view``, where walks of
-        :meth:`branch_step` start (LBR's compiled betting tree)."""
+    def cursor(self, view: PlayerView) -> Cursor:
+        """Indexed policies: a copy of the tracked hand's :class:`~pokerlab.abstraction.
+        cursor.Cursor` at ``view``, where walks of :meth:`Cursor.branches` start (LBR's
+        compiled betting tree, the continuation's builder)."""
         if not self.indexed:
-            raise AgentError("branch_root is for policies over a compiled tree")
-        return self._tracked(view).copy()
-
-    def branch_step(self, t: _Track, act: Action, board: list[int]
-                    ) -> list[tuple[float, _Track]]:
-        """Every way the tracked hand ``t`` can follow the real betting action ``act``:
-        ``(probability, new track)`` in the order of the randomised translation's draw
-        (:func:`pokerlab.rng.pick` over these probabilities with the agent's
-        ``event_unit(seed, index of the event)`` picks the branch the agent follows;
-        one branch of probability 1 when the translation is not randomised).  The same
-        steps as following the action in a view (translation, fit, the re-synchronisation
-        before it), then the board cards the next street needs are dealt from ``board``
-        (five cards) and the node is re-synchronised as at the agent's next view.  The
-        new tracks record no events; ``t`` is not changed."""
-        real = t.real
-        node, lost = t.node, t.lost
-        if real.phase == Phase.BETTING and (lost or node < 0 or not self._decides(node, real)):
-            node, lost = self.nearest_node(real), False
-        outs: list[tuple[float, int, bool]] = []
-        if real.phase == Phase.BETTING and node >= 0:
-            probs = self.map.translate(real, act, allin_behind=self.allin_behind)
-            if len(probs) == 1:
-                probs = [(probs[0][0], 1.0)]
-            for aid, p in probs:
-                fit = self._fit_node(node, int(aid), act)
-                outs.append((float(p), node, True) if fit < 0
-                            else (float(p), int(self.tree.child(node, fit)), False))
-        else:
-            outs.append((1.0, node, lost))
-        res: list[tuple[float, _Track]] = []
-        for p, n, lo in outs:
-            c = _Track.__new__(_Track)
-            c.player, c.hole, c.config = t.player, t.hole, t.config
-            c.events = []
-            c.real = real.clone()
-            c.node, c.lost, c.ok, c.ab, c.ids = n, lo, True, None, []
-            c.real.apply(act)
-            while c.real.phase == Phase.DEAL_BOARD:
-                k = c.real.cards_due()
-                have = len(c.real.board)
-                c.real.deal_board(list(board[have:have + k]))
-            self._resync_at_decision(c)
-            res.append((p, c))
-        return res
+            raise AgentError("cursor is for policies over a compiled tree")
+        return self._tracked(view).cur.copy()
 
     def _new_track(self, view: PlayerView) -> _Track:
-        return _Track(view.player, view.hole, view.config,
+        return _Track(view.player, view.hole, view.config, self.walk,
                       None if self.indexed else self.game.config)
 
     def _advance(self, t: _Track, events: Any) -> None:
@@ -421,7 +330,7 @@ class HUNLPolicyAgent:
             ev = events[idx]
             t.events.append(ev)
             if isinstance(ev, BoardDealt):
-                t.real.deal_board(list(ev.cards))
+                t.cur.deal(list(ev.cards))
                 if not self.indexed and t.ok:
                     ab = t.ab
                     assert ab is not None
@@ -431,31 +340,9 @@ class HUNLPolicyAgent:
                         t.ok = False
             elif isinstance(ev, ACTION_TYPES):
                 if self.indexed:
-                    self._step_tree(t, ev, idx)
+                    t.cur.play(event_to_action(ev), idx, self.seed)
                 else:
                     self._step_engine(t, ev, idx)
-
-    def _step_tree(self, t: _Track, ev: ActionEvent, idx: int) -> None:
-        """One real betting action on the tree: translated at the real state and followed;
-        re-synchronised first when the node is not the real actor's decision."""
-        self._step_tree_action(t, event_to_action(ev), idx)
-
-    def _step_tree_action(self, t: _Track, act: Action, idx: int) -> None:
-        """:meth:`_step_tree` of the real action ``act``, event number ``idx`` of the view
-        (which seeds a randomised translation)."""
-        real = t.real
-        if real.phase == Phase.BETTING:
-            if t.lost or t.node < 0 or not self._decides(t.node, real):
-                t.node = self.nearest_node(real)
-                t.lost = False
-                self.resyncs += 1
-            if t.node >= 0:
-                aid = self._fit_node(t.node, self._translate(real, act, idx), act)
-                if aid < 0:
-                    t.lost = True
-                else:
-                    t.node = self.tree.child(t.node, aid)
-        real.apply(act)
 
     def _step_engine(self, t: _Track, ev: ActionEvent,
                      idx: int) -> None:
@@ -487,7 +374,7 @@ class HUNLPolicyAgent:
             real, node = self.locate(view)
             ids = self.tree.path(node) if node >= 0 else []
             ab = self._abstract_state(ids)
-            ok = node >= 0 and self._decides(node, real)
+            ok = node >= 0 and self.walk.decides(node, real)
             return real, ab, ids, ok
         t = self._tracked(view)
         assert t.ab is not None
@@ -498,7 +385,7 @@ class HUNLPolicyAgent:
         """(real state, tree node, on track) at ``view`` for an indexed policy: what
         :meth:`track` says without building the abstract state (range queries)."""
         real, node = self.locate(view)
-        return real, node, node >= 0 and self._decides(node, real)
+        return real, node, node >= 0 and self.walk.decides(node, real)
 
     def _abstract_state(self, ids: list[int]) -> HoldemState:
         ab = HoldemState(config=self.game.config)
@@ -512,12 +399,6 @@ class HUNLPolicyAgent:
             ab.deal_board(None)
         return ab
 
-    def _decides(self, node: int, real: HoldemState) -> bool:
-        """``node`` is a decision of the real actor on the real street."""
-        t = self.tree
-        return bool(real.phase == Phase.BETTING and int(t.kind[node]) == DECISION
-                    and int(t.actor[node]) == real.actor and int(t.street[node]) == real.street)
-
     def locate(self, view: PlayerView) -> tuple[HoldemState, int]:
         """(real state, tree node) at ``view`` for an indexed policy (see ``Off the tree``
         in the module docstring): every real action is translated at the real state and
@@ -530,48 +411,12 @@ class HUNLPolicyAgent:
         return t.real.clone(), t.node
 
     def nearest_node(self, real: HoldemState) -> int:
-        """The tree decision node closest to a real betting state: same street and actor,
-        facing a bet exactly when the real actor is (when the tree has such a node), and
-        the smallest ``|ln(1 + actor's chips in)| + |ln(1 + opponent's chips in)|`` gap to
-        the real commitments (ties: the lowest node id).  ``-1`` when none fits."""
-        t = self.tree
-        if self._near is None:
-            dec = t.kind == DECISION
-            self._near = (dec, np.log1p(t.committed0.astype(np.float64)),
-                          np.log1p(t.committed1.astype(np.float64)))
-        dec, l0, l1 = self._near
-        p = int(real.actor)
-        mask = dec & (t.street == real.street) & (t.actor == p)
-        if not mask.any():
-            return -1
-        facing = mask & ((t.to_call > 0) == (real.to_call > 0))
-        if facing.any():
-            mask = facing
-        c = real.committed
-        mine, theirs = (l0, l1) if p == 0 else (l1, l0)
-        d = (np.abs(mine - np.log1p(float(c[p]))) + np.abs(theirs - np.log1p(float(c[1 - p]))))
-        d = np.where(mask, d, np.inf)
-        return int(np.argmin(d))
-
-    def _fit_node(self, node: int, aid: int, act: Action) -> int:
-        """``aid`` made legal at ``node``: an absent size becomes the largest smaller
-        raise there, else the smallest; a real raise with no abstract raise at ``node``
-        (or one the translation read as check/call) is ``-1`` (not representable)."""
-        legal = self.tree.actions(node)
-        if act.kind == ActionKind.RAISE and aid < RAISE0:
-            return -1
-        if aid >= RAISE0:
-            fit = fit_raise(aid, legal)
-            return -1 if fit is None else fit
-        if aid in legal:
-            return aid
-        return CALL if CALL in legal else -1  # no call here (a push/fold tree's limp)
+        """:meth:`PolicyTree.nearest_node <pokerlab.abstraction.cursor.PolicyTree.
+        nearest_node>` of the policy's tree."""
+        return self.walk.nearest_node(real)
 
     def _translate(self, real: HoldemState, act: Action, idx: int) -> int:
-        probs = self.map.translate(real, act, allin_behind=self.allin_behind)
-        if len(probs) == 1:
-            return int(probs[0][0])
-        return int(pick(probs, to_unit(_mix(self.seed, idx))))
+        return self.walk.translate(real, act, idx, self.seed)
 
     def _fit(self, ab: HoldemState, aid: int) -> int:
         legal = self.map.abstract_actions(ab)
@@ -588,8 +433,8 @@ class HUNLPolicyAgent:
         t = self._tracked(view)
         real = t.real
         if self.indexed:
-            node = t.node
-            if node < 0 or not self._decides(node, real):
+            node = t.cur.decision()
+            if node < 0:
                 return None
             acts = [int(a) for a in self.tree.actions(node)]
             b = self.bucket(int(self.tree.street[node]), view.hole, view.board)

@@ -182,7 +182,7 @@ class RandomAgent:
         """:meth:`action_probabilities` compactly: (non-raise ``(action, p)`` pairs, raise-to
         amounts, their probabilities) -- min-raise, all-in, then every legal amount with
         its share of the uniform-raise weight (what
-        :func:`pokerlab.evaluation.lbr.compact_distribution` reads)."""
+        :func:`pokerlab.policy.range_query.compact_distribution` reads)."""
         lg = view.legal()
         w = self.weights
         ws = [w[0] if lg.can_fold else 0, w[1], 0, 0, 0]

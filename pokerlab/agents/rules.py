@@ -236,11 +236,11 @@ _EQ_CACHE: dict[tuple[int, ...], np.ndarray] = {}
 def board_equities(board: tuple[int, ...], live: np.ndarray, *, samples: int = 2000
                    ) -> np.ndarray:
     """:func:`board_equity` of every live combo (hole ``(COMBOS[j, 1], COMBOS[j, 0])``) on
-    ``board`` in one kernel call (:func:`pokerlab.evaluation.lbr_kernels.
+    ``board`` in one kernel call (:func:`pokerlab.cards.range_kernels.
     equity_vs_random_each`), the same numbers; cached per board (NaN: not asked yet)."""
     from pokerlab.cards.cards import COMBOS, cards_mask
     from pokerlab.cards.evaluator import eval_tables
-    from pokerlab.evaluation.lbr_kernels import equity_vs_random_each
+    from pokerlab.cards.range_kernels import equity_vs_random_each
 
     key = (samples, *board)
     eq = _EQ_CACHE.get(key)

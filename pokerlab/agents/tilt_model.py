@@ -21,10 +21,11 @@ hands are seen, in the spirit of Ganzfried & Sandholm's deviation-based best res
   deviation), times the multiplier of its kind, renormalised.  ``theta`` moves the kind's
   frequency; ``beta`` lets the model say that the opponent bets (or folds) by hand
   strength more or less than the base does.
-* **Observations.** At the end of every hand (``observe_hand``) the opponent's decisions
-  in it (class, kind taken) and, for what it could hold (its cards when the hand showed
-  them, else every combo the observer's cards and the final board leave, grouped by
-  identical data), the base's kind probabilities and the hand's strength at each of them
+* **Observations.** At the end of every hand (``observe_hand(view)``, the observer's
+  :func:`~pokerlab.holdem.view.final_view`) the opponent's decisions in it (class, kind
+  taken) and, for what it could hold (its cards when the showdown showed them, else
+  every combo the observer's cards and the final board leave, grouped by identical data),
+  the base's kind probabilities and the hand's strength at each of them
   (:class:`HandObservation`).
 * **The fit.** ``(theta, beta)`` of fold and raise of every class is the MAP estimate
   under Gaussian priors (``PRIOR_SD``, ``SLOPE_SD``) of the likelihood of whole hands
@@ -132,7 +133,7 @@ def strength(board: Sequence[int]) -> np.ndarray:
         from pokerlab.cards.cards import COMBOS
         from pokerlab.cards.evaluator import eval_tables
         from pokerlab.cards.evaluator_kernels import combos_on_board_kernel
-        from pokerlab.evaluation.lbr_kernels import hand_strength_all
+        from pokerlab.cards.range_kernels import hand_strength_all
 
         combos = np.ascontiguousarray(COMBOS, dtype=np.int64)
         bd = np.asarray(key, dtype=np.int64)
@@ -348,35 +349,33 @@ class TiltModel:
     def reset(self, seed: int) -> None:
         self.base.reset(seed)
 
-    def observe_hand(self, state: Any, opponent: int) -> int:
-        """Record the decisions of player ``opponent`` in the finished hand ``state`` (its
-        cards where the hand showed them: :class:`HandObservation`); returns how many."""
-        from pokerlab.agents.beliefs import _blocked, _with_some_hole
+    def observe_hand(self, view: Any) -> int:
+        """Record the opponent's decisions in the finished hand ``view`` (a
+        :func:`~pokerlab.holdem.view.final_view` of the learner's seat: its cards only
+        where the showdown showed them, :class:`HandObservation`); returns how many."""
+        from pokerlab.agents.beliefs import blocked_by_board, with_some_hole
         from pokerlab.cards.cards import COMBO_INDEX, COMBO_MASKS, cards_mask
-        from pokerlab.evaluation.lbr import all_hands_probabilities
         from pokerlab.holdem.engine import HoldemState
         from pokerlab.holdem.events import (
             BoardDealt,
             CheckedOrCalled,
             Folded,
             RaisedTo,
-            Shown,
             event_to_action,
-            events_of,
         )
         from pokerlab.holdem.view import make_view
+        from pokerlab.policy.range_query import all_hands_probabilities
 
-        events = events_of(state)
-        opp = int(opponent)
-        me = 1 - opp
-        mine = tuple(state.hole[me])
-        shown = next((tuple(e.cards) for e in events if isinstance(e, Shown) and e.player == opp), None)
+        events = view.events
+        opp = int(view.opponent)
+        mine = tuple(view.hole)
+        shown = view.opponent_hole
         final = [c for e in events if isinstance(e, BoardDealt) for c in e.cards]
         prior = ~((COMBO_MASKS & np.uint64(cards_mask(list(mine) + final))) != 0)
         if shown is not None:
             prior = np.zeros(1326, dtype=bool)
             prior[int(COMBO_INDEX[shown[0], shown[1]])] = True
-        st = HoldemState(config=state.config)
+        st = HoldemState(config=view.config)
         st.deal_hole(None)
         st.deal_hole(None)
         classes: list[int] = []
@@ -392,8 +391,8 @@ class TiltModel:
                 continue
             act = event_to_action(e)
             if int(st.actor) == opp:
-                live = prior & ~_blocked(st.board)
-                acts, probs = all_hands_probabilities(self.base, _with_some_hole(make_view(st, opp)), live)
+                live = prior & ~blocked_by_board(st.board)
+                acts, probs = all_hands_probabilities(self.base, with_some_hole(make_view(st, opp)), live)
                 kinds = action_kinds(acts)
                 kind = int(action_kinds([act])[0])
                 if kind in kinds:
@@ -503,7 +502,7 @@ class TiltModel:
 
     def action_probabilities_all_hands(self, view: Any, live: np.ndarray | None = None
                                        ) -> tuple[list[Any], np.ndarray]:
-        from pokerlab.evaluation.lbr import all_hands_probabilities
+        from pokerlab.policy.range_query import all_hands_probabilities
 
         acts, probs = all_hands_probabilities(self.base, view, live)
         return acts, self.tilt(view_situation(view), action_kinds(acts), np.asarray(probs, dtype=np.float64),

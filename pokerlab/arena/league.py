@@ -28,10 +28,12 @@ LBR_SETS = ("fc", "fcp", "fcpa", "56")
 
 def lbr_action_sets(text: str) -> list[str]:
     """The LBR action sets of a league: ``"fc"``, ``"fc,fcpa"`` (several named sets, each
-    optionally ``@R``, LBR from round R as in the LBR paper's columns: ``"fc,fcpa@3,56@3"``),
-    or one bet-set text (which may hold commas itself)."""
+    optionally ``@R``, LBR from round R as in the LBR paper's columns: ``"fc,fcpa@3,56@3"``;
+    a set per round joined by ``/``: ``"fc,c/56/fc/fc"``), or one bet-set text (which may
+    hold commas itself)."""
     parts = [p.strip().lower().replace(" ", "") for p in text.split(",")]
-    if all(split_lbr_set(p)[0] in LBR_SETS for p in parts) and (
+    # a set per round joined by '/' (c/56/fc/fc) is one item too
+    if all(split_lbr_set(p)[0] in LBR_SETS or "/" in p for p in parts) and (
             len(parts) > 1 or "@" in parts[0]):
         return list(dict.fromkeys(parts))
     return [text.strip()]

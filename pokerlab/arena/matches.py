@@ -135,12 +135,12 @@ _play_chunk = _core._play_chunk
 
 def exact_small_mbb(game_name: str, spec_a: str, spec_b: str) -> float | None:
     """Exact mean of A against B over both seatings (mbb/hand, big blind = 1 chip);
-    ``None`` when an agent learns during the match (``observe``: no fixed policy)."""
+    ``None`` when an agent learns during the match (``end_hand``: no fixed policy)."""
+    from pokerlab.agents.base import learns
     from pokerlab.agents.registry import build_agent
     from pokerlab.agents.small import agent_policy
 
-    if any(hasattr(spec_agent(s, game_name, None, k), "observe")
-           for k, s in enumerate((spec_a, spec_b))):
+    if any(learns(spec_agent(s, game_name, None, k)) for k, s in enumerate((spec_a, spec_b))):
         return None
     pa = agent_policy(build_agent(spec_a, game=game_name))
     pb = agent_policy(build_agent(spec_b, game=game_name))

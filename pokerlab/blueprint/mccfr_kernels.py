@@ -59,6 +59,7 @@ from numba.core import cgutils
 from numba.extending import intrinsic
 
 from pokerlab.abstraction.action_tree import DECISION, FOLD_TERMINAL
+from pokerlab.abstraction.hs_cards import hs_bucket
 from pokerlab.abstraction.indexer_kernels import SCRATCH, index_into
 from pokerlab.cards.cards import BOARD_PREFIX as BOARD_CARDS
 from pokerlab.cards.evaluator_kernels import (
@@ -70,9 +71,9 @@ from pokerlab.cards.evaluator_kernels import (
     strength_nb,
 )
 from pokerlab.cards.hand_classes import NUM_STRENGTHS
-from pokerlab.rng import XorShift64Star
+from pokerlab.rng import XorShift64Star, sample_categorical, sample_categorical_py
 from pokerlab.rng import xorshift64star_uniform_nb as rng_uniform
-from pokerlab.solvers.regret import regret_match_row, regret_match_row_py
+from pokerlab.solvers.regret import discount_factor, regret_match_row, regret_match_row_py
 
 INT_MAX = 2_000_000_000.0
 BLOCKED = np.int16(32767)  # board_tables: a combo sharing a card with the board
@@ -316,16 +317,7 @@ def bucket_table(nbuckets, thresholds, ncombos, table):  # type: ignore[no-untyp
         nt = nbuckets[s] - 1
         n = ncombos[s]
         for q in range(2 * n + 1):
-            hs = 0.5 * np.float64(q) / np.float64(n)
-            lo = 0
-            hi = nt
-            while lo < hi:
-                mid = (lo + hi) >> 1
-                if thresholds[s, mid] < hs:
-                    lo = mid + 1
-                else:
-                    hi = mid
-            table[s, q] = lo
+            table[s, q] = hs_bucket(0.5 * np.float64(q) / np.float64(n), thresholds[s], nt)
 
 
 @njit(cache=True)
@@ -499,15 +491,7 @@ def traverse(trav, prune, ed, regret, int_regret, avg, avg_mask, bucket, rowb, s
                     if avg_mask[s]:
                         for a in range(n):
                             avg[base + a] += sig_opp[a]
-                x = rng_uniform(state)
-                pick = n - 1
-                acc = 0.0
-                for a in range(n):
-                    acc += sig_opp[a]
-                    if x < acc:
-                        pick = a
-                        break
-                e = ed[e, E_FIRST] + pick
+                e = ed[e, E_FIRST] + sample_categorical(sig_opp, 0, n, rng_uniform(state))
                 continue
             depth += 1
             fedge[depth] = e
@@ -739,8 +723,7 @@ def _run(t0, n, kind, actor, street, child_start, num_children, child_node, com0
     for it in range(n):
         t = t0 + it + 1
         if lcfr_every > 0 and t <= lcfr_until and t % lcfr_every == 0:
-            tt = np.float64(t // lcfr_every)
-            d = tt / (tt + 1.0)
+            d = discount_factor(t // lcfr_every, 1.0)
             for i in range(regret.shape[0]):
                 if int_regret:
                     regret[i] = math.floor(np.float64(regret[i]) * d + 0.5)
@@ -924,14 +907,7 @@ def run_iterations_py(t0: int, n: int, tree: Any, node_offset: np.ndarray, regre
             elif avg_mask[s]:
                 for a in range(nk):
                     avg[base + a] = np.float32(float(avg[base + a]) + sig[a])
-            x = rng.uniform()
-            pick = nk - 1
-            acc = 0.0
-            for a in range(nk):
-                acc += sig[a]
-                if x < acc:
-                    pick = a
-                    break
+            pick = sample_categorical_py(sig, 0, nk, rng.uniform())
             return walk(int(tree.child_node[cs + pick]))
 
         walk(0)

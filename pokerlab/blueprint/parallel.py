@@ -26,6 +26,7 @@ import numpy as np
 from pokerlab.blueprint import mccfr_kernels as K
 from pokerlab.blueprint.seeds import seed_state
 from pokerlab.errors import ConfigError
+from pokerlab.solvers.regret import discount_factor_py
 
 BlueprintTrainer = Any
 """A :class:`pokerlab.blueprint.trainer.BlueprintTrainer` (not imported: the trainer imports
@@ -76,8 +77,7 @@ def piece_end(trainer: BlueprintTrainer, t: int, end: int) -> int:
 def discount(trainer: BlueprintTrainer, t: int, regret: np.ndarray, avg: np.ndarray) -> None:
     """The Linear CFR discount the single-thread kernel applies at the start of ``t``."""
     c = trainer.config
-    tt = float(t // c.lcfr_every)
-    d = tt / (tt + 1.0)
+    d = discount_factor_py(t // c.lcfr_every, 1.0)
     if regret.dtype.kind == "i":
         regret[:] = np.floor(regret.astype(np.float64) * d + 0.5).astype(regret.dtype)
     else:

@@ -39,7 +39,14 @@ from numba import njit
 
 from pokerlab.abstraction.action_tree import FOLD_TERMINAL, SHOWDOWN_TERMINAL
 from pokerlab.cards.evaluator_kernels import strength_nb
-from pokerlab.rng import MASK64, pick, splitmix64_next, to_unit, uniform01_nb
+from pokerlab.rng import (
+    MASK64,
+    sample_categorical,
+    sample_categorical_py,
+    splitmix64_next,
+    to_unit,
+    uniform01_nb,
+)
 from pokerlab.solvers.regret import regret_match_row, regret_match_row_py
 
 _uniform = uniform01_nb
@@ -57,16 +64,6 @@ def uniform_py(state: list[int]) -> float:
 def _strategy(reg, p, off, k, out):  # type: ignore[no-untyped-def]
     """Regret matching of player ``p``'s row ``reg[p, off:off + k]`` into ``out[:k]``."""
     regret_match_row(reg[p], off, k, out, 0)
-
-
-@njit(cache=True)
-def _sample(sigma, k, u):  # type: ignore[no-untyped-def]
-    acc = 0.0
-    for a in range(k):
-        acc += sigma[a]
-        if u < acc:
-            return a
-    return k - 1
 
 
 @njit(cache=True, inline="always")
@@ -180,7 +177,7 @@ def _traverse(node, trav, kind, actor, child_start, num_children, child_node, ch
         return v
     for a in range(k):
         ssum[p, off + a] = np.float32(np.float64(ssum[p, off + a]) + sigma[a])
-    a = _sample(sigma, k, _uniform(rng))
+    a = sample_categorical(sigma, 0, k, _uniform(rng))
     return _traverse(child_node[cs + a], trav, kind, actor, child_start, num_children,
                      child_node, child_action, row_of, dec_of, fold_win0, sd_amount, outcome,
                      inv_bb, reg, ssum, kept, visits, touched, rng, fold_rule)
@@ -261,7 +258,7 @@ def _strategy_py(reg: np.ndarray, p: int, off: int, k: int) -> list[float]:
 
 
 def _sample_py(sigma: list[float], u: float) -> int:
-    return pick(list(enumerate(sigma)), u)
+    return sample_categorical_py(sigma, 0, len(sigma), u)
 
 
 def _fold_rule_py(reg: np.ndarray, p: int, off: int, k: int, fold_rule: int) -> None:
@@ -443,7 +440,7 @@ def _play_from(node, kind, actor, child_start, num_children, child_node, row_of,
             continue
         k = num_children[node]
         _strategy(reg, p, row_of[node], k, sigma)
-        a = _sample(sigma, k, _uniform(rng))
+        a = sample_categorical(sigma, 0, k, _uniform(rng))
         if record:
             for b in range(k):
                 sig[m, b] = sigma[b]
@@ -554,14 +551,7 @@ def play_stats_kernel(games, seed, kind, actor, child_start, num_children, child
             k = num_children[node]
             off = row_of[node]
             cs = child_start[node]
-            uu = _uniform(rng)
-            acc = 0.0
-            a = k - 1
-            for b in range(k):
-                acc += strat[cls[p], off + b]
-                if uu < acc:
-                    a = b
-                    break
+            a = sample_categorical(strat[cls[p]], off, k, _uniform(rng))
             act = child_action[cs + a]
             c = child_node[cs + a]
             added = committed[c] - committed[node]
@@ -676,14 +666,7 @@ def play_stats_py(games: int, seed: int, tree: dict[str, np.ndarray], class_of: 
         while int(t.kind[node]) == 0:
             p, k = int(t.actor[node]), int(t.num_children[node])
             off, cs = int(t.row_of[node]), int(t.child_start[node])
-            uu = uniform_py(rng)
-            acc = 0.0
-            a = k - 1
-            for b in range(k):
-                acc += float(strat[cls[p], off + b])
-                if uu < acc:
-                    a = b
-                    break
+            a = sample_categorical_py(strat[cls[p]], off, k, uniform_py(rng))
             act = int(t.child_action[cs + a])
             c = int(t.child_node[cs + a])
             added = float(t.committed[c] - t.committed[node])

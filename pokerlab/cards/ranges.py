@@ -375,3 +375,126 @@ def plot_range_grids(panels: Sequence[tuple[np.ndarray, str, str]], path: str | 
         fig.suptitle(suptitle)
     _save_figure(fig, p, dpi=80)
     return p
+
+
+# ------------------------------------------------------------ ranges in and out (files)
+
+RANGE_FORMAT = "pokerlab-range"
+RANGE_VERSION = 1
+
+
+def check_picture_path(path: str | Path) -> Path:
+    """``path`` as a :class:`Path`, refused unless it ends in ``.png`` or ``.svg``."""
+    return _check_picture_path(path)
+
+
+def save_figure(fig: Any, path: Path, dpi: int = 110) -> None:
+    """Write a matplotlib figure atomically (format by suffix) and close it."""
+    _save_figure(fig, path, dpi)
+
+
+def _weight_text(x: float) -> str:
+    return repr(float(x))
+
+
+def range_to_weighted_text(weights: np.ndarray) -> str:
+    """The range in the text format of the commercial solvers: comma-separated tokens
+    without spaces, a class (``QQ``, ``AKs``) where all its live combos share one weight,
+    each combo otherwise (``AhKh:0.5``); weights are written exactly (``parse_range`` of
+    the text gives the same vector bit for bit).  Combos of weight 0 are left out."""
+    w = np.asarray(weights, dtype=np.float64)
+    if w.shape != (NUM_COMBOS,):
+        raise RangeError(f"a range is a weight vector over the 1326 combos, got shape {w.shape}")
+    if not np.all(np.isfinite(w)) or np.any(w < 0) or np.any(w > 1):
+        raise RangeError("range weights must be numbers in [0, 1]")
+    tokens: list[str] = []
+    for k, name in enumerate(CLASS_NAMES):
+        idx = np.flatnonzero(CLASS_OF_COMBO == k)
+        vals = w[idx]
+        if np.all(vals == vals[0]):
+            if vals[0] > 0:
+                tokens.append(name if vals[0] == 1.0 else f"{name}:{_weight_text(vals[0])}")
+            continue
+        for i in idx:
+            if w[i] > 0:
+                tok = combo_str(int(i))
+                tokens.append(tok if w[i] == 1.0 else f"{tok}:{_weight_text(w[i])}")
+    return ",".join(tokens)
+
+
+def range_to_json(weights: np.ndarray) -> dict[str, Any]:
+    """``{"format": "pokerlab-range", "version": 1, "combos": {"AhKh": 0.5, ...}}``: every
+    combo of weight > 0 with its exact weight."""
+    w = np.asarray(weights, dtype=np.float64)
+    if w.shape != (NUM_COMBOS,):
+        raise RangeError(f"a range is a weight vector over the 1326 combos, got shape {w.shape}")
+    return {"format": RANGE_FORMAT, "version": RANGE_VERSION,
+            "combos": {combo_str(int(i)): float(w[i]) for i in np.flatnonzero(w > 0)}}
+
+
+def range_from_json(obj: Any, *, dead: Sequence[int] | Iterable[int] = ()) -> np.ndarray:
+    """The weight vector of :func:`range_to_json`'s object (or of a plain ``{"AhKh": 0.5}``
+    mapping, or ``{"range": "text"}``); one :class:`RangeError` naming what is wrong."""
+    if isinstance(obj, dict) and "range" in obj and isinstance(obj["range"], str):
+        return parse_range(obj["range"], dead=dead)
+    if isinstance(obj, dict) and "format" in obj:
+        if obj.get("format") != RANGE_FORMAT:
+            raise RangeError(f"not a pokerlab range: format {obj.get('format')!r}")
+        if obj.get("version") != RANGE_VERSION:
+            raise RangeError(f"pokerlab range version {obj.get('version')!r}; this pokerlab reads "
+                             f"version {RANGE_VERSION}")
+        obj = obj.get("combos")
+    if not isinstance(obj, dict):
+        raise RangeError("a JSON range is an object of combos and weights, e.g. {\"AhKh\": 0.5}")
+    w = np.zeros(NUM_COMBOS)
+    for key, val in obj.items():
+        idx = _expand(str(key)) if isinstance(key, str) else None
+        if not isinstance(idx, np.ndarray):
+            raise RangeError(f"bad combo {key!r} in a JSON range: expected e.g. AhKh")
+        if isinstance(val, bool) or not isinstance(val, (int, float)) or not 0.0 <= float(val) <= 1.0:
+            raise RangeError(f"bad weight {val!r} for {key} in a JSON range: expected a number in [0, 1]")
+        w[idx] = float(val)
+    if not np.any(w > 0):
+        raise RangeError("empty JSON range")
+    dead_mask = cards_mask(dead)
+    if dead_mask:
+        w[(COMBO_MASKS & np.uint64(dead_mask)) != 0] = 0.0
+    return w
+
+
+def load_range(path: str | Path, *, dead: Sequence[int] | Iterable[int] = (),
+               player: str | None = None) -> np.ndarray:
+    """Read a range file: JSON (``.json``, :func:`range_from_json`; a file of both players'
+    ranges, as ``pokerlab spot ranges --out`` writes, needs ``player``: ``oop`` or ``ip``)
+    or text in the weighted notation (anything else, :func:`parse_range`)."""
+    import json
+
+    p = Path(path)
+    text = p.read_text(encoding="utf-8")
+    if p.suffix.lower() == ".json":
+        try:
+            obj = json.loads(text)
+        except ValueError as exc:
+            raise RangeError(f"range file {str(p)!r} is not valid JSON: {exc}") from None
+        if isinstance(obj, dict) and ("oop" in obj or "ip" in obj) and "format" not in obj:
+            if player not in obj:
+                raise RangeError(f"range file {str(p)!r} holds the ranges of "
+                                 f"{', '.join(k for k in ('oop', 'ip') if k in obj)}: name one (oop or ip)")
+            obj = obj[player]
+        return range_from_json(obj, dead=dead)
+    return parse_range(text, dead=dead)
+
+
+def save_range(path: str | Path, weights: np.ndarray) -> Path:
+    """Write a range atomically: JSON for ``.json``, the weighted text otherwise."""
+    import json
+
+    from pokerlab.io import atomic_write_text
+
+    p = Path(path)
+    if p.suffix.lower() == ".json":
+        body = json.dumps(range_to_json(weights), indent=1) + "\n"
+    else:
+        body = range_to_weighted_text(weights) + "\n"
+    atomic_write_text(p, body)
+    return p

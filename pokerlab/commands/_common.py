@@ -35,12 +35,14 @@ import typer
 
 from pokerlab.commands._validate import (
     IMAGE_SUFFIXES,
+    RAW_ARGS,
     check_image_path,
     check_output_path,
     check_positive,
     check_seed,
     guard_call,
     option_flags,
+    refuse_blank_paths,
     validate_call,
 )
 from pokerlab.errors import ConfigError, PokerlabError
@@ -91,6 +93,7 @@ def friendly(fn: Callable[..., Any], command: str | None = None) -> Callable[...
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
             if command is not None:
+                refuse_blank_paths(command, fn, RAW_ARGS.get())
                 validate_call(command, flags, kwargs)
                 if VALIDATE_ONLY.get():
                     raise typer.Exit(VALIDATED_EXIT)
@@ -217,6 +220,13 @@ def png_option(help: str = "Write a picture here (.png or .svg by suffix).") -> 
     return typer.Option(None, "--png", help=help)
 
 
+def force_option(help: str = "Replace an output file that already exists (without "
+                 "--force it is refused).") -> Any:
+    """``--force``: the one way to replace an existing output file (the validation layer
+    refuses one otherwise, :func:`~pokerlab.commands._validate.refuse_existing_outputs`)."""
+    return typer.Option(False, "--force", help=help)
+
+
 def json_option() -> Any:
     """``--json``: one JSON object on stdout, nothing else (no progress bar)."""
     return typer.Option(False, "--json", help="Print one JSON object on stdout.")
@@ -245,6 +255,7 @@ def learning_rate_option(default: float | None, help: str = "Learning rate.") ->
 
 __all__ = [
     "IMAGE_SUFFIXES",
+    "RAW_ARGS",
     "VALIDATED_EXIT",
     "VALIDATE_ONLY",
     "ProgressUpdate",
@@ -258,6 +269,7 @@ __all__ = [
     "error_message",
     "exploitability_fields",
     "fail",
+    "force_option",
     "friendly",
     "hands_option",
     "iterations_option",

@@ -32,11 +32,12 @@ refused everywhere) and an integer option fits in 64 bits.  The kinds:
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import inspect
 import math
 import os
 import tempfile
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -70,9 +71,10 @@ KINDS: dict[str, str] = {
     "--pot": "chips", "--big-blind": "chips",
     "--learning-rate": "positive", "--seconds": "positive", "--minutes": "positive",
     "--checkpoint-minutes": "positive", "--target-exploitability": "positive",
-    "--target": "positive", "--step": "positive", "--max-memory": "positive",
-    "--full-at": "positive", "--allin-threshold": "positive", "--win-margin": "positive",
-    "--prior-strength": "positive", "--grace": "positive", "--target-ci": "positive",
+    "--target": "nonneg", "--step": "positive", "--max-memory": "positive",
+    "--full-at": "positive", "--grace": "positive", "--target-ci": "positive",
+    # 0 means "off" (their --help says what 0 does)
+    "--allin-threshold": "nonneg", "--win-margin": "nonneg", "--prior-strength": "nonneg",
     "--ante": "nonneg", "--weight-decay": "nonneg", "--rake-cap": "nonneg",
     "--af-aggressive": "positive",
     "--p": "prob", "--epsilon-start": "prob", "--epsilon-end": "prob",
@@ -82,7 +84,7 @@ KINDS: dict[str, str] = {
     # addresses, paths, specs
     "--ray-address": "ray_address",
     "--png": "image_out", "--svg": "image_out", "--export": "file_out", "--out": "file_out",
-    "--checkpoint": "folder_out",
+    "--checkpoint": "folder_out", "--cache": "folder_out",
     "--model": "file_in", "--run": "path_in", "--observations": "file_in",
     "--base": "file_in", "--resume": "file_in",
     "file": "file_in", "path": "path_in", "checkpoint": "path_in", "histories": "file_in",
@@ -95,13 +97,19 @@ KINDS: dict[str, str] = {
 OVERRIDES: dict[tuple[str, str], str | None] = {
     ("blueprint train", "--iterations"): "count0",
     ("blueprint train", "--out"): "folder_out",
+    ("blueprint train", "--bets"): "bet_set",  # a bet set: sane sizes, pot fractions postflop
+    ("abstraction tree", "--bets"): "bet_set",
+    ("spot solve", "--iterations"): "count0",  # 0: no iteration (the starting strategy)
     ("exploit lock", "--hands"): "count0",
     ("solve", "--out"): "npz_out",           # a policy archive: .npz only
     ("ttt train", "--out"): "folder_out",
+    ("spot report", "--out"): "folder_out",  # the report folder (resumed by design)
     ("hands report", "--out"): "folder_out",
+    ("review", "--out"): "folder_in",        # an existing folder (resumed by design)
+    ("review", "--ranges"): "file_in",
     ("play", "--out"): "folder_out",
     ("league", "--out"): "folder_in",        # an existing folder
-    ("exploit br", "--out"): "any_out",      # a policy file, or a run folder for hunl
+    ("exploit br", "--out"): "npz_out",      # a policy file
     ("exploit lock", "--out"): "any_out",    # a policy file, or the run folder for hunl
     ("holdem deal", "--stack"): None,        # a list of stacks, parsed by the command
     ("holdem selfplay", "--stack"): None,
@@ -126,9 +134,61 @@ FREE = frozenset({
     "--until", "--group", "--aggression", "--compare", "--human", "--weights", "--stacks",
     "--actions", "--lbr-actions", "--device", "--storage", "--opponent", "--infosets",
     "--estimator",
-    "--reveal", "--host", "--cache", "--db", "--model", "--stack", "--update", "--precision",
+    "--reveal", "--host", "--db", "--model", "--stack", "--update", "--precision",
     "players", "notation", "cards", "paths",
+    "spot",  # train-spot: a saved spot file or a library drill's name
+    "--flops", "--texture", "--line",
+    "--hero",
 })
+
+
+#: (command, flag) -> the suffixes of the file an output option writes (what the command
+#: writes there); pictures (``image_out``) are ``.png``/``.svg`` and ``npz_out`` ``.npz``
+#: unless listed here
+OUTPUT_SUFFIXES: dict[tuple[str, str], tuple[str, ...]] = {
+    ("match", "--out"): (".phhs", ".phh", ".log"),
+    ("holdem selfplay", "--out"): (".phhs",),
+    ("pushfold learn", "--out"): (".npz",),
+    ("ttt train", "--export"): (".safetensors",),
+    ("exploit rnr", "--out"): (".npz",),
+    ("exploit dbr", "--out"): (".npz",),
+    ("exploit lock", "--out"): (".npz",),        # a small game's policy (hunl: a folder)
+    ("opponent model", "--out"): (".json", ".npz"),  # observations: .json; hands: .npz
+    ("opponent sample", "--out"): (".jsonl",),
+    ("spot solve", "--out"): (".npz",),
+    ("spot export", "--out"): (".csv",),
+    ("game tree", "--png"): (".png",),
+    ("game tree", "--svg"): (".svg",),
+}
+#: output kinds that name a file
+FILE_OUT_KINDS = frozenset({"file_out", "npz_out", "image_out", "any_out"})
+#: kinds that are paths (an empty or blank path is refused for all of them)
+PATH_KINDS = FILE_OUT_KINDS | {"folder_out", "file_in", "path_in", "folder_in"}
+#: options of free text that are paths all the same (the command checks them further)
+PATH_FREE = frozenset({"--db", "paths"})
+#: (command, flag) -> the files written beside an output file
+SIDE_FILES: dict[tuple[str, str], Callable[[Path], list[Path]]] = {
+    ("solve", "--out"): lambda p: [p.with_name(p.name + ".json")],
+    ("match", "--out"): lambda p: [p.with_name(p.name + ".json")],
+    ("holdem selfplay", "--out"): lambda p: [p.with_name(p.name + ".json")],
+    ("pushfold learn", "--out"): lambda p: [p.with_name(p.name + ".json")],
+    ("pushfold solve", "--png"): lambda p: [p.with_name(f"{p.stem}_bb{p.suffix}")],
+    ("pushfold chart", "--png"): lambda p: [p.with_name(f"{p.stem}_bb{p.suffix}")],
+}
+#: (command, flag) -> the files a folder output gets (the first is the one locked)
+FOLDER_FILES: dict[tuple[str, str], tuple[str, ...]] = {
+    ("league", "--out"): ("league.json", "league.png", "league.html"),
+    ("hands report", "--out"): ("index.html",),
+}
+#: command -> the option that continues its output file in place (that file may exist)
+CONTINUE_FLAGS: dict[str, str] = {"spot solve": "--resume"}
+#: the tokens of the current command line (set by ``cli.PokerlabGroup.main``): typer turns
+#: an empty path into ``Path(".")``, so an empty path is looked for in the tokens
+RAW_ARGS: contextvars.ContextVar[tuple[str, ...] | None] = contextvars.ContextVar(
+    "RAW_ARGS", default=None)
+#: sane limits of bet sizes (``--bets``): pot fractions, multiples of the bet, big blinds
+MAX_BET_POT = 100.0
+MAX_BET_MULT = 100.0
 
 
 def kind_of(command: str, flag: str) -> str | None:
@@ -170,7 +230,9 @@ def check_output_path(path: str | os.PathLike[str], *, option: str = "--out",
     is not writable, or its suffix is not one of ``suffixes``.  Returns the path.
     """
     p = Path(path)
-    if str(path) == "" or p.name in ("", ".", ".."):
+    if not str(path).strip():
+        raise ConfigError(f"{option}: empty path (give a file name)")
+    if p.name in ("", ".", ".."):
         raise ConfigError(f"{option} {str(path)!r} is not a file name")
     if p.is_dir():
         raise ConfigError(f"{option} {str(p)!r} is a folder, not a file")
@@ -260,8 +322,8 @@ def _real(value: Any, flag: str, *, low: float, high: float = math.inf,
 
 def _path_in(value: Any, flag: str, *, file: bool) -> None:
     p = Path(value)
-    if str(value) == "":
-        raise ConfigError(f"{_name(flag)}: empty path")
+    if not str(value).strip():
+        raise ConfigError(f"{_name(flag)}: empty path (give a file or folder name)")
     if not p.exists():
         raise ConfigError(f"{_name(flag)} {str(p)!r} does not exist")
     if file and p.is_dir():
@@ -274,8 +336,8 @@ def check_folder_path(path: str | os.PathLike[str], *, option: str = "--out") ->
     """A folder pokerlab will write into (a run folder): it may exist (as a folder) or
     be created by the command, but its parent must exist and be writable."""
     p = Path(path)
-    if str(path) == "":
-        raise ConfigError(f"{option}: empty path")
+    if not str(path).strip():
+        raise ConfigError(f"{option}: empty path (give a folder name)")
     if p.exists():
         if not p.is_dir():
             raise ConfigError(f"{option} {str(p)!r} is a file, not a folder")
@@ -364,6 +426,44 @@ def _policy_of_game(path: str, game: str, flag: str) -> None:
                           f"{made_for!r}, not of {game!r}")
 
 
+def _is_hunl(game: str | None) -> bool:
+    return game is not None and game.strip().lower().startswith(("hunl", "holdem", "nlhe"))
+
+
+def check_bet_set(text: str, *, option: str = "--bets") -> None:
+    """A bet set (``pokerlab.abstraction.bets``) whose sizes are sane: finite, a pot
+    fraction at most :data:`MAX_BET_POT` pots, a multiple at most :data:`MAX_BET_MULT`,
+    big blinds at most :data:`MAX_STACK_BB`; after the flop nobody has bet when the street
+    starts, so a street's sizes there are pot fractions (``N%``), big blinds or all-in, not
+    multiples of the bet faced (``2.5x``)."""
+    from pokerlab.abstraction.bets import STREETS, parse_bet_set
+    from pokerlab.errors import BetSizeError
+
+    if not text.strip():
+        raise ConfigError(f"{option} is empty; give a bet set such as "
+                          "\"preflop: 2.5x, a, cap 3; postflop: 75%, a, cap 3\"")
+    try:
+        bet_set = parse_bet_set(text)
+    except BetSizeError as exc:
+        raise ConfigError(f"{option}: {exc}") from None
+    limits = {"pot": (MAX_BET_POT, f"{MAX_BET_POT * 100:,.0f}% of the pot"),
+              "mult": (MAX_BET_MULT, f"{MAX_BET_MULT:g}x the bet faced"),
+              "bb": (MAX_STACK_BB, f"{MAX_STACK_BB:,.0f}bb")}
+    for street, bets in zip(STREETS, bet_set.streets, strict=True):
+        for size in bets.sizes:
+            if size.kind in limits:
+                cap, said = limits[size.kind]
+                if not (math.isfinite(size.value) and size.value <= cap):
+                    raise ConfigError(f"{option}: bet size {size.text()!r} on the {street} is "
+                                      f"too large (at most {said})")
+            if size.kind == "mult" and street != "preflop":
+                raise ConfigError(
+                    f"{option}: {size.text()!r} on the {street} is a multiple of the bet faced, "
+                    "but no bet is faced when the street starts: give postflop sizes as pot "
+                    "fractions (N%, e.g. 75%), big blinds (Nbb) or a (all-in); multiples (Nx) "
+                    "are preflop sizes")
+
+
 def check_value(kind: str, value: Any, flag: str, command: str = "",
                 game: str | None = None) -> None:
     """Raise :class:`ConfigError` naming ``flag`` unless ``value`` is a good ``kind``."""
@@ -399,30 +499,38 @@ def check_value(kind: str, value: Any, flag: str, command: str = "",
     elif kind == "ray_address":
         check_ray_address(str(value), option=flag, reachable=True)
     elif kind == "file_out":
-        check_output_path(value, option=flag)
+        check_output_path(value, option=flag, suffixes=OUTPUT_SUFFIXES.get((command, flag)))
     elif kind == "npz_out":
-        check_output_path(value, option=flag, suffixes=(".npz",))
+        check_output_path(value, option=flag,
+                          suffixes=OUTPUT_SUFFIXES.get((command, flag), (".npz",)))
     elif kind == "image_out":
-        check_image_path(value, option=flag)
+        check_output_path(value, option=flag,
+                          suffixes=OUTPUT_SUFFIXES.get((command, flag), IMAGE_SUFFIXES))
     elif kind == "folder_out":
         check_folder_path(value, option=flag)
     elif kind == "any_out":
         p = Path(value)
         if p.is_dir():
             check_folder_path(p, option=flag)
+        elif _is_hunl(game):
+            check_output_path(p, option=flag)  # the run folder the command makes
         else:
-            check_output_path(p, option=flag)
+            check_output_path(p, option=flag, suffixes=OUTPUT_SUFFIXES.get((command, flag)))
     elif kind == "file_in":
         _path_in(value, flag, file=True)
     elif kind == "path_in":
         _path_in(value, flag, file=False)
     elif kind == "folder_in":
+        if not str(value).strip():
+            raise ConfigError(f"{_name(flag)}: empty path (give a folder name)")
         if not Path(value).is_dir():
             raise ConfigError(f"{_name(flag)} {str(value)!r} must be an existing folder")
     elif kind == "game":
         _game(value, flag, command)
     elif kind == "agent":
         _agent(value, flag, command, game)
+    elif kind == "bet_set":
+        check_bet_set(str(value), option=flag)
     else:  # pragma: no cover - a typo in the tables
         raise AssertionError(f"unknown option kind {kind!r}")
 
@@ -447,6 +555,126 @@ def validate_call(command: str, flags: dict[str, str], kwargs: dict[str, Any]) -
                 check_value(kind, v, flag, command, game)
         else:
             check_value(kind, value, flag, command, game)
+    refuse_existing_outputs(command, flags, kwargs)
+
+
+# ------------------------------------------------------------------------ blank paths
+
+
+def option_decls(fn: Callable[..., Any]) -> dict[str, tuple[str, bool]]:
+    """``{every flag of an option (aliases too): (its first long flag, takes a value)}``
+    of a typer command function."""
+    out: dict[str, tuple[str, bool]] = {}
+    for name, p in inspect.signature(fn).parameters.items():
+        decls = [d for d in (getattr(p.default, "param_decls", None) or ())
+                 if isinstance(d, str)]
+        if type(p.default).__name__ == "ArgumentInfo":
+            continue
+        flag = _flag_of(name, p.default)
+        takes = not isinstance(getattr(p.default, "default", None), bool)
+        for d in decls or [flag]:
+            for one in d.split("/"):
+                if one.startswith("-"):
+                    out[one] = (flag, takes)
+    return out
+
+
+def _is_path(command: str, flag: str) -> bool:
+    return kind_of(command, flag) in PATH_KINDS or flag in PATH_FREE
+
+
+def refuse_blank_paths(command: str, fn: Callable[..., Any],
+                       tokens: Sequence[str] | None) -> None:
+    """An empty (or blank) path is refused everywhere, inputs and outputs alike (typer
+    would turn it into ``.``, the current folder).  ``tokens`` are the command line's own
+    words (:data:`RAW_ARGS`); nothing is checked without them."""
+    if not tokens:
+        return
+    words = command.split()
+    toks = list(tokens)
+    if toks[:len(words)] != words:
+        return
+    decls = option_decls(fn)
+    positional = [n for n, p in inspect.signature(fn).parameters.items()
+                  if type(p.default).__name__ == "ArgumentInfo" and _is_path(command, n)]
+    pending: str | None = None
+    for tok in toks[len(words):]:
+        if pending is not None:
+            if not tok.strip() and _is_path(command, pending):
+                raise ConfigError(f"{pending}: empty path (give a file or folder name)")
+            pending = None
+            continue
+        if tok.startswith("--") and "=" in tok:
+            flag, val = tok.split("=", 1)
+            flag = decls.get(flag, (flag, True))[0]
+            if not val.strip() and _is_path(command, flag):
+                raise ConfigError(f"{flag}: empty path (give a file or folder name)")
+            continue
+        if tok.startswith("-") and tok in decls:
+            flag, takes = decls[tok]
+            pending = flag if takes else None
+            continue
+        if not tok.strip() and positional:
+            raise ConfigError(f"{_name(positional[0])}: empty path (give a file or folder "
+                              "name)")
+
+
+# ---------------------------------------------------------------------- output files
+
+
+def output_files(command: str, flags: dict[str, str], kwargs: dict[str, Any]
+                 ) -> list[tuple[str, Path, list[Path], bool]]:
+    """``(flag, the file locked, every file written, may exist)`` of each file one call of
+    ``command`` writes (a run folder's files are :func:`guard_call`'s)."""
+    by_flag = {f: n for n, f in flags.items()}
+    game = kwargs.get("game")
+    game = game if isinstance(game, str) else None
+    out: list[tuple[str, Path, list[Path], bool]] = []
+    for name, value in kwargs.items():
+        flag = flags.get(name, "--" + name.replace("_", "-"))
+        kind = kind_of(command, flag)
+        if (command, flag) not in FOLDER_FILES and kind not in FILE_OUT_KINDS:
+            continue
+        if not isinstance(value, str | os.PathLike) or not str(value).strip():
+            continue
+        p = Path(value)
+        if (command, flag) in FOLDER_FILES:
+            names = FOLDER_FILES[(command, flag)]
+            out.append((flag, p / names[0], [p / n for n in names], False))
+        elif kind in FILE_OUT_KINDS:
+            if kind == "any_out" and (p.is_dir() or _is_hunl(game)):
+                continue  # a run folder (hunl): the command refuses one that holds files
+            side = SIDE_FILES.get((command, flag))
+            out.append((flag, p, [p, *(side(p) if side else [])], False))
+    cont_flag = CONTINUE_FLAGS.get(command)
+    cont = kwargs.get(by_flag.get(cont_flag or "", ""))
+    if cont is not None and str(cont).strip():
+        cp = Path(cont)
+        same = [i for i, o in enumerate(out) if o[1].resolve() == cp.resolve()]
+        for i in same:  # the output continues the file it names
+            out[i] = (out[i][0], out[i][1], out[i][2], True)
+        if not same and not any(o[0] == "--out" for o in out):
+            out.append((str(cont_flag), cp, [cp], True))  # written back in place
+    return out
+
+
+def refuse_existing_outputs(command: str, flags: dict[str, str],
+                            kwargs: dict[str, Any]) -> None:
+    """An output file that already exists is refused unless ``--force`` (or the command's
+    continue option, :data:`CONTINUE_FLAGS`): nothing is replaced without a word."""
+    by_flag = {f: n for n, f in flags.items()}
+    if bool(kwargs.get(by_flag.get(FORCE_FLAG, ""), False)):
+        return
+    for flag, _lock, files, may_exist in output_files(command, flags, kwargs):
+        there = [f for f in files if f.exists()]
+        if may_exist or not there:
+            continue
+        hint = (f", or continue it with {CONTINUE_FLAGS[command]} {there[0]}"
+                if command in CONTINUE_FLAGS and there[0] == files[0] else "")
+        what = "" if there[0] == files[0] and (command, flag) not in FOLDER_FILES \
+            else f" (written by {flag} {str(Path(kwargs[by_flag[flag]]))!r})"
+        raise ConfigError(f"{flag}: {str(there[0])!r} already exists{what}; pass {FORCE_FLAG} "
+                          f"to replace it{hint} (nothing was changed)")
 
 
 
@@ -459,6 +687,7 @@ RUN_FOLDERS: dict[str, tuple[str, str | None, Callable[[dict[str, Any]], Path | 
                         lambda kw: Path(f"blueprint_{kw.get('preset') or 'small'}")),
     "deepcfr train": ("--checkpoint", "--resume", lambda kw: None),
     "ttt train": ("--out", None, lambda kw: None),  # its run folder is resumed by design
+    "spot report": ("--out", None, lambda kw: None),  # likewise: a killed report resumes
 }
 #: the flag (of every command in :data:`RUN_FOLDERS`) that replaces the run in its folder
 FORCE_FLAG = "--force"
@@ -568,12 +797,21 @@ def guard_call(command: str, flags: dict[str, str], kwargs: dict[str, Any]) -> I
                     stack.enter_context(lock)
                 if force and held:
                     stack.enter_context(_replacing(folder, held))
+        for flag, lock_at, _files, _may in output_files(command, flags, kwargs):
+            if lock_at.parent.is_dir():  # else the command names the missing folder
+                stack.enter_context(RunLock(lock_at, what=f"{flag} file", folder=False,
+                                            command=f"pokerlab {command}"))
+        refuse_existing_outputs(command, flags, kwargs)  # again, now that they are ours
         if command in DATABASES:
             value = kwargs.get(by_flag.get(DATABASES[command], ""))
             if value is None:
                 from pokerlab.io import data_dir
 
                 value = data_dir() / "hands.duckdb"
+            if Path(value).name in ("", ".", "..") or Path(value).is_dir():
+                raise ConfigError(f"{DATABASES[command]} {str(value)!r} is not a file name "
+                                  "(an empty path or a folder); give a file such as "
+                                  "hands.duckdb")
             if Path(value).parent.is_dir():  # else the command names the missing folder
                 stack.enter_context(RunLock(value, what="database", folder=False,
                                             command=f"pokerlab {command}"))
@@ -586,6 +824,21 @@ def _remove_if_empty(folder: Path) -> None:
             folder.rmdir()
 
 __all__ = [
+    "CONTINUE_FLAGS",
+    "FILE_OUT_KINDS",
+    "FOLDER_FILES",
+    "MAX_BET_MULT",
+    "MAX_BET_POT",
+    "OUTPUT_SUFFIXES",
+    "PATH_FREE",
+    "PATH_KINDS",
+    "RAW_ARGS",
+    "SIDE_FILES",
+    "check_bet_set",
+    "option_decls",
+    "output_files",
+    "refuse_blank_paths",
+    "refuse_existing_outputs",
     "IMAGE_SUFFIXES",
     "check_image_path",
     "check_output_path",

@@ -13,6 +13,7 @@ from pokerlab.commands._common import (
     check_positive,
     check_seed,
     emit_json,
+    force_option,
     json_option,
     png_option,
     progress,
@@ -139,6 +140,9 @@ def train(
                               "one thread per process (use --threads 1 or --ray-workers)")
         if max_memory_gb is not None:
             check_positive(max_memory_gb, "--max-memory")
+            if max_memory_gb > MAX_MEMORY_GIB:
+                raise ConfigError(f"--max-memory {max_memory_gb:g} GiB is more than any machine "
+                                  f"holds (at most {MAX_MEMORY_GIB:,} GiB)")
             cfg = replace(cfg, max_memory=int(max_memory_gb * (1 << 30)))
         tr = BlueprintTrainer(cfg, storage=storage, folder=folder,
                               cards=_card_tables(cfg, enabled=not as_json))
@@ -356,6 +360,7 @@ def strategy(path: Path = typer.Argument(..., help="policy.npz of a blueprint ru
              node: str = typer.Option("root", "--node",
                                       help="Preflop node: id, 'root' or path:A-B (action ids)."),
              png: Path | None = png_option("Write the 13x13 grids (one per action) here."),
+             force: bool = force_option(),
              as_json: bool = json_option()) -> None:
     """Action frequencies of a preflop node per starting-hand class (13x13 grid)."""
     import numpy as np
@@ -421,6 +426,12 @@ def strategy(path: Path = typer.Argument(..., help="policy.npz of a blueprint ru
         typer.echo("  ".join(row))
 
 
+#: the longest ``bench mccfr --seconds`` (per run; two runs per call)
+MAX_BENCH_SECONDS = 3600.0
+#: the largest ``blueprint train --max-memory`` in GiB (1 PiB)
+MAX_MEMORY_GIB = 1 << 20
+
+
 def bench_mccfr(
     seconds: float = typer.Option(10.0, "--seconds", help="Wall-clock budget per run."),
     pushfold_iterations: int = typer.Option(1_000_000, "--pushfold-iterations",
@@ -431,6 +442,9 @@ def bench_mccfr(
     from pokerlab.blueprint.bench import run_benchmark
 
     check_positive(seconds, "--seconds")
+    if seconds > MAX_BENCH_SECONDS:
+        raise ConfigError(f"--seconds {seconds:g} is too long a benchmark: at most "
+                          f"{MAX_BENCH_SECONDS:g} seconds per run")
     check_positive(pushfold_iterations, "--pushfold-iterations")
     res = run_benchmark(seconds=seconds, pushfold_iterations=pushfold_iterations)
     if as_json:
@@ -450,3 +464,55 @@ def _register_bench() -> None:
 
 
 _register_bench()
+
+
+@app.command("charts")
+def charts_cmd(stack: float = typer.Option(100.0, "--stack", help="The shipped blueprint of this stack "
+                                           "(big blinds: 100 or 200)."),
+               depth: int = typer.Option(4, "--depth", help="Preflop actions deep (open, 3-bet, 4-bet, "
+                                         "5-bet/all-in)."),
+               line: str | None = typer.Option(None, "--line", help="Only this line's chart and flop "
+                                               "ranges, e.g. 'SB raise 2.5bb' (default: all)."),
+               png: Path | None = png_option("The 13x13 grids of --line (default: the small blind's "
+                                             "first decision), one per action."),
+               force: bool = force_option(),
+               as_json: bool = json_option()) -> None:
+    """The shipped blueprint's preflop strategy as 13x13 charts per line, and the ranges
+    each line hands to the flop (usable as --oop/--ip of 'pokerlab spot solve')."""
+    _charts(stack, depth, line, png, as_json)
+
+
+def _charts(stack: float, depth: int, line: str | None, png: Path | None, as_json: bool) -> None:
+    from pokerlab.blueprint.charts import charts_json, plot_charts, preflop_charts
+
+    if png is not None:
+        check_image_path(png)
+    ch = preflop_charts(stack, depth=depth)
+    obj = charts_json(ch)
+    if line is not None:
+        obj["charts"] = [c for c in obj["charts"] if c["line"] == line]
+        obj["flop_lines"] = [f for f in obj["flop_lines"] if f["line"].startswith(line)]
+        if not obj["charts"] and not obj["flop_lines"]:
+            known = "; ".join(c["line"] for c in charts_json(ch, grids=False)["charts"][:8])
+            raise ConfigError(f"--line {line!r} is not a preflop line of the blueprint (lines such as: "
+                              f"{known}, ...)")
+    if png is not None:
+        plot_charts(ch, png, line=line)
+    if as_json:
+        emit_json(obj)
+        return
+    from pokerlab.cards.cards import CLASS_NAMES
+
+    for c in obj["charts"]:
+        typer.echo(f"{c['line']}: {c['player']} to act (pot {c['pot_bb']:g} bb): "
+                   + ", ".join(f"{a} {f * 100:.1f}%" for a, f in c["frequencies"].items()))
+        if line is not None:
+            for a, g in c["grid"].items():
+                typer.echo(f"  {a}:")
+                for r in range(13):
+                    names = CLASS_NAMES[r * 13:r * 13 + 13]
+                    typer.echo("    " + " ".join(f"{n:>3} {g[n] * 100:3.0f}" for n in names))
+    for f in obj["flop_lines"]:
+        typer.echo(f"to the flop: {f['line']} (pot {f['pot_bb']:g} bb; oop {f['oop_combos']:.1f} combos, "
+                   f"ip {f['ip_combos']:.1f})")
+        typer.echo(f"  {f['spot_args']}")

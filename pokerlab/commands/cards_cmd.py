@@ -10,6 +10,7 @@ from pokerlab.commands._common import (
     check_image_path,
     check_seed,
     emit_json,
+    force_option,
     json_option,
     png_option,
     seed_option,
@@ -91,6 +92,7 @@ def range_(
     notation: str = typer.Argument(..., help="Range in standard notation, e.g. 'TT+,AKs,KQo:0.5'."),
     board: str = typer.Option("", "--board", "-b", help="Dead cards (board) removing combos."),
     png: Path | None = png_option("Write the 13x13 chart here (.png or .svg by suffix)."),
+    force: bool = force_option(),
     as_json: bool = json_option(),
 ) -> None:
     """Parse a range, print its 13x13 grid and combo count, optionally draw the chart."""

@@ -14,7 +14,7 @@ from typing import Any
 
 import typer
 
-from pokerlab.commands._common import emit_json, json_option
+from pokerlab.commands._common import emit_json, force_option, json_option
 
 app = typer.Typer(no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False)
 
@@ -158,6 +158,7 @@ def tree(
                                "vonneumann(num_hands=3), ..."),
     png: str | None = typer.Option(None, "--png", help="Write the drawing here (.png)."),
     svg: str | None = typer.Option(None, "--svg", help="Write the drawing here (.svg)."),
+    force: bool = force_option(),
     depth: int | None = typer.Option(None, "--depth",
                                      help="Draw this many levels below the root (a cut)."),
     limit: int = typer.Option(400, "--limit", help="Draw at most this many nodes."),

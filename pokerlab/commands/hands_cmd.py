@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 import typer
 
-from pokerlab.commands._common import emit_json, progress
+from pokerlab.commands._common import emit_json, force_option, progress
 
 if TYPE_CHECKING:
     from pokerlab.hands.stats import HandFilter
@@ -59,8 +59,13 @@ def _filter(
 def _thresholds(
     vpip_loose: float | None, aggression: str, af: float, afq: float
 ) -> StyleThresholds:
-    from pokerlab.hands.style import StyleThresholds
+    from pokerlab.hands.style import MAX_AF, StyleThresholds
 
+    if not af <= MAX_AF:
+        from pokerlab.errors import ConfigError
+
+        raise ConfigError(f"--af-aggressive {af:g} is too large: an aggression factor "
+                          f"threshold is at most {MAX_AF:g}")
     base = StyleThresholds(aggression=aggression, af_aggressive=af, afq_aggressive=afq)
     if vpip_loose is None:
         return base
@@ -314,6 +319,8 @@ def stats_cmd(
 @app.command("report")
 def report_cmd(
     out: Path = typer.Option(..., "--out", help="Folder for index.html and the PNGs."),
+    force: bool = force_option("Replace the report (index.html and its pictures) in --out "
+                               "(without --force an existing one is refused)."),
     db: Path | None = typer.Option(None, "--db", help=_DB_HELP),
     players: list[str] | None = typer.Option(
         None, "--players", "-p", help="Player names (repeat or comma-separate)."

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+import math
 import sys
 
 import typer
 
 from pokerlab.commands._common import fail as _fail  # the one error path
+from pokerlab.commands._common import force_option
 from pokerlab.errors import ConfigError, PokerlabError
 
 app = typer.Typer(no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False)
@@ -16,6 +18,7 @@ GROUPS = [("holdem", app, "Heads-up no-limit hold'em engine: deal a hand, self-p
 
 
 def _game_config(stacks: str, sb: int, bb: int, ante: int):  # type: ignore[no-untyped-def]
+    from pokerlab.commands._validate import MAX_STACK_BB
     from pokerlab.holdem.engine import HoldemConfig
 
     try:
@@ -28,6 +31,9 @@ def _game_config(stacks: str, sb: int, bb: int, ante: int):  # type: ignore[no-u
                           f"p2 = button)")
     if any(v <= 0 for v in vals):
         raise ConfigError(f"bad --stacks {stacks!r}: stacks must be positive")
+    if not all(math.isfinite(v) and v <= MAX_STACK_BB for v in vals):
+        raise ConfigError(f"bad --stacks {stacks!r}: stacks are finite numbers of big blinds, "
+                          f"at most {MAX_STACK_BB:g}")
     return HoldemConfig.from_bb(vals[0] if len(vals) == 1 else vals, small_blind=sb,
                                 big_blind=bb, ante=ante)
 
@@ -98,6 +104,7 @@ def selfplay(
     ante: int = typer.Option(0, help="Ante in chips."),
     weights: str = typer.Option("10,40,20,15,15", help=WEIGHTS_HELP),
     out: str = typer.Option("selfplay.phhs", "--out", help="PHH file to write (.phhs)."),
+    force: bool = force_option(),
     verify: bool = typer.Option(False, "--verify",
                                 help="Replay the file in PokerKit and compare final stacks."),
     json_out: bool = typer.Option(False, "--json", help="Print one JSON object."),

@@ -11,6 +11,7 @@ from pokerlab.commands._common import (
     check_positive,
     check_seed,
     emit_json,
+    force_option,
     hands_option,
     json_option,
     progress,
@@ -25,11 +26,16 @@ def lbr(
                                 "python:MODULE:FACTORY (small games: random, call, "
                                 "policy:PATH)."),
     game: str = typer.Option("hunl", "--game", help="hunl, leduc, kuhn or eight_card."),
-    actions: str = typer.Option("fc", "--actions",
-                                help="LBR's actions: fc, fcp, fcpa, 56 or a bet-set text."),
+    actions: str = typer.Option(
+        "fc", "--actions",
+        help="LBR's actions: one set for every round (fc, fcp, fcpa, 56, c = check/call "
+        "only, or a bet-set text), or one set per round, preflop first: four of c, fc, "
+        "fcp, fcpa, 56 separated by commas (c,56,fc,fc: the LBR paper's setting 4; "
+        "c,c,fcpa,fcpa: setting 2) or any sets separated by '/' (c/c/50%, 100%/fc); "
+        "leduc takes two per-round sets, kuhn one set."),
     from_round: int = typer.Option(1, "--from-round",
                                    help="First round LBR plays (1 preflop .. 4 river); it "
-                                   "only checks/calls before."),
+                                   "only checks/calls before (and in a per-round c)."),
     hands: int = hands_option(1000, "Deals; each is played with LBR in both seats."),
     seed: int = seed_option(),
     exact: bool = typer.Option(False, "--exact",
@@ -124,8 +130,9 @@ def league(
     with_lbr: bool = typer.Option(False, "--lbr", help="Add LBR columns (exact on small "
                                   "games)."),
     lbr_actions: str = typer.Option("fc", "--lbr-actions", help="LBR action sets, comma "
-                                    "separated: fc, fcp, fcpa, 56, each optionally @R (LBR "
-                                    "from round R, e.g. fc,fcpa@3,56@3)."),
+                                    "separated: fc, fcp, fcpa, 56 or per-round sets joined by "
+                                    "'/' (c/56/fc/fc), each optionally @R (LBR from round R, "
+                                    "e.g. fc,fcpa@3,56@3,c/56/fc/fc)."),
     lbr_hands: int = typer.Option(100, "--lbr-hands", help="LBR deals per agent and action "
                                   "set (hunl)."),
     seed: int = seed_option(),
@@ -138,6 +145,8 @@ def league(
                                   "per pair with --target-ci (even)."),
     out: Path | None = typer.Option(None, "--out", help="Existing folder for league.json, "
                                     "league.png and league.html."),
+    force: bool = force_option("Replace league.json, league.png and league.html in --out "
+                               "(without --force existing ones are refused)."),
     workers: int = typer.Option(1, "--workers", help="Processes for each pair's hands and "
                                 "each LBR run."),
     ray_address: str | None = typer.Option(

@@ -11,6 +11,7 @@ from pokerlab.commands._common import (
     check_positive,
     check_seed,
     emit_json,
+    force_option,
     hands_option,
     json_option,
     out_option,
@@ -33,6 +34,7 @@ def match(
                                    help="Replay every deal with the seats swapped."),
     seed: int = seed_option(),
     out: Path | None = out_option("Write every hand here: .phhs (PHH) or .log (ACPC)."),
+    force: bool = force_option(),
     workers: int | None = typer.Option(None, "--workers",
                                        help="Processes (default: the local cores)."),
     ray_address: str | None = typer.Option(

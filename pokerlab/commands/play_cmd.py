@@ -39,48 +39,44 @@ def play(
     max_sessions: int = typer.Option(200, "--max-sessions", help="Sessions the server holds."),
 ) -> None:
     """Play heads-up poker against an agent: a web table, or the terminal with --tty."""
-    from pokerlab.play.session import GAMES, Session, SessionConfig
+    from pokerlab.play.registry import is_equilibrium, table_spec
+    from pokerlab.play.session import Session, SessionConfig
 
     if not grace > 0 or grace != grace or grace > 86_400:
         raise ConfigError(f"--grace must be a number of seconds in (0, 86400], got {grace:g}")
     for name, v in (("--per-client", per_client), ("--max-sessions", max_sessions)):
         if v < 1:
             raise ConfigError(f"{name} must be >= 1, got {v}")
-    generic = game not in GAMES
-    if generic:  # any small two-player game: checked (size, players) before serving
+    table = table_spec(game)  # what the game is (pokerlab.play.registry)
+    if table.checked:  # any small two-player game: checked (size, players) before serving
         from pokerlab.play.generic import load_play_game
 
         load_play_game(game)
+    own_agent = table.game_agents  # the spec is this game's agent, not a HUNL one
+    if own_agent:  # the exact equilibrium or any agent of the game
         spec = agent if agent is not None else "equilibrium"
-        if spec.strip().lower() not in ("equilibrium", "nash", "lp"):
-            from pokerlab.agents.registry import make_agent
-
-            make_agent(spec, game=game)  # a bad spec fails here, in one line
-    elif game in SMALL_TABLES:  # kuhn / leduc: the exact equilibrium or any agent of the game
-        spec = agent if agent is not None else "equilibrium"
-        if spec.strip().lower() not in ("equilibrium", "nash", "lp"):
+        if not is_equilibrium(spec):
             from pokerlab.agents.registry import make_agent
 
             make_agent(spec, game=game)  # a bad spec fails here, in one line
     else:
         spec = agent if agent is not None else default_agent()
-    own_agent = generic or game in SMALL_TABLES  # the spec is this game's agent, not a HUNL one
     if stack is None:
-        stack = 10.0 if game == "pushfold" else 100.0
+        stack = table.default_stack
     if out is not None and out.exists() and not out.is_dir():
         raise ConfigError(f"--out {str(out)!r} is a file, not a folder")
-    if game == "hunl":  # a bad spec fails here, in one line, not in the page
+    if table.hunl_agents:  # a bad spec fails here, in one line, not in the page
         from pokerlab.agents.registry import make_agent
         from pokerlab.holdem.engine import HoldemConfig
 
         make_agent(spec, game="hunl", config=HoldemConfig.from_bb(stack))
     if tty:
-        from pokerlab.play.server import _default_root
+        from pokerlab.play.service import default_root
         from pokerlab.play.tty import play_tty
 
-        root = out if out is not None else _default_root()
+        root = out if out is not None else default_root()
         folder = root / f"{time.strftime('%Y%m%d-%H%M%S')}-tty"
-        s = Session(SessionConfig(game=game, agent=spec if game == "hunl" or own_agent else "",
+        s = Session(SessionConfig(game=game, agent="" if table.own_agent else spec,
                                   stack=stack, carry_stacks=carry, seed=seed), folder=folder)
         play_tty(s)
         typer.echo(f"\nhand histories: {folder}")
@@ -98,10 +94,6 @@ def play(
         serve(cfg, host=host, port=port, open_browser=open_browser, quiet=True)
     except KeyboardInterrupt:  # pragma: no cover - interactive
         pass
-
-
-SMALL_TABLES = ("kuhn", "leduc")
-"""Games with their own table that play any agent of the game (``--agent``)."""
 
 
 def default_agent() -> str:

@@ -20,7 +20,7 @@ from typing import Any
 
 import typer
 
-from pokerlab.commands._common import check_image_path, emit_json, json_option, png_option
+from pokerlab.commands._common import check_image_path, emit_json, force_option, json_option, png_option
 from pokerlab.errors import ConfigError
 
 app = typer.Typer(no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False)
@@ -191,6 +191,7 @@ def _indexed_summary(policy: Any, path: Path, meta: dict[str, Any]) -> dict[str,
 def show(
     file: Path = typer.Argument(..., help="A saved policy (.npz), tabular or indexed."),
     png: Path | None = png_option("Draw the policy here (.png or .svg by suffix)."),
+    force: bool = force_option(),
     limit: int = typer.Option(0, "--limit", help="Print at most this many rows (0: all)."),
     as_json: bool = json_option(),
 ) -> None:

@@ -13,6 +13,7 @@ from pokerlab.commands._common import (
     check_output_path,
     check_seed,
     emit_json,
+    force_option,
     json_option,
     learning_rate_option,
     out_option,
@@ -38,6 +39,7 @@ def solve_cmd(
         None, "--iterations", help="CFR+ iterations [20000] (not for lp)."),
     png: Path | None = png_option(
         "Write the SB range chart here and BB's to NAME_bb (.png/.svg)."),
+    force: bool = force_option(),
     as_json: bool = json_option(),
 ) -> None:
     """Solve push/fold exactly at one stack: ranges, value and exploitability."""
@@ -104,6 +106,7 @@ def chart_cmd(
     step: float = typer.Option(0.1, "--step", help="Stack step of the sweep (bb)."),
     ante: float = typer.Option(0.0, "--ante", help="Ante per player in bb."),
     png: Path | None = png_option("Write the SB chart here and BB's to NAME_bb (.png/.svg)."),
+    force: bool = force_option(),
     as_json: bool = json_option(),
 ) -> None:
     """The classic push/fold chart: the largest stack at which each hand shoves / calls."""
@@ -159,6 +162,7 @@ def learn_cmd(
     out: Path | None = out_option("Write the learned policy (.npz) and its config (.json)."),
     png: Path | None = png_option(
         "Picture of the learned SB and BB ranges next to the Nash ranges (.png/.svg)."),
+    force: bool = force_option(),
     as_json: bool = json_option(),
 ) -> None:
     """Monte Carlo RL (the tutorial's linear model, or a tabular one) vs the exact answer."""

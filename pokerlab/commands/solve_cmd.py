@@ -13,6 +13,7 @@ from pokerlab.commands._common import (
     check_output_path,
     check_seed,
     emit_json,
+    force_option,
     json_option,
     out_option,
     png_option,
@@ -36,6 +37,7 @@ def solve(
         "Write the average policy (.npz) and a .json config next to it."),
     png: Path | None = png_option(
         "Plot exploitability vs iterations and seconds (log-log; .png or .svg)."),
+    force: bool = force_option(),
     as_json: bool = json_option(),
 ) -> None:
     """Solve GAME with one of the CFR family, MCCFR or the sequence-form LP."""

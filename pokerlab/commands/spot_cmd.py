@@ -15,6 +15,7 @@ from pokerlab.commands._common import (
     check_image_path,
     check_output_path,
     emit_json,
+    force_option,
     json_option,
     png_option,
     progress,
@@ -32,8 +33,9 @@ def _opt(default: Any, name: str, help: str) -> Any:
 BOARD = _opt(None, "--board", "Board of 3, 4 or 5 cards, e.g. Td9d6h.")
 POT = _opt(None, "--pot", "Chips in the pot at the start of the spot.")
 STACK = _opt(None, "--stack", "Effective stack behind, in chips.")
-OOP = _opt(None, "--oop", "Out-of-position range, e.g. '66+,AJo+,KQs' (weights as AKo:0.5).")
-IP = _opt(None, "--ip", "In-position range.")
+OOP = _opt(None, "--oop", "Out-of-position range, e.g. '66+,AJo+,KQs' (weights as AKo:0.5, AhKh:0.25), "
+           "or @FILE: a range file (that text, or .json).")
+IP = _opt(None, "--ip", "In-position range (text or @FILE).")
 BETS = _opt("75%", "--bets", "Bet sizes on every street (% of pot, a = all-in), e.g. '33%,75%'.")
 RAISES = _opt("2.5x", "--raises", "Raise sizes: multiples of the bet faced (2.5x), % of pot, a, or none.")
 FLOP_BETS = _opt(None, "--flop-bets", "Flop bet sizes (default: --bets).")
@@ -42,8 +44,9 @@ RIVER_BETS = _opt(None, "--river-bets", "River bet sizes (default: --bets).")
 OOP_BETS = _opt(None, "--oop-bets", "Out of position's bet sizes (default: --bets; 'none': never bets).")
 IP_BETS = _opt(None, "--ip-bets", "In position's bet sizes (default: --bets).")
 DONK = _opt(None, "--donk", "Donk-bet sizes on turn and river (default: the ordinary bet sizes).")
-ALLIN = _opt(1.5, "--allin-threshold", "Also offer all-in when it is at most X pots.")
-FORCE = _opt(0.15, "--force-allin", "A bet becomes all-in when the stack-to-pot ratio after a call is <= Y.")
+ALLIN = _opt(1.5, "--allin-threshold", "Also offer all-in when it is at most X pots (0: never add it).")
+FORCE = _opt(0.15, "--force-allin", "A bet becomes all-in when the stack-to-pot ratio after a call is <= Y "
+             "(0: never).")
 MERGE = _opt(0.1, "--merge", "Merge sizes whose pot ratios are closer than this (0: never).")
 CAP = _opt(0, "--raise-cap", "Most bets + raises per street (0: no cap).")
 RAKE = _opt(0.0, "--rake", "Rake as a fraction of the final pot (e.g. 0.05).")
@@ -72,8 +75,18 @@ def _spot(board: str | None, pot: float | None, stack: float | None, oop: str | 
                        allin_threshold=allin_threshold, force_allin=force_allin, merge=merge,
                        raise_cap=raise_cap)
     assert board is not None and pot is not None and stack is not None and oop is not None and ip is not None
-    return make_spot(board=board, pot=pot, stack=stack, oop=oop, ip=ip, tree=tree, rake=rake,
-                     rake_cap=rake_cap, big_blind=big_blind)
+    return make_spot(board=board, pot=pot, stack=stack, oop=_range_arg(oop, "oop"), ip=_range_arg(ip, "ip"),
+                     tree=tree, rake=rake, rake_cap=rake_cap, big_blind=big_blind)
+
+
+def _range_arg(text: str, who: str) -> Any:
+    """A range given as text, or ``@FILE``: a range file (weighted text, or JSON as ``spot
+    ranges --out`` writes; pokerlab.cards.ranges.load_range)."""
+    if not text.startswith("@"):
+        return text
+    from pokerlab.cards.ranges import load_range
+
+    return load_range(Path(text[1:]), player=who)
 
 
 def _check_memory(max_memory: float) -> None:
@@ -132,8 +145,10 @@ def solve_cmd(board: str | None = BOARD, pot: float | None = POT, stack: float |
               allin_threshold: float = ALLIN, force_allin: float = FORCE, merge: float = MERGE,
               raise_cap: int = CAP, rake: float = RAKE, rake_cap: float = RAKE_CAP, big_blind: float = BB,
               target: float = typer.Option(0.3, "--target",
-                                           help="Stop at this exploitability, % of the pot."),
-              iterations: int = typer.Option(1000, "--iterations", help="Most iterations in all."),
+                                           help="Stop at this exploitability, % of the pot (0: no "
+                                           "target, run all --iterations)."),
+              iterations: int = typer.Option(1000, "--iterations", help="Most iterations in all (0: "
+                                             "none; report the starting strategy)."),
               threads: int | None = typer.Option(None, "--threads", help="Threads (default: all cores)."),
               algo: str = algo_option("dcfr", "dcfr (alpha 1.5, beta 0, gamma 2), cfr+, lcfr or cfr"),
               max_memory: float = MAX_MEM, no_isomorphism: bool = NO_ISO, compress: bool = COMPRESS,
@@ -142,7 +157,12 @@ def solve_cmd(board: str | None = BOARD, pot: float | None = POT, stack: float |
                                               "replace a file: use --resume to continue one)."),
               resume: Path | None = typer.Option(None, "--resume", help="Continue the solve saved in this "
                                                  "file (written back to it unless --out is given)."),
+              checkpoint_minutes: float = typer.Option(
+                  5.0, "--checkpoint-minutes", help="With --out (or --resume): save the solve "
+                  "there this often while it runs, so a killed solve continues with --resume."),
               png: Path | None = png_option("Exploitability against CPU time (.png or .svg)."),
+              force: bool = force_option("Replace an existing --out file (without --force it is "
+                                         "refused; --resume FILE continues FILE in place)."),
               as_json: bool = json_option()) -> None:
     """Solve a spot to --target % of the pot; print EVs, equity and the root strategy."""
     from pokerlab.errors import ConfigError
@@ -152,13 +172,15 @@ def solve_cmd(board: str | None = BOARD, pot: float | None = POT, stack: float |
     config = SolveConfig(algo=algo, isomorphism=not no_isomorphism, compress=compress, precision=precision)
     if iterations < 0:
         raise ConfigError(f"--iterations must be >= 0, got {iterations}")
+    if not (math.isfinite(checkpoint_minutes) and checkpoint_minutes > 0):
+        raise ConfigError(f"--checkpoint-minutes must be positive, got {checkpoint_minutes!r}")
     if not (math.isfinite(target) and target >= 0):
         raise ConfigError(f"--target must be a percentage of the pot >= 0, got {target!r}")
     if threads is not None and threads < 1:
         raise ConfigError(f"--threads must be >= 1, got {threads}")
     if out is not None:
         check_output_path(out, option="--out", suffixes=(".npz",))
-        if out.exists() and (resume is None or out.resolve() != resume.resolve()):
+        if out.exists() and not force and (resume is None or out.resolve() != resume.resolve()):
             raise ConfigError(f"--out {str(out)!r} already exists: pass --resume {out} to continue it, or "
                               "choose another file")
     if png is not None:
@@ -182,15 +204,25 @@ def solve_cmd(board: str | None = BOARD, pot: float | None = POT, stack: float |
                      big_blind)
         solver = SpotSolver(spot, config, max_memory=max_memory, threads=threads)
     spot = solver.spot
+    every = checkpoint_minutes * 60.0
+    last_save = time.perf_counter()
+    checkpoints = 0
     with progress(f"spot {spot.board_str()}", enabled=not as_json, total=iterations, unit="it",
                   fields={"expl": "-"}) as bar:
         def cb(it: int, pct: float | None) -> None:
+            nonlocal last_save, checkpoints
             if pct is None:
                 bar(it)
             else:
                 bar(it, expl=f"{pct:.3f}%")
+            if out is not None and it < iterations and time.perf_counter() - last_save >= every:
+                solver.save(out)  # a checkpoint: the whole solve, with its iteration count
+                checkpoints += 1
+                last_save = time.perf_counter()
 
-        pct = solver.solve(iterations=iterations, target_pct=target, callback=cb)
+        # --target 0 is no target: measured as usual, never stopped early by it
+        pct = solver.solve(iterations=iterations, target_pct=target if target > 0 else -math.inf,
+                           callback=cb)
     chips = pct * spot.pot / 100.0
     ev = solver.values()
     eq = solver.equity()
@@ -213,6 +245,7 @@ def solve_cmd(board: str | None = BOARD, pot: float | None = POT, stack: float |
            "cpu_seconds": time.process_time() - cpu0, "solve_cpu_seconds": solver.cpu_seconds,
            "solve_seconds": solver.wall_seconds,
            "threads": threads, "out": None if out is None else os.fspath(out),
+           "checkpoints": checkpoints,
            "units": "chips (ev counts each player's share of the pot; ev_oop + ev_ip = pot without rake); "
                     "exploitability_pct in % of the starting pot; memory in bytes; seconds / cpu_seconds: "
                     "the command after start-up, solve_seconds / solve_cpu_seconds: the iterations and "
@@ -237,10 +270,15 @@ def show_cmd(file: Path = typer.Argument(..., help="A spot saved by 'pokerlab sp
                                       "'check,bet 75,call,Qc' (default: the root)."),
              who: str | None = typer.Option(None, "--player", help="oop or ip: whose hands to list "
                                             "(default: the player to act)."),
-             png: Path | None = png_option("The 13x13 grid coloured by action mix (.png or .svg)."),
+             png: Path | None = png_option("The 13x13 grid coloured by action mix (.png or .svg); with "
+                                           "--classes, both players' equity distribution curves."),
+             force: bool = force_option(),
+             classes: bool = typer.Option(False, "--classes", help="Both ranges by hand class on the "
+                                          "node's board (combos, share, action mix, EV, equity, EQR) and "
+                                          "the range-versus-range comparison."),
              as_json: bool = json_option()) -> None:
     """At a node of a solved spot: the 13x13 grid of action frequencies and per-combo
-    strategy, EV and equity."""
+    strategy, EV and equity (--classes: by hand class)."""
     from pokerlab.errors import ConfigError
     from pokerlab.subgame import SpotSolver
     from pokerlab.subgame.report import combo_rows, grid_text, plot_strategy_grid
@@ -249,6 +287,9 @@ def show_cmd(file: Path = typer.Argument(..., help="A spot saved by 'pokerlab sp
         raise ConfigError(f"--player must be oop or ip, got {who!r}")
     if png is not None:
         check_image_path(png)
+    if classes:
+        _show_classes(file, node, who, png, as_json)
+        return
     solver = SpotSolver.load(file)
     view = solver.cursor(node)
     rep = solver.node_report(view)
@@ -282,3 +323,320 @@ def show_cmd(file: Path = typer.Argument(..., help="A spot saved by 'pokerlab sp
         ev = "-" if r["ev"] is None else f"{r['ev']:8.2f}"
         eq = "-" if r["equity"] is None else f"{r['equity'] * 100:5.1f}%"
         typer.echo(f"{r['combo']}  reach {r['reach']:.3f}  ev {ev}  eq {eq}  {strat}")
+
+
+# ----------------------------------------------- the study tool: classes, runouts, export
+
+
+def _show_classes(file: Path, node: str, who: str | None, png: Path | None, as_json: bool) -> None:
+    """``spot show --classes``: both ranges at the node by hand class (pokerlab.subgame.classes)."""
+    from pokerlab.subgame import SpotSolver
+    from pokerlab.subgame.classes import node_classes, plot_equity_curves
+
+    solver = SpotSolver.load(file)
+    view = solver.cursor(node)
+    res = node_classes(solver, view)
+    if who is not None:
+        res["classes"] = [r for r in res["classes"] if r["player"] == who]
+        res["draws"] = [r for r in res["draws"] if r["player"] == who]
+    if png is not None:
+        where = " / ".join(res["path"]) or "root"
+        plot_equity_curves(res["comparison"], png, title=f"{res['board']} {where}: equity distributions")
+    if as_json:
+        emit_json({**res, "iterations": solver.iteration,
+                   "units": "combos: weighted combos of the range at the node; share of the player's "
+                            "range; ev in chips (with the share of the starting pot); equity as a "
+                            "fraction; eqr = (ev + chips put in since the spot began) / (equity x pot)"})
+        return
+    typer.echo(f"{res['board']}  {' / '.join(res['path']) or 'root'}  pot {res['pot']:g}  ({res['kind']}"
+               + (f", {res['player']} to act)" if res.get("player") else ")"))
+    for title, rows in (("classes", res["classes"]), ("draws (overlapping the classes)", res["draws"])):
+        typer.echo(f"-- {title}")
+        for r in rows:
+            ev = "-" if r["ev"] is None else f"{r['ev']:8.2f}"
+            eq = "-" if r["equity"] is None else f"{r['equity'] * 100:5.1f}%"
+            eqr = "-" if r["eqr"] is None else f"{r['eqr']:5.2f}"
+            mix = "  ".join(f"{a} {f * 100:.0f}%" for a, f in r["actions"].items())
+            typer.echo(f"{r['player']:>3} {r['name']:<21} {r['combos']:7.1f} {r['share'] * 100:5.1f}%  "
+                       f"ev {ev}  eq {eq}  eqr {eqr}  {mix}")
+    cmp = res["comparison"]
+    for w in ("oop", "ip"):
+        if cmp["range_equity"][w] is not None:
+            typer.echo(f"{w}: equity {cmp['range_equity'][w] * 100:.1f}%, nut share (equity >= "
+                       f"{cmp['nut_equity'] * 100:.0f}%) {cmp['nut_share'][w] * 100:.1f}%")
+    if cmp["nut_advantage"] is not None:
+        typer.echo(f"nut advantage (oop - ip): {cmp['nut_advantage'] * 100:+.1f} points")
+
+
+@app.command("runouts")
+def runouts_cmd(file: Path = typer.Argument(..., help="A spot saved by 'pokerlab spot solve --out'."),
+                node: str = typer.Option(..., "--node", help="Path to a chance node, e.g. 'check,check' or "
+                                         "'bet 75,call'."),
+                png: Path | None = png_option("Per card: EVs, equity and the next decision's action mix "
+                                              "(.png or .svg)."),
+                force: bool = force_option(),
+                as_json: bool = json_option()) -> None:
+    """At a chance node: per turn (or river) card, both players' EV and equity and the next
+    decision's action mix (suit-isomorphic cards grouped, with their weights)."""
+    from pokerlab.subgame import SpotSolver
+    from pokerlab.subgame.runouts import plot_runouts, runout_report
+
+    if png is not None:
+        check_image_path(png)
+    solver = SpotSolver.load(file)
+    rep = runout_report(solver, solver.cursor(node))
+    if png is not None:
+        plot_runouts(rep, png)
+    if as_json:
+        emit_json({**rep, "iterations": solver.iteration,
+                   "units": "weight: probability of the card (group) given both ranges at the node; ev in "
+                            "chips (with the share of the starting pot); equity as a fraction"})
+        return
+    typer.echo(f"{rep['board']}  {' / '.join(rep['path'])}  pot {rep['pot']:g}: {rep['next_street']} cards")
+    typer.echo(f"node: ev oop {rep['ev_oop']:.3f}  ip {rep['ev_ip']:.3f}  equity oop "
+               f"{rep['equity_oop'] * 100:.2f}%")
+    for r in rep["cards"]:
+        ev0 = "-" if r["ev_oop"] is None else f"{r['ev_oop']:8.3f}"
+        ev1 = "-" if r["ev_ip"] is None else f"{r['ev_ip']:8.3f}"
+        eq = "-" if r["equity_oop"] is None else f"{r['equity_oop'] * 100:5.1f}%"
+        mix = "  ".join(f"{a} {f * 100:.0f}%" for a, f in r["actions"].items())
+        typer.echo(f"{' '.join(r['cards']):<12} w {r['weight'] * 100:5.2f}%  ev oop {ev0}  ip {ev1}  "
+                   f"eq oop {eq}  {r['player'] or ''} {mix}")
+
+
+def _decision_paths(solver: Any) -> list[str]:
+    """The paths of the starting street's decision nodes (no card dealt), root first."""
+    from pokerlab.subgame.tree import DECISION
+
+    tr = solver.tree
+    out: list[str] = []
+    stack: list[tuple[int, tuple[str, ...]]] = [(0, ())]
+    while stack:
+        nd, path = stack.pop()
+        if int(tr.kind[nd]) != DECISION:
+            continue
+        out.append(",".join(path))
+        names = tr.action_names[nd]
+        for a in range(int(tr.num_children[nd]) - 1, -1, -1):
+            stack.append((int(tr.child(nd, a)), (*path, names[a])))
+    return out
+
+
+@app.command("export")
+def export_cmd(file: Path = typer.Argument(..., help="A spot saved by 'pokerlab spot solve --out'."),
+               node: list[str] | None = typer.Option(None, "--node", help="A node to export (repeat for "
+                                                      "several; default: every decision node of the "
+                                                      "starting street)."),
+               out: Path = typer.Option(..., "--out", help="The CSV file to write."),
+               force: bool = force_option(),
+               as_json: bool = json_option()) -> None:
+    """Per node and per combo of both players: hand class, reach, EV, equity and the acting
+    player's strategy, as CSV (one column per action)."""
+    import csv
+    import io as _io
+
+    from pokerlab.io import atomic_write_text
+    from pokerlab.subgame import SpotSolver
+    from pokerlab.subgame.classes import combo_class_rows
+
+    check_output_path(out, option="--out", suffixes=(".csv",))
+    solver = SpotSolver.load(file)
+    paths = list(node) if node else _decision_paths(solver)
+    actions: list[str] = []
+    blocks = []
+    for path in paths:
+        view = solver.cursor(path)
+        rep = solver.node_report(view)
+        for a in rep.get("actions") or []:
+            if a not in actions:
+                actions.append(a)
+        blocks.append((rep, [r for who in ("oop", "ip")
+                             for r in combo_class_rows(rep, who, board=view.board)]))
+    fixed = ["node", "street", "board", "pot", "kind", "player", "combo", "class", "reach", "ev", "equity"]
+    buf = _io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(fixed + actions)
+    count = 0
+    for rep, rows in blocks:
+        for r in rows:
+            strat = r.get("strategy", {})
+            w.writerow([",".join(rep["path"]), rep["street"], rep["board"], repr(rep["pot"]), rep["kind"],
+                        r["player"], r["combo"], r["class"] or "", repr(r["reach"]),
+                        "" if r["ev"] is None else repr(r["ev"]),
+                        "" if r["equity"] is None else repr(r["equity"])]
+                       + [repr(strat[a]) if a in strat else "" for a in actions])
+            count += 1
+    atomic_write_text(out, buf.getvalue())
+    if as_json:
+        emit_json({"out": os.fspath(out), "nodes": len(paths), "rows": count, "actions": actions,
+                   "columns": fixed + actions})
+        return
+    typer.echo(f"wrote {count:,} rows ({len(paths)} nodes) to {out}")
+
+
+@app.command("ranges")
+def ranges_cmd(file: Path = typer.Argument(..., help="A spot saved by 'pokerlab spot solve --out'."),
+               node: str = typer.Option("", "--node", help="Path of actions and dealt cards (default: the "
+                                        "root: the spot's ranges)."),
+               who: str | None = typer.Option(None, "--player", help="oop or ip (default: both)."),
+               out: Path | None = typer.Option(None, "--out", help="Write the range(s): .json (both or "
+                                               "one player), or text in the weighted notation "
+                                               "(AhKh:0.5,QQ,...; needs --player)."),
+               force: bool = force_option(),
+               as_json: bool = json_option()) -> None:
+    """Both players' ranges at a node (their reach: the starting weights times the
+    strategy along the path), in the weighted text notation of the commercial solvers."""
+    import json
+
+    import numpy as np
+
+    from pokerlab.cards.ranges import range_to_json, range_to_weighted_text, save_range
+    from pokerlab.errors import ConfigError
+    from pokerlab.io import atomic_write_text
+    from pokerlab.subgame import SpotSolver
+
+    if who is not None and who not in ("oop", "ip"):
+        raise ConfigError(f"--player must be oop or ip, got {who!r}")
+    if out is not None:
+        check_output_path(out, option="--out")
+        if out.suffix.lower() != ".json" and who is None:
+            raise ConfigError("--out as text holds one range: pass --player oop or --player ip (or write "
+                              ".json for both)")
+    solver = SpotSolver.load(file)
+    view = solver.cursor(node)
+    rep = solver.node_report(view)
+    players = [who] if who is not None else ["oop", "ip"]
+    weights = {p: np.clip(np.asarray(rep[p]["reach"], dtype=np.float64), 0.0, 1.0) for p in players}
+    if out is not None:
+        if out.suffix.lower() == ".json":
+            body = {"board": rep["board"], "path": rep["path"],
+                    **{p: range_to_json(weights[p]) for p in players}}
+            atomic_write_text(out, json.dumps(body, indent=1) + "\n")
+        else:
+            save_range(out, weights[players[0]])
+    if as_json:
+        emit_json({"board": rep["board"], "path": rep["path"], "out": None if out is None else os.fspath(out),
+                   **{p: {"range": range_to_weighted_text(weights[p]), "combos": float(weights[p].sum())}
+                      for p in players}})
+        return
+    for p in players:
+        typer.echo(f"{p} ({weights[p].sum():.1f} combos): {range_to_weighted_text(weights[p])}")
+    if out is not None:
+        typer.echo(f"saved to {out}")
+
+
+@app.command("report")
+def report_cmd(flops: str = typer.Option("25", "--flops", help="The flop set: 25, 49, 95, 184 (weighted "
+                                         "subsets reproducing the texture frequencies), 1755 (all), or "
+                                         "a comma-separated list of boards."),
+               pot: float | None = POT, stack: float | None = STACK, oop: str | None = OOP,
+               ip: str | None = IP, bets: str = BETS, raises: str = RAISES,
+               flop_bets: str | None = FLOP_BETS, turn_bets: str | None = TURN_BETS,
+               river_bets: str | None = RIVER_BETS, oop_bets: str | None = OOP_BETS,
+               ip_bets: str | None = IP_BETS, donk: str | None = DONK,
+               allin_threshold: float = ALLIN, force_allin: float = FORCE, merge: float = MERGE,
+               raise_cap: int = CAP, rake: float = RAKE, rake_cap: float = RAKE_CAP,
+               big_blind: float = BB,
+               target: float = typer.Option(0.3, "--target", help="Stop each flop at this "
+                                            "exploitability, % of the pot."),
+               iterations: int = typer.Option(1000, "--iterations", help="Most iterations per flop."),
+               algo: str = algo_option("dcfr", "dcfr, cfr+, lcfr or cfr"),
+               max_memory: float = MAX_MEM, no_isomorphism: bool = NO_ISO, compress: bool = COMPRESS,
+               precision: str = PRECISION,
+               workers: int | None = typer.Option(None, "--workers", help="Flops solved at once "
+                                                  "(default: every core)."),
+               ray_address: str | None = typer.Option(None, "--ray-address", help="Solve on this Ray "
+                                                      "cluster (local, auto, HOST:PORT, ray://HOST)."),
+               out: Path | None = typer.Option(None, "--out", help="Report folder: each flop's row is "
+                                               "saved as it finishes; run again to resume."),
+               keep_spots: bool = typer.Option(False, "--keep-spots", help="Also save each solved flop "
+                                               "(.npz in --out, for 'spot show')."),
+               texture: str | None = typer.Option(None, "--texture", help="Only flops of these textures, "
+                                                  "e.g. 'monotone', 'two-tone,paired', 'connected,A-high'."),
+               png: Path | None = png_option("Charts of the first decision's mix per flop and by texture."),
+               force: bool = force_option(),
+               as_json: bool = json_option()) -> None:
+    """Solve one spot template over a set of flops: a table of EV, equity and the first
+    decision's action frequencies per flop."""
+    _report(**locals())
+
+
+def _report(**kw: Any) -> None:
+    from pokerlab.errors import ConfigError
+    from pokerlab.executor import check_workers, default_backend
+    from pokerlab.subgame import aggregate as agg
+    from pokerlab.subgame.flops import parse_filter, parse_flop_set
+
+    _check_memory(kw["max_memory"])
+    missing = [n for n, k in (("--pot", "pot"), ("--stack", "stack"), ("--oop", "oop"), ("--ip", "ip"))
+               if kw[k] is None]
+    if missing:
+        raise ConfigError(f"a report needs {', '.join(missing)}")
+    if not (math.isfinite(kw["target"]) and kw["target"] >= 0):
+        raise ConfigError(f"--target must be a percentage of the pot >= 0, got {kw['target']!r}")
+    if kw["keep_spots"] and kw["out"] is None:
+        raise ConfigError("--keep-spots saves the solved flops in --out: give --out")
+    terms = parse_filter(kw["texture"])
+    flop_set = parse_flop_set(kw["flops"])
+    if terms:
+        flop_set = [f for f in flop_set if _texture_ok(f, terms)]
+        if not flop_set:
+            raise ConfigError(f"no flop of the set has the texture {kw['texture']!r}")
+    if kw["png"] is not None:
+        check_image_path(kw["png"])
+    workers = check_workers(kw["workers"])
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    workers = workers if workers is not None else cores
+    backend = default_backend(workers, kw["ray_address"])
+    tpl = agg.ReportTemplate(
+        pot=kw["pot"], stack=kw["stack"], oop=kw["oop"], ip=kw["ip"], bets=kw["bets"], raises=kw["raises"],
+        flop_bets=kw["flop_bets"], turn_bets=kw["turn_bets"], river_bets=kw["river_bets"],
+        oop_bets=kw["oop_bets"], ip_bets=kw["ip_bets"], donk=kw["donk"],
+        allin_threshold=kw["allin_threshold"], force_allin=kw["force_allin"], merge=kw["merge"],
+        raise_cap=kw["raise_cap"], rake=kw["rake"], rake_cap=kw["rake_cap"], big_blind=kw["big_blind"],
+        algo=kw["algo"], iterations=kw["iterations"], target=kw["target"],
+        isomorphism=not kw["no_isomorphism"], compress=kw["compress"], precision=kw["precision"])
+    tpl.solve_config()  # a bad --algo / --precision: before any work
+    wall0 = time.perf_counter()
+    memory = agg.check_memory(tpl, flop_set, kw["max_memory"])
+    as_json = kw["as_json"]
+    with progress(f"report {len(flop_set)} flops", enabled=not as_json, total=len(flop_set), unit="flops",
+                  fields={"eta": "-"}) as bar:
+        res = agg.run_report(tpl, flop_set, folder=kw["out"], backend=backend, workers=workers,
+                             ray_address=kw["ray_address"], keep_spots=kw["keep_spots"],
+                             progress=lambda d, t, eta: bar(d, t, eta=agg.eta_text(eta)))
+    rows = res["flops"]
+    if kw["png"] is not None:
+        agg.plot_report(rows, kw["png"], title=f"pot {tpl.pot:g} stack {tpl.stack:g}: {len(rows)} flops")
+    obj = {"flops": rows, "count": len(rows), "summary": agg.summary(rows), "solved": res["solved"],
+           "resumed": res["resumed"], "template": tpl.to_json(), "flop_set": kw["flops"],
+           "texture": terms, "max_memory_bytes": max(memory), "backend": backend, "workers": workers,
+           "out": None if kw["out"] is None else os.fspath(kw["out"]),
+           "seconds": time.perf_counter() - wall0,
+           "units": "chips (ev with each player's pot share), equity as a fraction, weight in raw flops "
+                    "(of 22,100), exploitability_pct in % of the pot"}
+    if as_json:
+        emit_json(obj)
+        return
+    acts: list[str] = []
+    for r in rows:
+        acts += [a for a in r["root_actions"] if a not in acts]
+    typer.echo(f"{'board':8} {'weight':>8} {'ev oop':>8} {'ev ip':>8} {'eq oop':>7} "
+               + " ".join(f"{a:>10}" for a in acts))
+    for r in sorted(rows, key=lambda r: -r["ev_oop"]):
+        typer.echo(f"{r['board']:8} {r['weight']:8.2f} {r['ev_oop']:8.3f} {r['ev_ip']:8.3f} "
+                   f"{r['equity_oop'] * 100:6.2f}% "
+                   + " ".join(f"{r['root_actions'].get(a, 0.0) * 100:9.1f}%" for a in acts))
+    s = obj["summary"]
+    typer.echo(f"{'average':8} {s['weight']:8.0f} {s['ev_oop']:8.3f} {s['ev_ip']:8.3f} "
+               f"{s['equity_oop'] * 100:6.2f}% "
+               + " ".join(f"{s['root_actions'].get(a, 0.0) * 100:9.1f}%" for a in acts))
+    typer.echo(f"{res['solved']} flops solved, {res['resumed']} read from {kw['out']}  "
+               f"{obj['seconds']:.1f} s" if kw["out"] is not None else
+               f"{res['solved']} flops solved  {obj['seconds']:.1f} s")
+
+
+def _texture_ok(flop: Any, terms: list[str]) -> bool:
+    from pokerlab.subgame.flops import matches
+
+    return matches(flop.texture, terms)

@@ -52,7 +52,8 @@ def _wdl(d: dict[str, int]) -> str:
 def train(
     out: Path = typer.Option(Path("ttt-run"), "--out", help="Run folder (resumed if it exists)."),
     force: bool = typer.Option(False, "--force", help="Start a new run in --out, replacing "
-                               "the one there instead of resuming it."),
+                               "the one there instead of resuming it (and replace an "
+                               "existing --export file)."),
     preset: str = typer.Option(
         "default", "--preset", help="default (pokerlab's settings) or tutorial (the tutorial "
         "script's); options given explicitly override the preset."),
@@ -80,10 +81,12 @@ def train(
     win_head: bool = typer.Option(False, help="Add a win-probability head (stretch goal): "
                                   "among moves near the best value, take the likeliest win."),
     win_margin: float | None = typer.Option(
-        None, help="With --win-head: value slack of 'safe' moves [0.1]."),
+        None, help="With --win-head: value slack of 'safe' moves [0.1] (0: only the moves "
+        "of the best value are safe)."),
     seed: int = seed_option("Seed of everything (>= 0)."),
     export: Path | None = typer.Option(None, help="Also save the final model (with the "
-                                       "run's history) to this .safetensors file."),
+                                       "run's history) to this .safetensors file (an "
+                                       "existing one is refused without --force)."),
     json_out: bool = json_option(),
 ) -> None:
     """Train level after level (resumable), evaluate each level, plot the run."""

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from typing import Any
 
 from pokerlab.deepcfr.features import PokerEncoder, View, ViewFn
-from pokerlab.deepcfr.views import OWN_GAME_ENCODERS
+from pokerlab.deepcfr.views import OWN_GAME_ENCODERS, kuhn_encoder, leduc_encoder
 from pokerlab.errors import ConfigError
 
 __all__ = ["PokerEncoder", "View", "ViewFn", "acpc_encoder", "encoder_for", "game_name",
@@ -73,10 +73,8 @@ def _spiel_leduc_view(state: Any, player: int) -> View:
     return [hole, board], actions
 
 
-_SPIEL_KUHN = PokerEncoder(card_groups=(1,), rounds=1, positions=3, num_actions=2,
-                           view=_spiel_kuhn_view)
-_SPIEL_LEDUC = PokerEncoder(card_groups=(1, 1), rounds=2, positions=4, num_actions=3,
-                            view=_spiel_leduc_view)
+_SPIEL_KUHN = kuhn_encoder(_spiel_kuhn_view)
+_SPIEL_LEDUC = leduc_encoder(_spiel_leduc_view)
 
 _REGISTRY: dict[str, Callable[[Any], PokerEncoder]] = {
     "kuhn_poker": lambda game: _SPIEL_KUHN,

@@ -201,6 +201,9 @@ def aggregate_rows(data: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
             "mask": data["mask"][first], "target": target.astype(np.float32), "weight": weight}
 
 
+_NET_NAMES = {"adv": "advantage", "strat": "average-strategy"}
+
+
 def train_network(
     net: DeepCFRNet, data: dict[str, np.ndarray], *, kind: str, steps: int, batch: int,
     lr: float, grad_clip: float, seed: int, device: torch.device, lr_decay: bool = True,
@@ -291,9 +294,22 @@ def train_network(
                 per_row = -(target * torch.where(mask, logp, torch.zeros_like(logp))).sum(1)
             loss = (w * per_row).mean() if w is not None else per_row.mean()
         loss.backward()  # type: ignore[no-untyped-call]
-        opt.step()
+        try:
+            opt.step()
+        except RuntimeError as exc:  # a step too large for float32 (lr near 1e308)
+            if "overflow" not in str(exc):
+                raise
+            raise ConfigError(f"training diverged: the {_NET_NAMES.get(kind, kind)} network's "
+                              f"optimizer step overflowed with learning rate {lr:g}; lower --learning-rate "
+                              "(this iteration was not saved)") from None
     opt.release()
     loss_val = float(loss.detach())
+    if not (np.isfinite(loss_val)
+            and all(bool(torch.isfinite(q).all()) for q in net.parameters())):
+        raise ConfigError(f"training diverged: the {_NET_NAMES.get(kind, kind)} network's loss "
+                          f"or weights became non-finite (inf/nan) with learning rate {lr:g}; "
+                          "lower "
+                          "--learning-rate (this iteration was not saved)")
     net.eval()
     net.to("cpu")
     return loss_val

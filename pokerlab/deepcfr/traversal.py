@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from pokerlab.rng import sample_positive
 from pokerlab.solvers.regret import legal_strategy
 
 # (cards, bets, strategy over all distinct actions, legal mask) of the player to act.
@@ -64,17 +65,7 @@ class SampleLists:
 
 
 def _sample_index(probs: np.ndarray | list[float], rng: np.random.Generator) -> int:
-    u = rng.random()
-    acc = 0.0
-    last = 0
-    for i, p in enumerate(probs):
-        if p <= 0:
-            continue
-        acc += float(p)
-        last = i
-        if u < acc:
-            return i
-    return last
+    return sample_positive(probs, rng.random())
 
 
 def traverse(

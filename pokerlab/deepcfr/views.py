@@ -55,10 +55,18 @@ def _flop_holdem_encoder(game: Any) -> PokerEncoder:
                         num_actions=3, view=deepcfr_view, suit_symmetric=True)
 
 
-_KUHN = PokerEncoder(card_groups=(1,), rounds=1, positions=3, num_actions=2,
-                     view=_kuhn_like_view)
-_LEDUC = PokerEncoder(card_groups=(1, 1), rounds=2, positions=4, num_actions=3,
-                      view=_leduc_view)
+def kuhn_encoder(view: Any) -> PokerEncoder:
+    """The encoder shape of Kuhn-like games (one card, one round of at most 3 actions)."""
+    return PokerEncoder(card_groups=(1,), rounds=1, positions=3, num_actions=2, view=view)
+
+
+def leduc_encoder(view: Any) -> PokerEncoder:
+    """The encoder shape of Leduc (a private and a public card, two rounds of 4 positions)."""
+    return PokerEncoder(card_groups=(1, 1), rounds=2, positions=4, num_actions=3, view=view)
+
+
+_KUHN = kuhn_encoder(_kuhn_like_view)
+_LEDUC = leduc_encoder(_leduc_view)
 
 #: The encoders of pokerlab's own games by game name (:func:`pokerlab.deepcfr.encoding.encoder_for`).
 OWN_GAME_ENCODERS: dict[str, Callable[[Any], PokerEncoder]] = {

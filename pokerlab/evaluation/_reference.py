@@ -4,24 +4,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from pokerlab.evaluation.tree_kernels import KIND_CHANCE, KIND_TERMINAL
+from pokerlab.games.compiled import KIND_CHANCE, KIND_TERMINAL
+from pokerlab.games.pass_kernels import forward_reach_py
 
 
 def reach_py(kind, player, child_start, child_count, children, edge_prob, edge_slot,
              slot_prob, num_players):  # type: ignore[no-untyped-def]
-    n = len(kind)
-    reach = np.zeros((n, num_players + 1))
-    reach[0, :] = 1.0
-    for h in range(n):
-        if kind[h] == KIND_TERMINAL:
-            continue
-        for e in range(child_start[h], child_start[h] + child_count[h]):
-            c = children[e]
-            reach[c] = reach[h]
-            if kind[h] == KIND_CHANCE:
-                reach[c, num_players] *= edge_prob[e]
-            else:
-                reach[c, player[h]] *= slot_prob[edge_slot[e]]
+    reach = np.zeros((len(kind), num_players + 1))
+    forward_reach_py(kind, player, child_start, child_count, children, edge_prob, edge_slot,
+                     slot_prob, reach)
     return reach
 
 

@@ -54,9 +54,9 @@ from typing import Any
 import numpy as np
 
 from pokerlab.errors import ConfigError
-from pokerlab.evaluation.lbr import compact_distribution, fold_probability
-from pokerlab.evaluation.matches import sample_chance
+from pokerlab.evaluation.matches import HandHooks, play_hand, sample_chance
 from pokerlab.holdem.engine import Action, ActionKind, HoldemConfig, HoldemState, Phase
+from pokerlab.policy.range_query import compact_distribution, fold_probability
 
 Z95 = 1.959963984540054
 MAX_LOOKAHEAD_RAISES = 16
@@ -224,13 +224,46 @@ class _HoldemValue:
         return got - exp / total
 
 
+class _AivatHooks(HandHooks):
+    """AIVAT's terms along one hand of :func:`pokerlab.evaluation.matches.play_hand`."""
+
+    def __init__(self, v: _HoldemValue, seats: Sequence[Any], kseat: tuple[bool, bool]) -> None:
+        self.v = v
+        self.seats = seats
+        self.kseat = kseat
+        self.corr = 0.0
+        self.allin_value: float | None = None
+        self._before = 0.0
+
+    def dealt(self, st: HoldemState) -> None:
+        # hole cards: E over all deals of the check-down value is 0 (symmetry), so the term
+        # is the value itself
+        self.corr = self.v.checkdown(st)
+
+    def before_board(self, st: HoldemState) -> None:
+        if self.allin_value is None and st.showdown_order:
+            self.allin_value = self.v.checkdown(st)
+        self._before = self.v.checkdown(st)
+
+    def after_board(self, st: HoldemState) -> None:
+        # exact equity is a martingale: E over the new cards of v equals v before
+        self.corr += self.v.checkdown(st) - self._before
+
+    def before_action(self, st: HoldemState, act: Action) -> None:
+        p = st.actor
+        if self.kseat[p]:
+            dist = compact_distribution(self.seats[p], st.view(p))
+            if dist is not None:
+                self.corr += self.v.action_term(st, act, dist)
+
+
 def aivat_holdem_hand(agent_a: Any, agent_b: Any, config: HoldemConfig, a_seat: int,
                       cards: Sequence[int], seed_a: int, seed_b: int,
                       known: tuple[bool, bool] | None = None) -> tuple[float, float, float]:
-    """Play one hand exactly as :func:`pokerlab.evaluation.matches.play_hunl_hand` does and
-    return A's (raw, AIVAT, all-in adjusted) chips."""
-    from pokerlab.holdem.view import checked_act
-
+    """Play one hand with :func:`pokerlab.evaluation.matches.play_hand`, as a match does
+    (the agents fed their visible events as the hand goes, learning agents handed the end
+    of the hand as their seat saw it), and return A's (raw, AIVAT, all-in adjusted)
+    chips; the value terms are taken by :class:`_AivatHooks`."""
     agent_a.reset(seed_a)
     agent_b.reset(seed_b)
     seats = (agent_a, agent_b) if a_seat == 0 else (agent_b, agent_a)
@@ -238,37 +271,10 @@ def aivat_holdem_hand(agent_a: Any, agent_b: Any, config: HoldemConfig, a_seat: 
         known = (hasattr(agent_a, "action_probabilities"),
                  hasattr(agent_b, "action_probabilities"))
     kseat = (known[0], known[1]) if a_seat == 0 else (known[1], known[0])
-    st = HoldemState(config=config)
-    st.deal_hole(cards[0:2])
-    st.deal_hole(cards[2:4])
-    v = _HoldemValue(config, a_seat, (cards[0:2], cards[2:4]), seats, kseat)
-    # hole cards: E over all deals of the check-down value is 0 (symmetry), so the term
-    # is the value itself
-    corr = v.checkdown(st)
-    allin_value: float | None = None
-    pos = 4
-    while st.phase != Phase.TERMINAL:
-        if st.phase == Phase.DEAL_BOARD:
-            if allin_value is None and st.showdown_order:
-                allin_value = v.checkdown(st)
-            before = v.checkdown(st)
-            n = st.cards_due()
-            st.deal_board(cards[pos:pos + n])
-            pos += n
-            # exact equity is a martingale: E over the new cards of v equals v before
-            corr += v.checkdown(st) - before
-            continue
-        p = st.actor
-        agent = seats[p]
-        act = checked_act(agent, st)
-        if kseat[p]:
-            dist = compact_distribution(agent, st.view(p))
-            if dist is not None:
-                corr += v.action_term(st, act, dist)
-        st.apply(act)
-    for p, ag in enumerate(seats):  # agents that learn (adapt) see the end of every hand
-        if hasattr(ag, "observe"):
-            ag.observe(st, p)
+    hooks = _AivatHooks(_HoldemValue(config, a_seat, (cards[0:2], cards[2:4]), seats, kseat),
+                        seats, kseat)
+    st = play_hand(seats, config, cards, hooks=hooks)
+    corr, allin_value = hooks.corr, hooks.allin_value
     raw = float(st.payoffs()[a_seat])
     return raw, raw - corr, raw if allin_value is None else allin_value
 
@@ -464,9 +470,9 @@ def aivat_match(agent_a: Any, agent_b: Any, *, game: str = "hunl", hands: int = 
         from pokerlab.games import load_game
 
         small_game = load_game(kind)
-    for ag in (a, b) if a is not b else (a,):  # learning agents start afresh, as in matches
-        if hasattr(ag, "observe") and hasattr(ag, "start_match"):
-            ag.start_match()
+    from pokerlab.holdem.view import start_match
+
+    start_match((a, b))  # learning agents start afresh, as in matches
     if start < 0 or (duplicate and start % 2):
         raise ConfigError(f"AIVAT chunk start {start}: must be >= 0 (and even when duplicate)")
     for j in range(hands):
@@ -533,7 +539,9 @@ def aivat_chunked(make: Any, names: tuple[str, str], *, game: str = "hunl",
     if spread:
         # an agent that learns starts afresh in every chunk: then one chunk per worker
         hc = HoldemConfig.from_bb(stack_bb) if game == "hunl" else None
-        if any(hasattr(make(names[k], game, hc, k), "observe") for k in (0, 1)):
+        from pokerlab.holdem.view import learns
+
+        if any(learns(make(names[k], game, hc, k)) for k in (0, 1)):
             parts = max(2, workers)
     chunks = [AIVATChunk(make=make, names=names, game=game, start=lo, stop=hi,
                          duplicate=duplicate, seed=seed, stack_bb=stack_bb, value=value)

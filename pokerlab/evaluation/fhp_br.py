@@ -351,14 +351,25 @@ def _flop_br(nid: int, p: int, reach: np.ndarray, nodes: list[Node], strat: np.n
     node = nodes[nid]
     if node.kind != "decision":
         return _terminal_value(node, p, reach, strength, order)
+
+    def child(c: int, w: np.ndarray | None) -> np.ndarray:
+        return _flop_br(c, p, reach if w is None else reach * w, nodes, strat, index, strength,
+                        order)
+
+    return _br_step(nid, node, p, strat, index, child)
+
+
+def _br_step(nid: int, node: Node, p: int, strat: np.ndarray, index: dict[int, int],
+             child: Any) -> np.ndarray:
+    """A decision node of the best-response recursions: the best child for ``p`` (per
+    hand), else the sum of the children with the opponent's reach times its strategy's
+    column (``child(c, column)``; ``child(c, None)``: reach unchanged)."""
     if node.player == p:
-        vals = [_flop_br(c, p, reach, nodes, strat, index, strength, order)
-                for c in node.children.values()]
-        return np.max(np.stack(vals), axis=0)
+        return np.max(np.stack([child(c, None) for c in node.children.values()]), axis=0)
     s = strat[index[nid]]
     total = np.zeros(len(COMBOS))
     for a, c in node.children.items():
-        total += _flop_br(c, p, reach * s[:, a], nodes, strat, index, strength, order)
+        total += child(c, s[:, a])
     return total
 
 
@@ -369,17 +380,14 @@ def _pre_br(nid: int, p: int, reach: list[np.ndarray], nodes: list[Node], strat:
         return flop_vals[node.line, p]
     if node.kind == "fold":
         return n_flops * _terminal_value(node, p, reach[1 - p], None, None)
-    if node.player == p:
-        vals = [_pre_br(c, p, reach, nodes, strat, index, flop_vals, n_flops)
-                for c in node.children.values()]
-        return np.max(np.stack(vals), axis=0)
-    s = strat[index[nid]]
-    total = np.zeros(len(COMBOS))
-    for a, c in node.children.items():
+
+    def child(c: int, w: np.ndarray | None) -> np.ndarray:
         new = list(reach)
-        new[1 - p] = reach[1 - p] * s[:, a]
-        total += _pre_br(c, p, new, nodes, strat, index, flop_vals, n_flops)
-    return total
+        if w is not None:
+            new[1 - p] = reach[1 - p] * w
+        return _pre_br(c, p, new, nodes, strat, index, flop_vals, n_flops)
+
+    return _br_step(nid, node, p, strat, index, child)
 
 
 def exploitability(game: PublicBettingGame, policy: Any, **kwargs: Any) -> float:

@@ -23,9 +23,13 @@ Ties prefer call, then fold, then the smaller raise.  Before ``from_round`` (1 =
 4 = river) LBR only checks/calls, as in the paper's "rounds 3-4" rows.
 
 Action sets (``--actions``): ``fc`` (fold/call), ``fcp`` (+ pot), ``fcpa`` (+ pot and
-all-in), ``56`` (fold, call, all-in and the 53 pot fractions ``0.05 x 1.15^k``), or any
-bet-set text of :mod:`pokerlab.abstraction.bets` (e.g. ``"50%, 100%, a"``).  On the small
-games (Kuhn, Leduc) ``fc`` means fold/call and every other set means all legal actions.
+all-in), ``56`` (fold, call, all-in and the 53 pot fractions ``0.05 x 1.15^k``), ``c``
+(check/call only), or any bet-set text of :mod:`pokerlab.abstraction.bets` (e.g.
+``"50%, 100%, a"``); or one set per round (:func:`~pokerlab.evaluation.lbr_core.
+split_rounds`): ``c,56,fc,fc`` is the paper's setting (4), C preflop, the 56 sizes on the
+flop, F,C on turn and river (``/`` separates sets that are bet-set texts).  A round whose
+set is ``c`` is played like a round before ``from_round``.  On the small games (Kuhn,
+Leduc) ``fc`` means fold/call and every other set means all legal actions, per round.
 
 The hand loop (:func:`play_lbr_hand`), the decision rule (:func:`lbr_choose`) and the
 statistics are shared by hold'em (:class:`HoldemSession`) and the small protocol games
@@ -48,15 +52,15 @@ winnings per hand over both seats; its 95% CI comes from the per-deal duplicate 
 from __future__ import annotations
 
 import copy
-import dataclasses
 import time
 import weakref
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
+from pokerlab.cards.range_kernels import combos64
 from pokerlab.evaluation.lbr_core import (  # noqa: F401 - the LBR names, as before
     ESTIMATORS,
     NUM_COMBOS,
@@ -69,427 +73,28 @@ from pokerlab.evaluation.lbr_core import (  # noqa: F401 - the LBR names, as bef
     LBRError,
     LBRResult,
     LBRSession,
-    _combos64,
     agent_seed,
     check_estimator,
     check_from_round,
+    check_rounds,
     deal_cards,
     draws,
     lbr_choose,
     parse_action_set,
     play_expected_hand,
     play_lbr_hand,
-    policy_columns,
     run_sessions,
     summarize,
 )
-
-
-# ----------------------------------------------------------------------------- agents
-def _with_hole(view: Any, cards: tuple[int, int]) -> Any:
-    from pokerlab.holdem.events import HoleDealt
-
-    ev = tuple(HoleDealt(e.player, cards) if isinstance(e, HoleDealt) and e.player == view.player
-               else e for e in view.events)
-    return dataclasses.replace(view, hole=cards, events=ev)
-
-
-def hand_independent(agent: Any) -> bool:
-    """True for agents whose play never looks at their cards: those with
-    ``hand_independent = True`` (``random``, ``call``, ``raise``)."""
-    return bool(getattr(agent, "hand_independent", False))
-
-
-def compact_distribution(agent: Any, view: Any) -> tuple[list[tuple[Any, float]],
-                                                        np.ndarray, np.ndarray] | None:
-    """The agent's action distribution at ``view`` as (non-raise ``(action, p)`` pairs,
-    raise-to amounts, their probabilities), or ``None`` when it exposes none.
-
-    An agent may give it directly by a ``compact_distribution(view)`` method (``random``
-    spreads part of its weight over every legal raise size, so its distribution is built
-    from its weights instead of thousands of ``(Action, p)`` pairs); else it is read from
-    ``action_probabilities(view)``.
-    """
-    from pokerlab.holdem.engine import ActionKind
-
-    direct = getattr(agent, "compact_distribution", None)
-    if direct is not None:
-        return direct(view)  # type: ignore[no-any-return]
-    fn = getattr(agent, "action_probabilities", None)
-    if fn is None:
-        return None
-    others: list[tuple[Any, float]] = []
-    sizes: list[int] = []
-    weights: list[float] = []
-    for a, q in fn(view):
-        if a.kind == ActionKind.RAISE:
-            sizes.append(int(a.amount))
-            weights.append(float(q))
-        else:
-            others.append((a, float(q)))
-    return others, np.asarray(sizes, dtype=np.int64), np.asarray(weights, dtype=np.float64)
-
-
-def fold_probability(agent: Any, view: Any) -> float:
-    """The agent's probability of folding at ``view`` (0 when it exposes none)."""
-    from pokerlab.holdem.engine import ActionKind
-
-    d = compact_distribution(agent, view)
-    if d is None:
-        return 0.0
-    return float(sum(q for a, q in d[0] if a.kind == ActionKind.FOLD))
-
-
-@dataclass
-class _FastState:
-    checked: bool = False
-    ok: bool = True
-    buckets: dict[tuple[int, tuple[int, ...], bool], np.ndarray] = field(default_factory=dict)
-    fold_rows: dict[tuple[int, tuple[int, ...]], np.ndarray] = field(default_factory=dict)
-
-
-_FAST: weakref.WeakKeyDictionary[Any, _FastState] = weakref.WeakKeyDictionary()
-
-
-def _fast_state(agent: Any) -> _FastState:
-    st = _FAST.get(agent)
-    if st is None:
-        st = _FAST[agent] = _FastState()
-    return st
-
-
-def _indexed_policy_all_hands(agent: Any, view: Any, live: np.ndarray, *,
-                              vectorised: bool = True) -> tuple[list[Any], np.ndarray] | None:
-    """Vectorised ``action_probabilities`` of a ``policy:`` agent over an indexed policy:
-    the hand is replayed once (the betting does not depend on the hole cards), every
-    combo's bucket on the street comes from one pass over the board
-    (:func:`bucket_vector`, cached per board) and the probabilities are one row gather
-    from the policy.  ``None`` when the agent is not such an agent.  Checked against the
-    agent's own per-hand answer on its first use.  ``vectorised=False`` is the plain
-    per-combo twin (the parity tests compare the two bit for bit)."""
-    from pokerlab.holdem.engine import Action, ActionKind
-
-    if not (getattr(agent, "indexed", False) and hasattr(agent, "decision_node")
-            and hasattr(agent, "bucket") and hasattr(agent, "map")):
-        return None
-    try:
-        fs = _fast_state(agent)
-    except TypeError:  # not weak-referenceable: no cache, no fast path
-        return None
-    if not fs.ok:
-        return None
-    real, node, ok = agent.decision_node(view)
-    call = Action(kind=ActionKind.CHECK_CALL)
-    if not ok:
-        return [call], live.astype(np.float64)[:, None]
-    tree = agent.tree
-    street = int(tree.street[node])
-    acts, keep, columns, col_of = policy_columns(agent, node, real)
-    call_col = columns.index(call)
-    buckets = _board_buckets(agent, fs, street, tuple(view.board), vectorised)
-    pol = agent.policy
-    n = len(acts)
-    if vectorised and n < 8:
-        probs = _policy_rows(pol, node, n, keep, col_of, len(columns), call_col, buckets, live)
-    else:
-        probs = np.zeros((NUM_COMBOS, len(columns)))
-        rows: dict[int, np.ndarray] = {}
-        for j in np.nonzero(live)[0].tolist():
-            bk = int(buckets[j])
-            row = rows.get(bk)
-            if row is None:
-                s0 = pol.row_start(node, bk)
-                w = (np.ones(n) if s0 < 0
-                     else np.asarray(pol.probs[s0:s0 + n], dtype=np.float64))
-                if w.sum() <= 0:
-                    w = np.ones(n)
-                wk = w[keep]
-                row = np.zeros(len(columns))
-                if wk.size == 0 or wk.sum() <= 0:
-                    row[call_col] = 1.0
-                else:
-                    for x, c in zip(wk / wk.sum(), col_of, strict=True):
-                        row[c] += x
-                rows[bk] = row
-            probs[j] = row
-    if not fs.checked:
-        from pokerlab.cards.cards import COMBOS
-
-        for j in np.nonzero(live)[0][:3]:
-            a, b = int(COMBOS[j, 0]), int(COMBOS[j, 1])
-            ref = dict(agent.action_probabilities(_with_hole(view, (b, a))))
-            got = {columns[c]: probs[j, c] for c in range(len(columns)) if probs[j, c] > 0}
-            if set(ref) != set(got) or any(abs(ref[x] - got[x]) > 1e-6 for x in ref):
-                fs.ok = False
-                return None
-        fs.checked = True
-    return columns, probs
-
-
-def _board_buckets(agent: Any, fs: _FastState, street: int, board: tuple[int, ...],
-                   vectorised: bool) -> np.ndarray:
-    """Every combo's bucket on ``board`` (:func:`bucket_vector`, or its per-combo twin),
-    cached per agent, street and board."""
-    key = (street, board, vectorised)
-    buckets = fs.buckets.get(key)
-    if buckets is None:
-        if len(fs.buckets) > 64:
-            fs.buckets.clear()
-        buckets = (bucket_vector(agent, street, board) if vectorised
-                   else _bucket_vector_py(agent, street, board))
-        fs.buckets[key] = buckets
-    return buckets
-
-
-def _policy_rows(pol: Any, node: int, n: int, keep: list[int], col_of: list[int],
-                 ncols: int, call_col: int, buckets: np.ndarray, live: np.ndarray
-                 ) -> np.ndarray:
-    """``probs[combo, column]`` of node ``node`` for the live combos: one row per distinct
-    bucket (the same float operations, in the same order, as the per-combo twin: rows of
-    fewer than 8 actions sum left to right in numpy too), gathered to the combos."""
-    idx = np.nonzero(live)[0]
-    probs = np.zeros((NUM_COMBOS, ncols))
-    if idx.size == 0:
-        return probs
-    uniq, inv, rows = _node_rows(pol, node, n, keep, col_of, ncols, call_col, buckets[idx])
-    probs[idx] = rows[inv]
-    return probs
-
-
-def _node_rows(pol: Any, node: int, n: int, keep: list[int], col_of: list[int], ncols: int,
-               call_col: int, bk: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(buckets, index of each of ``bk`` in them, ``rows[bucket, column]``) of node
-    ``node``: with dense storage every bucket of the node (at most a few hundred), else
-    the distinct buckets of ``bk``."""
-    nb = int(pol.num_buckets[node])
-    if getattr(pol, "storage", "") == "dense" and int(bk.min()) >= 0 and int(bk.max()) < nb:
-        # every row of the node at once (at most a few hundred), gathered by bucket
-        uniq, inv = np.arange(nb), bk
-        pol._check_node(node)
-        starts = int(pol.node_offset[node]) + uniq * n
-    else:
-        uniq, inv = np.unique(bk, return_inverse=True)
-        starts = np.array([pol.row_start(node, int(b)) for b in uniq], dtype=np.int64)
-    missing = starts < 0
-    w = np.asarray(pol.probs[np.where(missing, 0, starts)[:, None] + np.arange(n)[None, :]],
-                   dtype=np.float64)
-    w[missing] = 1.0
-    tot = np.zeros(uniq.size)
-    for k in range(n):
-        tot = tot + w[:, k]
-    w[~(tot > 0)] = 1.0
-    wk = w[:, keep]
-    tk = np.zeros(uniq.size)
-    for k in range(len(keep)):
-        tk = tk + wk[:, k]
-    good = tk > 0
-    rows = np.zeros((uniq.size, ncols))
-    x = wk / np.where(good, tk, 1.0)[:, None]
-    for k, c in enumerate(col_of):
-        rows[:, c] += np.where(good, x[:, k], 0.0)
-    rows[~good, call_col] = 1.0
-    return uniq, inv, rows
-
-
-def indexed_fold_vectors(agent: Any, view: Any, actions: list[Any], live: np.ndarray
-                         ) -> list[np.ndarray] | None:
-    """The agent's fold probability for every live combo after each hypothetical next
-    action of its opponent at ``view`` (the agent's view; LBR's raise sizes), for a
-    ``policy:`` agent over an indexed policy: one :meth:`nodes_after` call, then per
-    resulting node one row gather by bucket (cached per node and legal set).  The same
-    numbers as summing the fold column of :func:`all_hands_probabilities` at each child
-    view (the rows come from the same :func:`_node_rows`); ``None`` when the agent does
-    not qualify (not indexed, not yet checked against its own answers, or rows of 8 or
-    more actions, which take the per-combo sum)."""
-    from pokerlab.abstraction.action_map import FOLD
-
-    if not (getattr(agent, "indexed", False) and hasattr(agent, "nodes_after")):
-        return None
-    try:
-        fs = _fast_state(agent)
-    except TypeError:
-        return None
-    if not (fs.ok and fs.checked):
-        return None
-    pol = agent.policy
-    if getattr(pol, "storage", "") != "dense":
-        return None
-    tree = agent.tree
-    out: list[np.ndarray] = []
-    zero = np.zeros(NUM_COMBOS)
-    for real, node in agent.nodes_after(view, actions):
-        if node < 0 or not agent._decides(node, real):
-            out.append(zero)
-            continue
-        acts = [int(a) for a in tree.actions(node)]
-        n = len(acts)
-        if n >= 8:
-            return None
-        legal_real = set(agent.map.abstract_actions(real))
-        keep = [k for k, a in enumerate(acts) if a in legal_real]
-        if not any(acts[k] == FOLD for k in keep):
-            out.append(zero)
-            continue
-        buckets = _board_buckets(agent, fs, int(tree.street[node]), tuple(view.board), True)
-        rkey = (node, tuple(keep))
-        by_bucket = fs.fold_rows.get(rkey)
-        if by_bucket is None:
-            if len(fs.fold_rows) > 4096:
-                fs.fold_rows.clear()
-            col_of = [0 if acts[k] == FOLD else 1 for k in keep]
-            if int(pol.num_buckets[node]) <= 0:
-                return None
-            _, _, rows = _node_rows(pol, node, n, keep, col_of, 2, 1,
-                                    np.zeros(1, dtype=np.int64))
-            by_bucket = fs.fold_rows[rkey] = np.ascontiguousarray(rows[:, 0])
-        idx = np.nonzero(live)[0]
-        bk = buckets[idx]
-        fold = np.zeros(NUM_COMBOS)
-        if idx.size and (int(bk.min()) < 0 or int(bk.max()) >= by_bucket.size):
-            return None  # a bucket outside the node's rows: the general path decides
-        fold[idx] = by_bucket[bk]
-        out.append(fold)
-    return out
-
-
-def bucket_vector(agent: Any, street: int, board: tuple[int, ...]) -> np.ndarray:
-    """Every combo's card bucket (``agent.bucket(street, hole, board)``) on ``board`` at
-    once, ``-1`` for combos the board blocks.  Hand-strength card specs (the blueprint's
-    ``hs`` buckets): one strength pass over the board and one sorted sweep
-    (:func:`pokerlab.evaluation.lbr_kernels.hand_strength_all`); other agents: one
-    ``agent.bucket`` call per combo (:func:`_bucket_vector_py`)."""
-    from pokerlab.cards.cards import BOARD_PREFIX, CLASS_OF_COMBO, COMBO_MASKS, cards_mask
-
-    # an agent with an injected bucketer (policy agents): its hand-strength spec, if that
-    # is what it buckets with; else the agent's own card spec
-    bucketer = getattr(agent, "bucketer", None)
-    tables = getattr(bucketer, "cards", None)
-    if tables is not None and hasattr(tables, "tables") and hasattr(bucketer, "bucket"):
-        return _table_bucket_vector(tables, street, board)
-    spec = getattr(bucketer, "spec", None) if bucketer is not None else getattr(agent, "card_spec", None)
-    if spec is None or not hasattr(spec, "thresholds") or not hasattr(spec, "buckets"):
-        return _bucket_vector_py(agent, street, board)
-    blocked = (COMBO_MASKS & np.uint64(cards_mask(list(board)))) != 0
-    if street == 0:
-        out = (CLASS_OF_COMBO.astype(np.int64) if spec.buckets[0] == 169
-               else np.zeros(NUM_COMBOS, dtype=np.int64))
-        return np.where(blocked, -1, out)
-    if spec.buckets[street] == 1:
-        return np.where(blocked, -1, 0).astype(np.int64)
-    from pokerlab.cards.evaluator import eval_tables
-    from pokerlab.cards.evaluator_kernels import combos_on_board_kernel
-    from pokerlab.evaluation.lbr_kernels import hand_strength_all
-
-    bd = np.asarray(list(board)[:BOARD_PREFIX[street]], dtype=np.int64)
-    strengths = np.zeros(NUM_COMBOS, dtype=np.int32)
-    combos = _combos64()
-    combos_on_board_kernel(eval_tables(), combos, bd, bd.size, strengths)
-    hs = np.zeros(NUM_COMBOS)
-    hand_strength_all(strengths, combos, hs)
-    th = np.asarray(spec.thresholds[street], dtype=np.float64)
-    out = (hs[:, None] > th[None, :]).sum(axis=1).astype(np.int64)
-    return np.where(blocked | (strengths == 0), -1, out)
-
-
-def _table_bucket_vector(cards: Any, street: int, board: tuple[int, ...]) -> np.ndarray:
-    """:func:`bucket_vector` of a table bucketer (a card abstraction's tables,
-    :class:`~pokerlab.agents.policy_agent.TableBucketer`): every unblocked combo's
-    canonical index on the board in one indexer call, then one table gather."""
-    from pokerlab.abstraction.indexer import street_indexer
-    from pokerlab.cards.cards import BOARD_PREFIX, COMBO_MASKS, COMBOS, cards_mask
-
-    out = np.full(NUM_COMBOS, -1, dtype=np.int64)
-    bd = list(board)[:BOARD_PREFIX[street]]
-    live = (COMBO_MASKS & np.uint64(cards_mask(list(board)))) == 0
-    if street >= len(cards.tables) or cards.num_buckets(street) <= 1:
-        out[live] = 0
-        return out
-    hands = np.empty((int(live.sum()), 2 + len(bd)), dtype=np.int64)
-    hands[:, 0] = COMBOS[live, 1]
-    hands[:, 1] = COMBOS[live, 0]
-    hands[:, 2:] = np.asarray(bd, dtype=np.int64)
-    out[live] = cards.tables[street][street_indexer(street).index_many(hands)]
-    return out
-
-
-def _bucket_vector_py(agent: Any, street: int, board: tuple[int, ...]) -> np.ndarray:
-    """Plain twin of :func:`bucket_vector`: one ``agent.bucket`` call per combo."""
-    from pokerlab.cards.cards import COMBOS
-
-    buckets = np.full(NUM_COMBOS, -1, dtype=np.int64)
-    used = set(board)
-    for j in range(NUM_COMBOS):
-        a, b = int(COMBOS[j, 0]), int(COMBOS[j, 1])
-        if a not in used and b not in used:
-            buckets[j] = agent.bucket(street, (b, a), tuple(board))
-    return buckets
-
-
-def all_hands_probabilities(agent: Any, view: Any, live: np.ndarray | None = None
-                            ) -> tuple[list[Any], np.ndarray]:
-    """The agent's action probabilities at ``view`` for every hole-card combo at once.
-
-    Returns ``(actions, probs)`` with ``probs[combo, k]`` the probability of ``actions[k]``
-    holding ``combo`` (rows of combos outside ``live`` are 0).  Uses, in this order: the
-    agent's own vectorised ``action_probabilities_all_hands(view)`` (the range query of
-    ``tag`` and ``pushfold``); for ``policy:``/``blueprint`` agents over an indexed policy
-    one bucket pass per board and one row gather (:func:`_indexed_policy_all_hands`); one
-    query broadcast to all hands for agents that ignore their cards; else
-    ``action_probabilities`` on the view with each live combo as the hole cards.
-    """
-    return _all_hands(agent, view, live, vectorised=True)
-
-
-def _all_hands(agent: Any, view: Any, live: np.ndarray | None, *, vectorised: bool
-               ) -> tuple[list[Any], np.ndarray]:
-    """:func:`all_hands_probabilities`; ``vectorised=False`` is the per-combo reference
-    (no agent range query, the per-combo twin of the indexed-policy path): LBR as it was
-    before the range queries, for the parity tests and the speed benchmark."""
-    from pokerlab.cards.cards import COMBOS
-
-    fn = getattr(agent, "action_probabilities_all_hands", None) if vectorised else None
-    if fn is not None:
-        acts, probs = (fn(view, live) if getattr(agent, "all_hands_live", False)
-                       else fn(view))
-        probs = np.asarray(probs, dtype=np.float64)
-        if live is not None:
-            probs = probs * live[:, None]
-        return list(acts), probs
-    if live is not None:
-        fast = _indexed_policy_all_hands(agent, view, live, vectorised=vectorised)
-        if fast is not None:
-            return fast
-    single = getattr(agent, "action_probabilities", None)
-    if single is None:
-        raise LBRError(f"agent {getattr(agent, 'name', agent)!r} does not expose action "
-                       f"probabilities; LBR needs them to track its range")
-    if hand_independent(agent):
-        from pokerlab.holdem.engine import Action, ActionKind
-
-        d = compact_distribution(agent, view)
-        assert d is not None
-        pairs = list(d[0]) + [(Action(kind=ActionKind.RAISE, amount=int(x)), float(q))
-                              for x, q in zip(d[1], d[2], strict=True)]
-        acts = [a for a, _ in pairs]
-        row = np.array([p for _, p in pairs], dtype=np.float64)
-        mask = np.ones(NUM_COMBOS) if live is None else live.astype(np.float64)
-        return acts, mask[:, None] * row[None, :]
-    index: dict[Any, int] = {}
-    cols: list[list[tuple[int, float]]] = []
-    combos = range(NUM_COMBOS) if live is None else np.nonzero(live)[0]
-    for j in combos:
-        a, b = int(COMBOS[j, 0]), int(COMBOS[j, 1])
-        for act, p in single(_with_hole(view, (b, a))):
-            k = index.get(act)
-            if k is None:
-                k = index[act] = len(cols)
-                cols.append([])
-            cols[k].append((int(j), float(p)))
-    probs = np.zeros((NUM_COMBOS, len(cols)))
-    for k, col in enumerate(cols):
-        for j, p in col:
-            probs[j, k] = p
-    return list(index), probs
+from pokerlab.kinds import DECISION
+from pokerlab.policy.range_query import (
+    all_hands,
+    fast_state,
+    fold_probability,
+    hand_independent,
+    indexed_fold_vectors,
+    indexed_policy_all_hands,
+)
 
 
 # ----------------------------------------------------------------------------- hold'em
@@ -539,7 +144,8 @@ class HoldemSession:
         return int(st.actor)
 
     def lbr_active(self) -> bool:
-        return self.state.street + 1 >= self.from_round
+        st = self.state.street
+        return st + 1 >= self.from_round and self.action_set.active(st)
 
     def call_action(self) -> Any:
         from pokerlab.holdem.engine import Action, ActionKind
@@ -555,7 +161,7 @@ class HoldemSession:
             # the same distribution for every hand: the Bayes update is a constant factor,
             # so let the agent draw its own action (seeded by reset) and keep the range
             return [self.agent.act(view)], (self.range > 0).astype(np.float64)[:, None]
-        return _all_hands(self.agent, view, self.range > 0, vectorised=self.vectorised)
+        return all_hands(self.agent, view, self.range > 0, vectorised=self.vectorised)
 
     def apply(self, action: Any) -> None:
         self.state.apply(action)
@@ -616,7 +222,7 @@ class HoldemSession:
                 if hand_independent(self.agent):
                     fold = np.full(NUM_COMBOS, fold_probability(self.agent, child.view(opp)))
                 else:
-                    acts, probs = _all_hands(self.agent, child.view(opp), live,
+                    acts, probs = all_hands(self.agent, child.view(opp), live,
                                              vectorised=self.vectorised)
                     fold = np.zeros(NUM_COMBOS)
                     for k, a in enumerate(acts):
@@ -696,7 +302,7 @@ def checkdown_equities(hole: Sequence[int], board: Sequence[int]) -> np.ndarray:
     b = np.zeros(5, dtype=np.int64)
     b[:len(board)] = board
     checkdown_equity(eval_tables(), np.asarray(hole, dtype=np.int64), b, len(board),
-                     _combos64(), out)
+                     combos64(), out)
     return out
 
 
@@ -735,7 +341,7 @@ def per_deal_holdem(agent: Any, config: Any, lbr: LBRConfig, deals: Sequence[int
     ``lbr.estimator`` ``"expected"`` or ``"active"`` plays :class:`ExpectedHoldemSession` hands through
     :func:`~pokerlab.evaluation.lbr_core.play_expected_hand` (always in Python: the
     kernels are the sampled estimator's)."""
-    aset = parse_action_set(lbr.actions)
+    aset = check_rounds(parse_action_set(lbr.actions), 4, "hunl")
     if lbr.estimator in ("expected", "active"):
         def make_expected(d: int, seat: int) -> tuple[ExpectedSession, Draws]:
             agent.reset(agent_seed(lbr.seed, d, seat))
@@ -764,7 +370,7 @@ def per_deal_holdem(agent: Any, config: Any, lbr: LBRConfig, deals: Sequence[int
 
 def _range_query_checked(agent: Any, config: Any) -> bool:
     """The range query's first-use check (its answers against the agent's own
-    ``action_probabilities``, :func:`_indexed_policy_all_hands`) at the agent's first
+    ``action_probabilities``, :func:`indexed_policy_all_hands`) at the agent's first
     decision of a hand, for the real-tree kernel: True when it passed."""
     from pokerlab.evaluation.lbr_tree import tree_kernel_ok
     from pokerlab.holdem.engine import HoldemState
@@ -772,7 +378,7 @@ def _range_query_checked(agent: Any, config: Any) -> bool:
     if tree_kernel_ok(agent) is None:
         return False
     try:
-        fs = _fast_state(agent)
+        fs = fast_state(agent)
     except TypeError:
         return False
     if not fs.checked and fs.ok:
@@ -780,7 +386,7 @@ def _range_query_checked(agent: Any, config: Any) -> bool:
         st.deal_hole([0, 1])
         st.deal_hole([2, 3])
         agent.reset(0)
-        _indexed_policy_all_hands(agent, st.view(st.actor), np.ones(NUM_COMBOS, dtype=bool))
+        indexed_policy_all_hands(agent, st.view(st.actor), np.ones(NUM_COMBOS, dtype=bool))
     return bool(fs.ok and fs.checked)
 
 
@@ -789,23 +395,34 @@ def fc_kernel_side(agent: Any, config: Any) -> Any:
     :func:`pokerlab.evaluation.lbr_kernels.lbr_fc_kernel`: an indexed policy on its own
     tree at the LBR table ``config`` (so LBR's folds and calls never leave it) whose
     nodes never offer two actions of the same chips; else ``None``."""
-    from pokerlab.evaluation.match_kernels import kernel_side
+    from pokerlab.policy.kernel_side import kernel_side
 
     side = kernel_side(agent)
     if side is None or side.config != config:
         return None
-    t = side.tree
-    ok = getattr(t, "_lbr_fc_ok", None)
-    if ok is None:
-        ok = True
-        for node in np.flatnonzero(t.kind == 0).tolist():
-            a, k = int(t.child_start[node]), int(t.num_children[node])
-            ch = t.child_node[a:a + k]
-            if len({(int(t.committed0[c]), int(t.committed1[c])) for c in ch}) < k:
-                ok = False
-                break
-        t._lbr_fc_ok = ok
-    return side if ok else None
+    return side if distinct_chips(side.tree) else None
+
+
+_DISTINCT: dict[int, tuple[Any, bool]] = {}
+
+
+def distinct_chips(t: Any) -> bool:
+    """No decision node of the action tree ``t`` offers two actions of the same chips
+    (what fold/call LBR's kernel needs); remembered per tree (held weakly)."""
+    hit = _DISTINCT.get(id(t))
+    if hit is not None and hit[0]() is t:
+        return hit[1]
+    ok = True
+    for node in np.flatnonzero(t.kind == DECISION).tolist():
+        a, k = int(t.child_start[node]), int(t.num_children[node])
+        ch = t.child_node[a:a + k]
+        if len({(int(t.committed0[c]), int(t.committed1[c])) for c in ch}) < k:
+            ok = False
+            break
+    if len(_DISTINCT) > 64:
+        _DISTINCT.clear()
+    _DISTINCT[id(t)] = (weakref.ref(t), ok)
+    return ok
 
 
 def fc_kernel_deals(agent: Any, config: Any, lbr: LBRConfig, deals: Sequence[int],
@@ -823,6 +440,7 @@ def fc_kernel_deals(agent: Any, config: Any, lbr: LBRConfig, deals: Sequence[int
     from pokerlab.evaluation.lbr_kernels import lbr_fc_kernel
 
     t = side.tree
+    active = active_table(lbr)
     Ts = [street_indexer(s).tables for s in range(4)]
     pre = np.ascontiguousarray(preflop_equity_matrix(), dtype=np.float64)
     stacks = np.asarray(config.stacks, dtype=np.int64)
@@ -831,16 +449,24 @@ def fc_kernel_deals(agent: Any, config: Any, lbr: LBRConfig, deals: Sequence[int
     for lo in range(0, len(ds), 256):
         block = ds[lo:lo + 256]
         res = np.zeros((len(block), 2))
-        lbr_fc_kernel(int(lbr.seed), block, int(lbr.from_round), t.kind, t.actor, t.street,
+        lbr_fc_kernel(int(lbr.seed), block, active, t.kind, t.actor, t.street,
                       t.child_start, t.num_children, t.child_action, t.child_node,
                       t.committed0, t.committed1, stacks, *side.arrays, *Ts, eval_tables(),
-                      _combos64(), np.ascontiguousarray(COMBO_INDEX, dtype=np.int64),
+                      combos64(), np.ascontiguousarray(COMBO_INDEX, dtype=np.int64),
                       np.ascontiguousarray(CLASS_OF_COMBO, dtype=np.int64), pre,
                       res)  # type: ignore[call-arg]
         out[lo:lo + len(block)] = res
         if progress is not None:
             progress(lo + len(block))
     return out
+
+
+def active_table(lbr: LBRConfig) -> np.ndarray:
+    """The kernels' per-round table (int64, preflop .. river): 1 where LBR decides
+    (``lbr.from_round`` or later and that round's set is not ``c``), 0 where it only
+    checks/calls (:meth:`ActionSet.active_rounds`)."""
+    aset = check_rounds(parse_action_set(lbr.actions), 4, "hunl")
+    return np.asarray(aset.active_rounds(int(lbr.from_round)), dtype=np.int64)
 
 
 # ----------------------------------------------------------------------------- runner
@@ -876,6 +502,15 @@ def check_lbr_args(*, game: str, actions: str, from_round: int, hands: int, seed
     kind = game_kind(game)
     LBRConfig(actions=actions, from_round=from_round, hands=hands, seed=seed,
               estimator=estimator)
+    aset = parse_action_set(actions)
+    if aset.rounds:
+        if kind == "hunl":
+            check_rounds(aset, 4, kind)
+        else:
+            from pokerlab.evaluation.lbr_small import game_rounds
+            from pokerlab.games import load_game
+
+            check_rounds(aset, game_rounds(load_game(kind)), kind)
     if exact and kind == "hunl":
         raise LBRError("--exact is for the small games (kuhn, leduc, eight_card), not hunl")
     if exact and estimator != "sampled":

@@ -26,34 +26,58 @@ class LBRError(ConfigError):
 
 
 # ----------------------------------------------------------------------------- action sets
+ROUND_SETS = ("c", "fc", "fcp", "fcpa", "56")
+"""The named action sets: ``c`` (check/call only: LBR does not decide), ``fc``, ``fcp``,
+``fcpa``, ``56``.  A per-round spec may list them separated by commas (``c,56,fc,fc``)."""
+
+
 @dataclass(frozen=True, kw_only=True)
 class ActionSet:
     """LBR's bet sizes per street (fold and check/call are always available).
 
     ``sizes[street]`` is a tuple of :class:`pokerlab.abstraction.bets.BetSize`; an empty
-    tuple means fold/call only.  ``name`` is the text it was parsed from.
+    tuple means fold/call only.  ``name`` is the text it was parsed from (per round: the
+    rounds' names joined by ``,``, or by `` / `` when one is a bet-set text).
+    ``rounds`` holds the per-round sets' names (preflop first) of a per-round spec, empty
+    for one set used in every round; a round whose set is ``c`` (or the single set ``c``)
+    is a round where LBR only checks/calls (:meth:`active`).
     """
 
     name: str
     sizes: tuple[tuple[Any, ...], tuple[Any, ...], tuple[Any, ...], tuple[Any, ...]]
+    rounds: tuple[str, ...] = ()
 
     @property
     def raises(self) -> bool:
         return any(len(s) > 0 for s in self.sizes)
 
+    def round_name(self, street: int) -> str:
+        """The name of the set LBR plays in round ``street`` (0-based; the last per-round
+        set past the spec's end)."""
+        if not self.rounds:
+            return self.name
+        return self.rounds[min(street, len(self.rounds) - 1)]
 
-def parse_action_set(text: str) -> ActionSet:
-    """``fc``, ``fcp``, ``fcpa``, ``56`` or a bet-set text (see the module docs)."""
+    def active(self, street: int) -> bool:
+        """Whether LBR decides in round ``street`` (0 = preflop): False where its set
+        is ``c`` (check/call only)."""
+        return self.round_name(street) != "c"
+
+    def active_rounds(self, from_round: int, rounds: int = 4) -> tuple[bool, ...]:
+        """Per round (0-based), whether LBR decides there: its set is not ``c`` and the
+        round is ``from_round`` (1-based) or later."""
+        return tuple(r + 1 >= from_round and self.active(r) for r in range(rounds))
+
+
+def _one_set(text: str) -> ActionSet:
     from pokerlab.abstraction.bets import BetSize, parse_bet_set
     from pokerlab.errors import BetSizeError
 
-    if not isinstance(text, str) or not text.strip():
-        raise LBRError(f"LBR action set must be fc, fcp, fcpa, 56 or a bet-set text, got {text!r}")
     key = text.strip().lower()
     pot = BetSize(kind="pot", value=1.0)
     allin = BetSize(kind="allin")
     one: tuple[Any, ...]
-    if key == "fc":
+    if key in ("c", "fc"):
         one = ()
     elif key == "fcp":
         one = (pot,)
@@ -65,10 +89,63 @@ def parse_action_set(text: str) -> ActionSet:
         try:
             bs = parse_bet_set(text)
         except BetSizeError as exc:
-            raise LBRError(f"bad LBR action set {text!r}: {exc}") from None
+            raise LBRError(f"bad LBR action set {text!r}: {exc} (one set: c, fc, fcp, fcpa, "
+                           f"56 or a bet-set text; per round: four of c, fc, fcp, fcpa, 56 "
+                           f"separated by commas, or any sets separated by '/')") from None
         return ActionSet(name=text.strip(), sizes=(
             bs.streets[0].sizes, bs.streets[1].sizes, bs.streets[2].sizes, bs.streets[3].sizes))
     return ActionSet(name=key, sizes=(one, one, one, one))
+
+
+def split_rounds(text: str) -> list[str] | None:
+    """The per-round sets of an action-set text, or ``None`` for one set.
+
+    The rule (bet-set texts hold commas and ``;`` themselves, never ``/``): a text with
+    ``/`` is per round, split at ``/`` (each part a named set or a bet-set text; an empty
+    part is :class:`LBRError`); a text that splits at commas into two or more parts that
+    are all named sets (:data:`ROUND_SETS`, e.g. ``c,56,fc,fc``) is per round; anything
+    else is one set."""
+    if "/" in text:
+        parts = [p.strip() for p in text.split("/")]
+        if any(not p for p in parts):
+            raise LBRError(f"LBR action set {text!r} has an empty per-round set (per-round "
+                           f"sets are separated by '/', e.g. c/56/fc/fc)")
+        return parts
+    parts = [p.strip().lower() for p in text.split(",")]
+    if len(parts) > 1 and all(p in ROUND_SETS for p in parts):
+        return parts
+    return None
+
+
+def parse_action_set(text: str) -> ActionSet:
+    """One set (``c``, ``fc``, ``fcp``, ``fcpa``, ``56`` or a bet-set text, every round)
+    or one set per round (:func:`split_rounds`: ``c,56,fc,fc``, ``c/c/fcpa/fcpa``, at
+    most four, preflop first; a bet-set text in round ``r`` gives its street ``r``'s
+    sizes).  Whether the number of rounds fits the game: :func:`check_rounds`."""
+    if not isinstance(text, str) or not text.strip():
+        raise LBRError(f"LBR action set must be fc, fcp, fcpa, 56, a bet-set text or one "
+                       f"set per round (c,56,fc,fc), got {text!r}")
+    parts = split_rounds(text)
+    if parts is None:
+        return _one_set(text)
+    if len(parts) > 4:
+        raise LBRError(f"LBR action set {text!r} gives {len(parts)} per-round sets; at most "
+                       f"4 (preflop, flop, turn, river)")
+    sets = [_one_set(p) for p in parts]
+    names = tuple(a.name for a in sets)
+    sizes = tuple(sets[r].sizes[r] if r < len(sets) else () for r in range(4))
+    sep = "," if all(n in ROUND_SETS for n in names) else " / "
+    return ActionSet(name=sep.join(names), sizes=sizes, rounds=names)  # type: ignore[arg-type]
+
+
+def check_rounds(aset: ActionSet, rounds: int, game: str) -> ActionSet:
+    """``aset`` if it is one set, or one set for each of the game's ``rounds`` betting
+    rounds; else :class:`LBRError` naming both counts."""
+    if aset.rounds and len(aset.rounds) != rounds:
+        raise LBRError(f"LBR action set {aset.name!r} gives {len(aset.rounds)} per-round "
+                       f"sets; {game} has {rounds} betting round{'s' if rounds != 1 else ''}"
+                       f" (give one set, or one per round)")
+    return aset
 
 
 def check_from_round(from_round: int) -> int:
@@ -77,43 +154,7 @@ def check_from_round(from_round: int) -> int:
     return from_round
 
 
-def policy_columns(agent: Any, node: int, real: Any) -> tuple[list[int], list[int], list[Any], list[int]]:
-    """How an indexed policy agent plays its tree node ``node`` at the real state ``real``:
-    the node's abstract actions (``acts``), the positions of those legal at ``real``
-    (``keep``), the distinct real actions they become (``columns``, the agent's
-    :meth:`ActionMap.to_real`; check/call always among them, last when no abstract action
-    gives it) and each kept action's column (``col_of``).  The one step LBR's range
-    queries, its compiled real tree and the depth-limited continuation share."""
-    from pokerlab.holdem.engine import Action, ActionKind
-
-    acts = [int(a) for a in agent.tree.actions(node)]
-    legal_real = set(agent.map.abstract_actions(real))
-    keep = [k for k, a in enumerate(acts) if a in legal_real]
-    columns: list[Any] = []
-    col_of: list[int] = []
-    for k in keep:
-        act = agent.map.to_real(real, acts[k])
-        if act not in columns:
-            columns.append(act)
-        col_of.append(columns.index(act))
-    call = Action(kind=ActionKind.CHECK_CALL)
-    if call not in columns:
-        columns.append(call)
-    return acts, keep, columns, col_of
-
-
 # ----------------------------------------------------------------------------- decision
-_COMBOS64: list[np.ndarray] = []
-
-
-def _combos64() -> np.ndarray:
-    if not _COMBOS64:
-        from pokerlab.cards.cards import COMBOS
-
-        _COMBOS64.append(np.ascontiguousarray(COMBOS, dtype=np.int64))
-    return _COMBOS64[0]
-
-
 STREAM_DRAW, STREAM_AGENT, STREAM_DEAL = 1, 3, 9
 """The :func:`pokerlab.rng.stream_seed` streams of hold'em LBR: the agent's action draws
 (per deal and seat), the agent's own seed (per deal and seat), the cards (per deal)."""

@@ -19,10 +19,9 @@ thread, since LBR runs its deals in parallel processes).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from pokerlab.abstraction.indexer_kernels import SCRATCH
-from pokerlab.cards.equity_kernels import monte_carlo
 from pokerlab.cards.evaluator_kernels import (
     ROW_MASK,
     ROW_SHIFT,
@@ -30,7 +29,8 @@ from pokerlab.cards.evaluator_kernels import (
     strength_from,
     strength_nb,
 )
-from pokerlab.evaluation.match_kernels import _row_start, _table_bucket
+from pokerlab.cards.range_kernels import hand_strength_all
+from pokerlab.evaluation.match_kernels import row_start, table_bucket
 from pokerlab.holdem.engine_kernels import deal_nine
 from pokerlab.rng import event_unit_nb, stream_seed_nb, uniform01_nb
 
@@ -336,145 +336,6 @@ def checkdown_equity_py(hole: tuple[int, int], board: list[int], combos: np.ndar
         out[j] = score / cnt if cnt else 0.0
 
 
-# ----------------------------------------------------------------------------- range queries
-@njit(cache=True)
-def hand_strength_all(strengths, combos, out):  # type: ignore[no-untyped-def]
-    """``out[j]`` = hand strength of combo ``j`` on a board (wins + half the ties over every
-    combo that shares no card with ``j``), from ``strengths`` (each combo's strength on
-    the board, 0 = blocked by the board): the value
-    :func:`pokerlab.abstraction.hs_cards.hand_strength` gives one combo at a time, for all
-    combos by one sort and an O(n) sweep with card removal (counts per card of the combos
-    below and tied).  Blocked combos get -1.
-
-    Inclusion-exclusion: the combos sharing a card with ``j = (a, b)`` are those holding
-    ``a`` plus those holding ``b`` minus ``j`` itself, so ``below_j = L - L_a - L_b``,
-    ``ties_j = T - T_a - T_b + 1`` and ``n_j = N - N_a - N_b + 1``; wins and halves are
-    exact in float64, so the quotient equals the one-at-a-time value bit for bit."""
-    n = combos.shape[0]
-    # counting sort by strength (1..7462; 0 = blocked): within a strength the order does
-    # not matter, every tie group is counted before any of its values is taken
-    top = np.int64(0)
-    for j in range(n):
-        if strengths[j] > top:
-            top = np.int64(strengths[j])
-    start = np.zeros(top + 2, dtype=np.int64)
-    for j in range(n):
-        start[strengths[j] + 1] += 1
-    for v in range(1, top + 2):
-        start[v] += start[v - 1]
-    order = np.empty(n, dtype=np.int64)
-    for j in range(n):
-        v = strengths[j]
-        order[start[v]] = j
-        start[v] += 1
-    total_c = np.zeros(52, dtype=np.int64)
-    below_c = np.zeros(52, dtype=np.int64)
-    tie_c = np.zeros(52, dtype=np.int64)
-    total = 0
-    for j in range(n):
-        out[j] = -1.0
-        if strengths[j] > 0:
-            total += 1
-            total_c[combos[j, 0]] += 1
-            total_c[combos[j, 1]] += 1
-    below = 0
-    i = 0
-    while i < n:
-        s = strengths[order[i]]
-        k = i
-        while k < n and strengths[order[k]] == s:
-            k += 1
-        if s > 0:
-            for q in range(i, k):
-                j = order[q]
-                tie_c[combos[j, 0]] += 1
-                tie_c[combos[j, 1]] += 1
-            ties = k - i
-            for q in range(i, k):
-                j = order[q]
-                a = combos[j, 0]
-                b = combos[j, 1]
-                lo = below - below_c[a] - below_c[b]
-                tt = ties - tie_c[a] - tie_c[b] + 1
-                nn = total - total_c[a] - total_c[b] + 1
-                out[j] = (lo + 0.5 * tt) / nn if nn > 0 else 0.5
-            for q in range(i, k):
-                j = order[q]
-                a = combos[j, 0]
-                b = combos[j, 1]
-                tie_c[a] -= 1
-                tie_c[b] -= 1
-                below_c[a] += 1
-                below_c[b] += 1
-            below += ties
-        i = k
-
-
-def hand_strength_all_py(strengths: np.ndarray, combos: np.ndarray, out: np.ndarray) -> None:
-    """Plain-Python twin of :func:`hand_strength_all` (one combo at a time)."""
-    for j in range(combos.shape[0]):
-        if strengths[j] <= 0:
-            out[j] = -1.0
-            continue
-        a, b = int(combos[j, 0]), int(combos[j, 1])
-        wins = 0.0
-        cnt = 0
-        for k in range(combos.shape[0]):
-            s = strengths[k]
-            if s == 0:
-                continue
-            x, y = int(combos[k, 0]), int(combos[k, 1])
-            if x in (a, b) or y in (a, b):
-                continue
-            cnt += 1
-            if strengths[j] > s:
-                wins += 1.0
-            elif strengths[j] == s:
-                wins += 0.5
-        out[j] = wins / cnt if cnt > 0 else 0.5
-
-
-@njit(cache=True, parallel=True)
-def equity_vs_random_each(tables, combos, board, nboard, dead, idx, seeds, samples, out):  # type: ignore[no-untyped-def]
-    """``out[idx[t]]`` = Monte Carlo equity of combo ``idx[t]`` against a uniformly random
-    hand on ``board`` (``samples`` deals, stream seeded by ``seeds[t]``): exactly
-    :func:`pokerlab.cards.equity.monte_carlo_equity` of that one-hot range against the
-    uniform range (the same cumulative weights, the same kernel, so the same number), for
-    many combos in one call (the range query of the ``tag`` agent; twin:
-    :func:`equity_vs_random_each_py`)."""
-    n = combos.shape[0]
-    cum1 = np.zeros(n)
-    acc = 0.0
-    dm = np.uint64(dead)
-    for k in range(n):
-        m = (np.uint64(1) << np.uint64(combos[k, 0])) | (np.uint64(1) << np.uint64(combos[k, 1]))
-        if (dm & m) == 0:
-            acc += 1.0
-        cum1[k] = acc
-    for t in prange(idx.shape[0]):
-        j = idx[t]
-        cum = np.empty((2, n))
-        for k in range(n):
-            cum[0, k] = 1.0 if k >= j else 0.0
-            cum[1, k] = cum1[k]
-        res = monte_carlo(tables, cum, combos, board, nboard, dead, samples, seeds[t])
-        cnt = res[4]
-        out[j] = res[2][0] / cnt if cnt > 0 else np.nan
-
-
-def equity_vs_random_each_py(board: list[int], idx: np.ndarray, seeds: np.ndarray,
-                             samples: int, out: np.ndarray) -> None:
-    """Twin of :func:`equity_vs_random_each`: one ``monte_carlo_equity`` call per combo."""
-    from pokerlab.cards.cards import COMBOS
-    from pokerlab.cards.equity import monte_carlo_equity, one_hot
-
-    for t, j in enumerate(idx.tolist()):
-        hole = [int(COMBOS[j, 0]), int(COMBOS[j, 1])]
-        res = monte_carlo_equity([one_hot(hole), np.ones(COMBOS.shape[0])], list(board),
-                                 samples=samples, seed=int(seeds[t]))
-        out[j] = float(res.equity[0])
-
-
 # ----------------------------------------------------------------------------- fold/call LBR
 @njit(cache=True)
 def _all_buckets(s, board, mode, use, thr, pre, t0, t1, t2, t3, T0, T1, T2, T3, ET, combos,
@@ -519,11 +380,11 @@ def _all_buckets(s, board, mode, use, thr, pre, t0, t1, t2, t3, T0, T1, T2, T3, 
             hand[1] = a
             for c in range(nb):
                 hand[2 + c] = board[c]
-            out[j] = _table_bucket(T0, T1, T2, T3, t0, t1, t2, t3, hand, s, scratch)
+            out[j] = table_bucket(T0, T1, T2, T3, t0, t1, t2, t3, hand, s, scratch)
 
 
 @njit(cache=True)
-def lbr_fc_kernel(seed, ids, from_round, kind, actor, street, child_start,  # type: ignore[no-untyped-def]
+def lbr_fc_kernel(seed, ids, active, kind, actor, street, child_start,  # type: ignore[no-untyped-def]
                   num_children, child_action, child_node, committed0, committed1, stacks,
                   off, probs, rp, rb, csr, use, mode, thr, pre, t0, t1, t2, t3,
                   T0, T1, T2, T3, ET, combos, combo_index, class_of, pre_eq, out):
@@ -531,6 +392,9 @@ def lbr_fc_kernel(seed, ids, from_round, kind, actor, street, child_start,  # ty
     kernel: ``out[i, seat]`` = LBR's chips in seat ``seat`` of deal number ``ids[i]`` of
     the run seeded ``seed`` (its cards, the agent's action draws: the streams of
     ``lbr_core.deal_cards`` and ``lbr_core.draws``, one draw per agent decision).
+    ``active[street]`` (preflop .. river) is 1 where LBR chooses between fold and
+    check/call, 0 where it only checks/calls (``lbr.active_table``: before
+    ``from_round``, or a round whose per-round set is ``c``).
 
     The plain-Python twin is the general LBR (:func:`pokerlab.evaluation.lbr.
     per_deal_holdem` with :class:`~pokerlab.evaluation.lbr.HoldemSession`): the same
@@ -603,7 +467,7 @@ def lbr_fc_kernel(seed, ids, from_round, kind, actor, street, child_start,  # ty
                         elif a == 0:
                             fold_e = e
                     pick = call_e
-                    if s + 1 >= from_round and fold_e >= 0:  # else checking is all LBR can do
+                    if active[s] != 0 and fold_e >= 0:  # else checking is all LBR can do
                         if not have_eq[s]:
                             if s == 0:
                                 r = combo_index[hole[0], hole[1]]
@@ -637,7 +501,7 @@ def lbr_fc_kernel(seed, ids, from_round, kind, actor, street, child_start,  # ty
                         b = bk[s, j]
                         if stamp[b] != dec:
                             stamp[b] = dec
-                            r0 = _row_start(off, rp, rb, csr, node, b, k)
+                            r0 = row_start(off, rp, rb, csr, node, b, k)
                             tw = 0.0
                             for e in range(k):
                                 w = 1.0 if r0 < 0 else np.float64(probs[r0 + e])
@@ -719,7 +583,7 @@ def _agent_row(N, K, node, b, off, probs, rp, rb, csr, w, out):  # type: ignore[
     k0 = N[node, 5]
     nk = N[node, 6]
     ncol = N[node, 8]
-    r0 = _row_start(off, rp, rb, csr, an, b, n)
+    r0 = row_start(off, rp, rb, csr, an, b, n)
     tot = 0.0
     for k in range(n):
         x = 1.0 if r0 < 0 else np.float64(probs[r0 + k])
@@ -748,14 +612,16 @@ def _agent_row(N, K, node, b, off, probs, rp, rb, csr, w, out):  # type: ignore[
 
 
 @njit(cache=True)
-def lbr_tree_kernel(start, seed, ids, from_round, N, K, COLS, O, OF, E, BP, BN,  # type: ignore[no-untyped-def]
+def lbr_tree_kernel(start, seed, ids, active, N, K, COLS, O, OF, E, BP, BN,  # type: ignore[no-untyped-def]
                     roots, off, probs, rp, rb, csr, use, mode, thr, pre, t0, t1, t2, t3,
                     T0, T1, T2, T3, ET, combos, combo_index, class_of, pre_eq, rowb, stamp,
                     rowf, fstamp, ctr, status, out):
     """LBR with raises against an indexed policy agent over the real betting tree of
     :class:`pokerlab.evaluation.lbr_tree.RealTree` (node table ``N``, keep rows ``K``,
     column edges ``COLS``, LBR options ``O`` / ``OF``, edges ``E``, branch probabilities
-    and nodes ``BP`` / ``BN``, the two seats' ``roots``).  Hand-seat ``h`` (deal number
+    and nodes ``BP`` / ``BN``, the two seats' ``roots``; ``active[street]``: 0 where LBR
+    only checks/calls, as ``lbr_fc_kernel``'s, and there the tree's LBR nodes hold the
+    call option alone).  Hand-seat ``h`` (deal number
     ``ids[h // 2]`` of the run seeded ``seed``, LBR in seat ``h % 2``) from ``start`` on:
     ``out[h // 2, seat]`` = LBR's chips; the cards, the agent's action draws and its seed
     (which draws its randomised translations) are the streams of ``lbr_core.deal_cards``,
@@ -837,7 +703,7 @@ def lbr_tree_kernel(start, seed, ids, from_round, N, K, COLS, O, OF, E, BP, BN, 
                 o0 = N[node, 11]
                 no = N[node, 12]
                 pick = 0
-                if no > 1:
+                if no > 1 and active[s] != 0:
                     if not have_eq[s]:
                         if s == 0:
                             r = combo_index[hole[0], hole[1]]

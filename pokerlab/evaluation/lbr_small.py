@@ -22,8 +22,11 @@ hand's chance outcomes when both players check/call to the end (:func:`full_deal
 :func:`draw_deal`); this assumes, as in every poker game here, that which public cards
 come does not depend on the betting that led to them.
 
-Action-set mapping: ``fc`` allows fold and check/call; any other set allows every legal
-action (the small games have one raise size).  Kuhn's ``Pass`` is a check or a fold and
+Action-set mapping: ``fc`` allows fold and check/call, ``c`` check/call only; any other
+set allows every legal action (the small games have one raise size).  One set per betting
+round (``fc,fcpa`` in Leduc, :func:`~pokerlab.evaluation.lbr_core.split_rounds`) must name
+exactly the game's rounds (:func:`game_rounds`); :func:`round_rules` turns the set and
+``from_round`` into LBR's play per round.  Kuhn's ``Pass`` is a check or a fold and
 ``Bet`` a bet or a call, depending on whether a bet is pending.
 """
 
@@ -42,7 +45,9 @@ from pokerlab.evaluation.lbr_core import (
     LBRResult,
     check_estimator,
     check_from_round,
+    check_rounds,
     lbr_choose,
+    parse_action_set,
     play_expected_hand,
     run_sessions,
     summarize,
@@ -96,6 +101,46 @@ def round_of(state: State) -> int:
     return int(getattr(state, "round", 1))
 
 
+def game_rounds(game: Any) -> int:
+    """The number of betting rounds of ``game``: the last :func:`round_of` on the hand in
+    which both players check/call to the end (Kuhn 1, Leduc 2)."""
+    st = game.new_initial_state()
+    n = 1
+    while not st.is_terminal():
+        if st.is_chance_node():
+            st = st.child(next(a for a, q in st.chance_outcomes() if q > 0))
+        else:
+            n = max(n, round_of(st))
+            st = st.child(classify(st)[1])
+    return n
+
+
+CALL_ONLY, FOLD_CALL, ALL_ACTIONS = 0, 1, 2
+"""LBR's play in a round of a small game (:func:`round_rules`)."""
+
+
+def round_rules(game: Any, actions: str, from_round: int) -> tuple[int, ...]:
+    """LBR's play per betting round of ``game`` (index: round - 1): :data:`CALL_ONLY`
+    before ``from_round`` and in a round whose set is ``c``, :data:`FOLD_CALL` for ``fc``,
+    else :data:`ALL_ACTIONS`.  A per-round set whose count is not the game's rounds is
+    :class:`LBRError`."""
+    check_from_round(from_round)
+    aset = parse_action_set(actions)
+    n = game_rounds(game)
+    check_rounds(aset, n, str(getattr(game, "name", "the game")))
+    modes = {"c": CALL_ONLY, "fc": FOLD_CALL}
+    return tuple(CALL_ONLY if r + 1 < from_round else modes.get(aset.round_name(r).lower(),
+                                                                  ALL_ACTIONS)
+                 for r in range(n))
+
+
+def actions_name(actions: str) -> str:
+    """How a result names ``actions``: a per-round set by its parsed name
+    (``fc,fcpa``), one set as given, lower case (as before)."""
+    aset = parse_action_set(actions)
+    return aset.name if aset.rounds else actions.strip().lower()
+
+
 def _deals(game: Any) -> list[tuple[State, float]]:
     out: list[tuple[State, float]] = []
 
@@ -117,13 +162,17 @@ class Lockstep:
     and the range weights (prior x opponent reach)."""
 
     def __init__(self, seat: int, states: list[State | None], weights: np.ndarray,
-                 probs: ProbFn, raises: bool, from_round: int) -> None:
+                 probs: ProbFn, rules: tuple[int, ...]) -> None:
         self.seat = seat
         self.states = states
         self.range = weights
         self.probs = probs
-        self.raises = raises
-        self.from_round = from_round
+        self.rules = rules  # per round: CALL_ONLY, FOLD_CALL or ALL_ACTIONS
+
+    def rule(self) -> int:
+        """LBR's play in the current round (:func:`round_rules`)."""
+        r = round_of(self.any_state())
+        return self.rules[max(0, min(r, len(self.rules)) - 1)]
 
     def any_state(self) -> State:
         for s in self.states:
@@ -143,7 +192,8 @@ class Lockstep:
         """LBR's actions (tie order: call, fold, raises) with their value per hand."""
         fold, call, raises = classify(self.any_state())
         n = len(self.states)
-        acts = [call] + ([fold] if fold is not None else []) + (raises if self.raises else [])
+        acts = ([call] + ([fold] if fold is not None else [])
+                + (raises if self.rule() == ALL_ACTIONS else []))
         out = []
         for a in acts:
             v = np.zeros(n)
@@ -177,13 +227,13 @@ class Lockstep:
         return legal, m
 
     def lbr_active(self) -> bool:
-        return round_of(self.any_state()) >= self.from_round
+        return self.rule() != CALL_ONLY
 
     def call_action(self) -> int:
         return classify(self.any_state())[1]
 
     def choose(self) -> int:
-        """LBR's action here (check/call before ``from_round``)."""
+        """LBR's action here (check/call before ``from_round`` and in ``c`` rounds)."""
         if not self.lbr_active():
             return self.call_action()
         opts = self.options()
@@ -193,7 +243,7 @@ class Lockstep:
     def stepped(self, action: int, weights: np.ndarray | None = None) -> Lockstep:
         sts = [None if s is None else s.child(action) for s in self.states]
         return Lockstep(self.seat, sts, self.range if weights is None else weights, self.probs,
-                        self.raises, self.from_round)
+                        self.rules)
 
     def chance_children(self) -> dict[int, Lockstep]:
         outs: dict[int, tuple[list[State | None], np.ndarray]] = {}
@@ -208,7 +258,7 @@ class Lockstep:
                     outs[a] = ([None] * n, np.zeros(n))
                 outs[a][0][j] = s.child(a)
                 outs[a][1][j] = self.range[j] * q
-        return {a: Lockstep(self.seat, sts, w, self.probs, self.raises, self.from_round)
+        return {a: Lockstep(self.seat, sts, w, self.probs, self.rules)
                 for a, (sts, w) in sorted(outs.items())}
 
 
@@ -231,13 +281,12 @@ def exact_lbr_seats(game: Any, opponent: Any, *, actions: str = "fcpa",
     """LBR's exact expected winnings (chips) in seat 0 and in seat 1 against ``opponent``
     (a Policy -- only the opponent seat's part is used -- or a small-game agent)."""
     probs = policy_fn(opponent)
-    check_from_round(from_round)
-    raises = actions.strip().lower() != "fc"
+    rules = round_rules(game, actions, from_round)
     vals = []
     for seat in (0, 1):
         total = 0.0
         for _, sts, _, ps in _groups(game, seat):
-            ls = Lockstep(seat, list(sts), ps.copy(), probs, raises, from_round)
+            ls = Lockstep(seat, list(sts), ps.copy(), probs, rules)
             total += _walk(ls)
         vals.append(total)
     return vals[0], vals[1]
@@ -259,7 +308,7 @@ def _walk(ls: Lockstep) -> float:
         if w.sum() <= 0:
             continue
         sts = [s if w[j] > 0 else None for j, s in enumerate(ls.states)]
-        child = Lockstep(ls.seat, sts, w, ls.probs, ls.raises, ls.from_round)
+        child = Lockstep(ls.seat, sts, w, ls.probs, ls.rules)
         total += _walk(child.stepped(a))
     return total
 
@@ -272,7 +321,7 @@ def exact_lbr(game: Any, opponent: Any, *, actions: str = "fcpa", from_round: in
     v0, v1 = (0.0 if abs(v0) < 1e-12 else v0), (0.0 if abs(v1) < 1e-12 else v1)
     mean = 0.5 * (v0 + v1)
     bb = _big_blind(game)
-    return LBRResult(agent=name, game=str(game.name), actions=actions.strip().lower(),
+    return LBRResult(agent=name, game=str(game.name), actions=actions_name(actions),
                      from_round=from_round, deals=0, hands=0, mbb=1000.0 * mean / bb,
                      ci95_mbb=0.0, sd_mbb=0.0, seat_mbb=(1000.0 * v0 / bb, 1000.0 * v1 / bb),
                      seconds=time.perf_counter() - t0, unit="mchips/hand", exact=True,
@@ -291,8 +340,8 @@ class SmallSession:
     """One sampled hand on a protocol game, for :func:`~pokerlab.evaluation.lbr.play_lbr_hand`."""
 
     def __init__(self, game: Any, groups: list[tuple[str, list[State], list[str], np.ndarray]],
-                 seat: int, chance: np.random.Generator, probs: ProbFn, raises: bool,
-                 from_round: int) -> None:
+                 seat: int, chance: np.random.Generator, probs: ProbFn,
+                 rules: tuple[int, ...]) -> None:
         st = game.new_initial_state()
         while st.is_chance_node():
             st.apply_action(_draw(st, chance))
@@ -302,8 +351,7 @@ class SmallSession:
         key = st.information_state_string(seat)
         okey = st.information_state_string(1 - seat)
         g = next(g for g in groups if g[0] == key)
-        self.ls = Lockstep(seat, [s.clone() for s in g[1]], g[3].copy(), probs, raises,
-                           from_round)
+        self.ls = Lockstep(seat, [s.clone() for s in g[1]], g[3].copy(), probs, rules)
         self._opp = g[2].index(okey)
 
     @property
@@ -419,8 +467,8 @@ class ExpectedSmallSession(SmallSession):
     outcomes, from the start), LBR's ``range`` is as in :class:`SmallSession`."""
 
     def __init__(self, game: Any, groups: list[tuple[str, list[State], list[str], np.ndarray]],
-                 seat: int, deal: Sequence[int], probs: ProbFn, raises: bool,
-                 from_round: int) -> None:
+                 seat: int, deal: Sequence[int], probs: ProbFn,
+                 rules: tuple[int, ...]) -> None:
         st = game.new_initial_state()
         i = 0
         while st.is_chance_node():
@@ -434,8 +482,7 @@ class ExpectedSmallSession(SmallSession):
         self._next = i
         key = st.information_state_string(seat)
         g = next(g for g in groups if g[0] == key)
-        self.ls = Lockstep(seat, [s.clone() for s in g[1]], g[3].copy(), probs, raises,
-                           from_round)
+        self.ls = Lockstep(seat, [s.clone() for s in g[1]], g[3].copy(), probs, rules)
         rest = self.deal[i:]
         w = g[3] * np.array([_later_chance(s, rest) for s in g[1]])
         if not float(w.sum()) > 0:
@@ -459,8 +506,7 @@ class ExpectedSmallSession(SmallSession):
         b = copy.copy(self)
         b.real = self.real.clone()
         ls = self.ls
-        b.ls = Lockstep(ls.seat, list(ls.states), ls.range.copy(), ls.probs, ls.raises,
-                        ls.from_round)
+        b.ls = Lockstep(ls.seat, list(ls.states), ls.range.copy(), ls.probs, ls.rules)
         return b
 
     def expected_payoff(self) -> float:
@@ -480,12 +526,10 @@ def expected_lbr_deal(game: Any, opponent: Any, deal: Sequence[int], *,
     """The ``expected`` estimator's chips in seat 0 and seat 1 on one ``deal``
     (:func:`full_deals`): averaged over all deals with their probabilities, exact LBR."""
     probs = policy_fn(opponent)
-    check_from_round(from_round)
-    raises = actions.strip().lower() != "fc"
+    rules = round_rules(game, actions, from_round)
     vals = []
     for seat in (0, 1):
-        sess = ExpectedSmallSession(game, _groups(game, seat), seat, deal, probs, raises,
-                                    from_round)
+        sess = ExpectedSmallSession(game, _groups(game, seat), seat, deal, probs, rules)
         vals.append(play_expected_hand(sess))
     return vals[0], vals[1]
 
@@ -502,21 +546,21 @@ def per_deal_small(game: Any, opponent: Any, lbr: Any, deals: Sequence[int],
     """``per_deal[i, seat]``: LBR's chips on the given deal numbers (config ``lbr``:
     an :class:`~pokerlab.evaluation.lbr.LBRConfig`; its ``estimator``)."""
     probs = policy_fn(opponent)
-    raises = lbr.actions.strip().lower() != "fc"
+    rules = round_rules(game, lbr.actions, lbr.from_round)
     groups = [_groups(game, 0), _groups(game, 1)]
     seed = lbr.seed
     est = check_estimator(getattr(lbr, "estimator", "sampled"))
     if est in ("expected", "active"):
         def make_expected(d: int, seat: int) -> tuple[ExpectedSmallSession, np.random.Generator]:
             deal = draw_deal(game, np.random.default_rng([seed, d, 7]))
-            return ExpectedSmallSession(game, groups[seat], seat, deal, probs, raises,
-                                        lbr.from_round), np.random.default_rng([seed, d, seat, 8])
+            return (ExpectedSmallSession(game, groups[seat], seat, deal, probs, rules),
+                    np.random.default_rng([seed, d, seat, 8]))
 
         return run_sessions(make_expected, list(deals), progress, estimator=est)
 
     def make(d: int, seat: int) -> tuple[SmallSession, np.random.Generator]:
         chance = np.random.default_rng([seed, d, 7])
-        sess = SmallSession(game, groups[seat], seat, chance, probs, raises, lbr.from_round)
+        sess = SmallSession(game, groups[seat], seat, chance, probs, rules)
         return sess, np.random.default_rng([seed, d, seat, 1])
 
     return run_sessions(make, list(deals), progress)  # type: ignore[arg-type]
@@ -534,7 +578,7 @@ def sampled_lbr(game: Any, opponent: Any, *, actions: str = "fcpa", from_round: 
     t0 = time.perf_counter()
     ids = list(range(hands)) if deals is None else list(deals)
     per = per_deal_small(game, opponent, cfg, ids, progress)
-    return summarize(per, agent=name, game=str(game.name), actions=actions.strip().lower(),
+    return summarize(per, agent=name, game=str(game.name), actions=actions_name(actions),
                      from_round=from_round, seconds=time.perf_counter() - t0,
                      unit="mchips/hand", big_blind=_big_blind(game), seed=seed,
                      estimator=estimator)

@@ -15,8 +15,9 @@ translation's branches and the event number that seeds their draw.
 
 The tree is built lazily: the kernel (:func:`pokerlab.evaluation.lbr_kernels.
 lbr_tree_kernel`) plays hands until one reaches a node whose children do not exist yet,
-Python builds them with the agent's own translation code
-(``HUNLPolicyAgent.branch_step``) and the kernel plays that hand again from its start.
+Python builds them with the agent's own translation code (its tree cursor,
+:meth:`pokerlab.abstraction.cursor.Cursor.branches`) and the kernel plays that hand again
+from its start.
 After the first few hundred hands almost every hand runs through.
 
 Its plain-Python twin is the general LBR hand loop
@@ -31,13 +32,13 @@ from typing import Any
 
 import numpy as np
 
+from pokerlab.cards.range_kernels import combos64
 from pokerlab.evaluation.lbr_core import (
     ActionSet,
     LBRConfig,
-    _combos64,
     parse_action_set,
-    policy_columns,
 )
+from pokerlab.policy.range_query import policy_columns
 
 # node fields
 KIND, STREET, READY, ANODE, NROW, KEEP0, NKEEP, COL0, NCOL, CALLCOL, FOLDPOS, OPT0, NOPT, \
@@ -82,6 +83,7 @@ class RealTree:
         self.config = config
         self.aset = action_set
         self.from_round = from_round
+        self.active = action_set.active_rounds(from_round)  # per street: LBR decides
         self.nodes = _Grow((NUM_FIELDS,), np.int64)
         self.keep = _Grow((2,), np.int64)  # row position, column
         self.cols = _Grow((), np.int64)  # edge of each column
@@ -96,7 +98,7 @@ class RealTree:
             st = HoldemState(config=config)
             st.deal_hole(_DUMMY[0:2])
             st.deal_hole(_DUMMY[2:4])
-            t = agent.branch_root(st.view(1 - seat))
+            t = agent.cursor(st.view(1 - seat))
             self.roots[seat] = self._create(seat, t)
 
     # ------------------------------------------------------------------ building
@@ -135,7 +137,7 @@ class RealTree:
         if real.actor == seat:
             row[KIND] = LBR_NODE
             opts: list[tuple[int, Action, float, float]] = [(OPT_CALL, call, 0.0, 0.0)]
-            if real.street + 1 >= self.from_round:
+            if self.active[real.street]:
                 lg = real.legal()
                 c_me, c_opp = real.committed
                 if seat == 1:
@@ -166,11 +168,11 @@ class RealTree:
             return r
         row[KIND] = AGENT_NODE
         ag = self.agent
-        node = int(t.node)
+        node = t.decision()
         columns: list[Any] = []
         keep_rows: list[tuple[int, int]] = []
         fold_pos = -1
-        if node >= 0 and ag._decides(node, real):
+        if node >= 0:
             acts, keep, columns, col_of = policy_columns(ag, node, real)
             keep_rows = list(zip(keep, col_of, strict=True))
             fold_pos = next((k for k in keep if acts[k] == FOLD), -1)
@@ -208,7 +210,7 @@ class RealTree:
 
     def _edge(self, seat: int, t: Any, act: Any) -> int:
         idx = len(t.real.view(1 - seat).events)
-        branches = self.agent.branch_step(t, act, _DUMMY[4:9])
+        branches = t.branches(act, _DUMMY[4:9])
         e = self.edges.add()
         b0 = self.bprob.add(len(branches))
         self.bnode.add(len(branches))
@@ -227,11 +229,11 @@ class RealTree:
 # ----------------------------------------------------------------------------- driver
 def tree_kernel_ok(agent: Any) -> Any:
     """The agent's match-kernel side when LBR can run on :class:`RealTree`: an indexed
-    policy agent (``branch_step``, a kernel bucketer) whose nodes offer fewer than 8
+    policy agent (a tree cursor, a kernel bucketer) whose nodes offer fewer than 8
     actions and whose range query agreed with its own answers; else ``None``."""
-    from pokerlab.evaluation.match_kernels import kernel_side
+    from pokerlab.policy.kernel_side import kernel_side
 
-    if not callable(getattr(agent, "branch_step", None)):
+    if not callable(getattr(agent, "cursor", None)):
         return None
     side = kernel_side(agent)
     if side is None:
@@ -259,9 +261,10 @@ def tree_kernel_deals(agent: Any, config: Any, lbr: LBRConfig, deals: Sequence[i
 
     rt = tree if tree is not None else RealTree(agent, config, parse_action_set(lbr.actions),
                                                 int(lbr.from_round))
+    active = np.asarray(rt.active, dtype=np.int64)
     Ts = [street_indexer(s).tables for s in range(4)]
     pre = np.ascontiguousarray(preflop_equity_matrix(), dtype=np.float64)
-    combos = _combos64()
+    combos = combos64()
     cidx = np.ascontiguousarray(COMBO_INDEX, dtype=np.int64)
     cls = np.ascontiguousarray(CLASS_OF_COMBO, dtype=np.int64)
     ET = eval_tables()
@@ -279,7 +282,7 @@ def tree_kernel_deals(agent: Any, config: Any, lbr: LBRConfig, deals: Sequence[i
         h = 0
         while h < 2 * len(block):
             N, K, C, O, OF, E, BP, BN, R = rt.arrays()
-            lbr_tree_kernel(h, int(lbr.seed), block, int(lbr.from_round), N, K, C, O, OF,
+            lbr_tree_kernel(h, int(lbr.seed), block, active, N, K, C, O, OF,
                             E, BP, BN, R, *side.arrays, *Ts, ET, combos, cidx, cls, pre,
                             rowb, stamp, rowf, fstamp, ctr, status,
                             res)  # type: ignore[call-arg]

@@ -15,14 +15,13 @@ Its plain-Python twin is the ordinary match path (:func:`pokerlab.evaluation.mat
 play_hunl_hand` with :class:`~pokerlab.agents.policy_agent.HUNLPolicyAgent`): same seeds,
 same sampling rule, so the two give identical per-hand results (tested, with table
 buckets, hand-strength buckets, dense and CSR policies).  The kernel's pieces have their
-twins there too: :func:`_row_start` = ``IndexedPolicy.row_start``, :func:`_sample` =
+twins there too: :func:`row_start` = ``IndexedPolicy.row_start``, :func:`_sample` =
 :func:`pokerlab.agents.policy_agent.sample_index`, :func:`_hs_bucket` =
 ``CardSpec.bucket``, :func:`pokerlab.rng.stream_seed_nb` = :func:`pokerlab.evaluation.matches.hand_seed`.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -32,11 +31,12 @@ from pokerlab.abstraction.hs_cards import hand_strength
 from pokerlab.abstraction.indexer_kernels import SCRATCH, index_into
 from pokerlab.cards.evaluator_kernels import combos_on_board_kernel, strength_nb
 from pokerlab.holdem.engine_kernels import deal_nine
+from pokerlab.policy.kernel_side import kernel_side
 from pokerlab.rng import stream_seed_nb, uniform01_nb
 
 
 @njit(cache=True)
-def _row_start(off, rp, rb, csr, node, bucket, k):  # type: ignore[no-untyped-def]
+def row_start(off, rp, rb, csr, node, bucket, k):  # type: ignore[no-untyped-def]
     if not csr:
         return off[node] + bucket * k
     lo = rp[node]
@@ -75,7 +75,7 @@ def _sample(probs, s, k, rs):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def _table_bucket(T0, T1, T2, T3, t0, t1, t2, t3, hand, s, scratch):  # type: ignore[no-untyped-def]
+def table_bucket(T0, T1, T2, T3, t0, t1, t2, t3, hand, s, scratch):  # type: ignore[no-untyped-def]
     if s == 0:
         return np.int64(t0[index_into(T0, hand[:2], scratch)])
     if s == 1:
@@ -159,7 +159,7 @@ def policy_match_kernel(start, stop, duplicate, seed,  # type: ignore[no-untyped
                     elif use_a[st] == 0:
                         bk[0, st] = 0
                     else:
-                        bk[0, st] = _table_bucket(T0, T1, T2, T3, ta0, ta1, ta2, ta3, hand,
+                        bk[0, st] = table_bucket(T0, T1, T2, T3, ta0, ta1, ta2, ta3, hand,
                                                   st, scratch)
                 else:
                     if mode_b == 1:
@@ -168,13 +168,13 @@ def policy_match_kernel(start, stop, duplicate, seed,  # type: ignore[no-untyped
                     elif use_b[st] == 0:
                         bk[1, st] = 0
                     else:
-                        bk[1, st] = _table_bucket(T0, T1, T2, T3, tb0, tb1, tb2, tb3, hand,
+                        bk[1, st] = table_bucket(T0, T1, T2, T3, tb0, tb1, tb2, tb3, hand,
                                                   st, scratch)
             if ag == 0:
-                r0 = _row_start(off_a, rp_a, rb_a, csr_a, node, bk[0, st], kk)
+                r0 = row_start(off_a, rp_a, rb_a, csr_a, node, bk[0, st], kk)
                 j = _sample(probs_a, r0, kk, ra)
             else:
-                r0 = _row_start(off_b, rp_b, rb_b, csr_b, node, bk[1, st], kk)
+                r0 = row_start(off_b, rp_b, rb_b, csr_b, node, bk[1, st], kk)
                 j = _sample(probs_b, r0, kk, rbg)
             node = child_node[child_start[node] + j]
         c0 = committed0[node]
@@ -195,45 +195,6 @@ def policy_match_kernel(start, stop, duplicate, seed,  # type: ignore[no-untyped
 
 
 # ------------------------------------------------------------------------ driver
-@dataclass(frozen=True)
-class KernelSide:
-    """What an agent hands the kernel to be played by it: its compiled betting ``tree``, the
-    table ``config`` the tree is at, and the flat policy/bucket ``arrays``
-    (:func:`policy_arrays`).  Agents offer it by a ``kernel_side()`` method (``None``: not
-    this agent, not now)."""
-
-    tree: Any
-    config: Any
-    arrays: tuple[Any, ...]
-
-
-def policy_arrays(pol: Any, spec: Any, cards: Any) -> tuple[Any, ...]:
-    """The kernel arrays of an indexed policy ``pol`` with hand-strength card ``spec`` (or
-    ``None``: the card-bucket tables of ``cards``)."""
-    use = np.zeros(4, dtype=np.int64)
-    tabs: list[np.ndarray] = []
-    for s in range(4):
-        if (spec is None and cards is not None and s < len(cards.tables)
-                and cards.num_buckets(s) > 1):
-            use[s] = 1
-            tabs.append(np.ascontiguousarray(cards.tables[s], dtype=np.uint16))
-        else:
-            tabs.append(np.zeros(1, dtype=np.uint16))
-    if spec is not None:
-        mode, thr, pre = 1, np.ascontiguousarray(spec.threshold_array()), spec.buckets[0] == 169
-    else:
-        mode, thr, pre = 0, np.full((4, 1), 2.0), False
-    csr = pol.storage == "csr"
-    return (pol.node_offset, pol.probs, pol.row_ptr if csr else np.zeros(1, np.int64),
-            pol.row_bucket if csr else np.zeros(1, np.int32), csr, use, mode, thr, pre, *tabs)
-
-
-def kernel_side(agent: Any) -> KernelSide | None:
-    """The agent's :class:`KernelSide`, or ``None`` when it offers none (by capability)."""
-    fn = getattr(agent, "kernel_side", None)
-    return fn() if callable(fn) else None
-
-
 def eligible(agent_a: Any, agent_b: Any, config: Any) -> bool:
     """True when both agents offer a kernel side over the same tree at ``config``."""
     side_a, side_b = kernel_side(agent_a), kernel_side(agent_b)

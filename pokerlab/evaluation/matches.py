@@ -25,10 +25,12 @@ specs (``"tag"``, ``"policy:PATH"``) are resolved above the agents layer, by
   (``MatchResult.histories``; player names ``A-spec``/``B-spec`` per hand, see
   :func:`player_name`); :func:`pokerlab.arena.play_match` writes them (``.phhs``, or ACPC
   ``STATE:`` lines for ``.log``).
-* **Learning agents** (``observe(state, player)``: ``adapt``) see the end of every hand
-  (the finished engine state and their seat) and ``start_match()`` before each run of
-  hands; every worker process's chunk learns on its own (measure with ``workers=1``).
-  They offer no kernel side, so they never take the fast path.
+* **Learning agents** (``end_hand(view)``: ``adapt``, the learning searchers) see the end
+  of every hand as their seat saw it -- HUNL: :func:`pokerlab.holdem.view.final_view`
+  (the opponent's cards only where the showdown showed them), small games:
+  :class:`SmallHandEnd` -- and ``start_match()`` before each run of hands; every worker
+  process's chunk learns on its own (measure with ``workers=1``).  They offer no kernel
+  side, so they never take the fast path.
 * **Fast path.** When both agents offer a kernel side over the same compiled betting tree
   (``kernel_side()``: ``policy:`` agents of indexed policies), hands are played by the
   numba kernel of :mod:`pokerlab.evaluation.match_kernels` (see there), unless hand
@@ -234,29 +236,69 @@ class MatchResult:
 
 
 # ----------------------------------------------------------------------------- HUNL
-def play_hunl_hand(agent_a: Any, agent_b: Any, config: HoldemConfig, a_seat: int,
-                   cards: Sequence[int], seed_a: int, seed_b: int) -> HoldemState:
-    """One hand: A in seat ``a_seat``, the given 9 cards (hole p0, hole p1, board)."""
-    from pokerlab.holdem.view import checked_act, feed_events
+class HandHooks:
+    """What a caller of :func:`play_hand` may watch (no-ops here; AIVAT's value terms
+    override them): the state after the hole cards, before and after each board deal, and
+    each checked action before it is applied."""
 
-    agent_a.reset(seed_a)
-    agent_b.reset(seed_b)
-    seats = (agent_a, agent_b) if a_seat == 0 else (agent_b, agent_a)
+    def dealt(self, state: HoldemState) -> None:
+        return None
+
+    def before_board(self, state: HoldemState) -> None:
+        return None
+
+    def after_board(self, state: HoldemState) -> None:
+        return None
+
+    def before_action(self, state: HoldemState, action: Any) -> None:
+        return None
+
+
+def play_hand(seats: Sequence[Any], config: HoldemConfig, cards: Sequence[int], *,
+              hooks: HandHooks | None = None, learn: bool = True) -> HoldemState:
+    """The one HUNL hand loop (matches, AIVAT): the agents of ``seats`` (seat order, already
+    reset) play the given 9 cards (hole p0, hole p1, board).  Each gets its visible events
+    as the hand goes (:func:`~pokerlab.holdem.view.feed_events`), every move is checked
+    (:func:`~pokerlab.holdem.view.checked_act`), and with ``learn`` each learning agent
+    gets the end of the hand as its seat saw it (:func:`~pokerlab.holdem.view.end_hand`:
+    ``end_hand(final_view)``)."""
+    from pokerlab.holdem.view import checked_act, end_hand, feed_events
+
+    h = hooks if hooks is not None else HandHooks()
     st = HoldemState(config=config)
     st.deal_hole(cards[0:2])
     st.deal_hole(cards[2:4])
+    h.dealt(st)
     pos = 4
     fed = 0  # events handed to the agents so far (each once, as the hand goes)
     while st.phase != Phase.TERMINAL:
         if st.phase == Phase.DEAL_BOARD:
+            h.before_board(st)
             n = st.cards_due()
             st.deal_board(cards[pos:pos + n])
             pos += n
+            h.after_board(st)
         else:
             fed = feed_events(seats, st, fed)
-            st.apply(checked_act(seats[st.actor], st))
+            act = checked_act(seats[st.actor], st)
+            h.before_action(st, act)
+            st.apply(act)
     feed_events(seats, st, fed)
+    if learn:
+        end_hand(seats, st)
     return st
+
+
+def play_hunl_hand(agent_a: Any, agent_b: Any, config: HoldemConfig, a_seat: int,
+                   cards: Sequence[int], seed_a: int, seed_b: int, *,
+                   learn: bool = False) -> HoldemState:
+    """One hand: A in seat ``a_seat``, the given 9 cards (hole p0, hole p1, board), both
+    agents reset with their seeds first (:func:`play_hand`; with ``learn`` the learning
+    agents see its end, as in :func:`run_match`)."""
+    agent_a.reset(seed_a)
+    agent_b.reset(seed_b)
+    seats = (agent_a, agent_b) if a_seat == 0 else (agent_b, agent_a)
+    return play_hand(seats, config, cards, learn=learn)
 
 
 def hand_cards(seed: int, k: int) -> list[int]:
@@ -322,20 +364,18 @@ def _play_chunk(chunk: _Chunk) -> Any:
 
         if eligible(a, b, hc):
             return run_kernel(a, b, chunk.start, chunk.stop, cfg.duplicate, cfg.seed), []
+    from pokerlab.holdem.view import start_match
+
     out = np.zeros(n, dtype=np.float64)
     texts: list[str] = []
-    learners = [(ag, slot) for slot, ag in enumerate((a, b)) if hasattr(ag, "observe")]
-    for ag, _ in learners:  # learning agents start afresh with every run of hands
-        if hasattr(ag, "start_match"):
-            ag.start_match()
+    start_match((a, b))  # learning agents start afresh with every run of hands
     for j in range(n):
         i = chunk.start + j
         k = deal_index(i, cfg.duplicate)
         a_seat = i % 2
         st = play_hunl_hand(a, b, hc, a_seat, hand_cards(cfg.seed, k),
-                            hand_seed(cfg.seed, k, 1), hand_seed(cfg.seed, k, 2))
-        for ag, slot in learners:  # agents that learn see the end of every hand
-            ag.observe(st, a_seat if slot == 0 else 1 - a_seat)
+                            hand_seed(cfg.seed, k, 1), hand_seed(cfg.seed, k, 2),
+                            learn=True)  # learners see the end as their seat saw it
         out[j] = st.payoffs()[a_seat]
         if chunk.want_text:
             texts.append(_phh_section(st, i, cfg, a_seat))
@@ -409,9 +449,9 @@ def _play_small_chunk(chunk: _Chunk) -> tuple[np.ndarray, list[str]]:
     game = load_game(cfg.game)
     a = chunk.make(cfg.agents[0], cfg.game, None, 0)
     b = chunk.make(cfg.agents[1], cfg.game, None, 1)
-    for ag in (a, b):  # learning agents start afresh with every run of hands
-        if hasattr(ag, "start_match"):
-            ag.start_match()
+    from pokerlab.holdem.view import start_match
+
+    start_match((a, b))  # learning agents start afresh with every run of hands
     n = chunk.stop - chunk.start
     out = np.zeros(n, dtype=np.float64)
     for j in range(n):
@@ -425,12 +465,17 @@ def _play_small_chunk(chunk: _Chunk) -> tuple[np.ndarray, list[str]]:
 
 def play_small_hand(game: Any, agent_a: Any, agent_b: Any, a_seat: int, chance_seed: int,
                     seed_a: int, seed_b: int) -> float:
-    """One hand of a small game; returns A's utility."""
+    """One hand of a small game; returns A's utility.  Agents that learn see the end of
+    the hand as their seat saw it (``end_hand(SmallHandEnd)``)."""
+    from pokerlab.holdem.view import learns
+
     agent_a.reset(seed_a)
     agent_b.reset(seed_b)
     seats = (agent_a, agent_b) if a_seat == 0 else (agent_b, agent_a)
     rng = np.random.default_rng(chance_seed)
     st = game.new_initial_state()
+    folded = False
+    last = ""
     while not st.is_terminal():
         if st.is_chance_node():
             st.apply_action(sample_chance(st.chance_outcomes(), rng))
@@ -441,11 +486,66 @@ def play_small_hand(game: Any, agent_a: Any, agent_b: Any, a_seat: int, chance_s
             if act not in st.legal_actions():
                 raise AgentError(f"agent {ag.name!r} chose the illegal action {act!r} "
                                  f"(legal: {st.legal_actions()})")
+            name = action_name(st, act)
+            folded = folded or is_fold(name, last)
+            last = name
             st.apply_action(act)
     for seat, ag in enumerate(seats):  # agents that learn see the end of every hand
-        if hasattr(ag, "observe"):
-            ag.observe(st, seat)
+        if learns(ag):
+            ag.end_hand(small_hand_end(st, seat, showdown=not folded))
     return float(st.returns()[a_seat])
+
+
+def action_name(state: Any, action: int) -> str:
+    """A small game's name of ``action`` at ``state`` (lower case, trimmed)."""
+    return str(state.action_to_string(action)).strip().lower()
+
+
+def is_fold(name: str, last: str) -> bool:
+    """Whether the action named ``name`` (:func:`action_name`) after one named ``last``
+    folds: ``fold``, or Kuhn's ``pass`` facing a ``bet``.  The one rule of small games for
+    "this hand ended without a showdown" (matches, AIVAT, the adaptive agent's tree)."""
+    return name.startswith("fold") or (name.startswith("pass") and last == "bet")
+
+
+@dataclass(frozen=True, slots=True)
+class SmallHandEnd:
+    """What ``player`` saw of a finished small-game hand (the small games' ``end_hand``
+    view): its own final information state, the opponent's only when the hand reached a
+    showdown (which shows the opponent's cards; ``None`` after a fold), and its result."""
+
+    player: int
+    info_state: str
+    opponent_info_state: str | None
+    payoff: float
+
+    @property
+    def showdown(self) -> bool:
+        return self.opponent_info_state is not None
+
+
+def small_hand_end(state: Any, player: int, *, showdown: bool) -> SmallHandEnd:
+    """:class:`SmallHandEnd` of ``player`` at the finished protocol state ``state``;
+    ``showdown``: the hand ended without a fold (the caller played it and knows)."""
+    opp = 1 - int(player)
+    return SmallHandEnd(player=int(player),
+                        info_state=str(state.information_state_string(player)),
+                        opponent_info_state=(str(state.information_state_string(opp))
+                                             if showdown else None),
+                        payoff=float(state.returns()[player]))
+
+
+def hand_end_view(state: Any, player: int, *, showdown: bool) -> Any:
+    """What ``player`` saw of the finished hand ``state``, the argument of a learning
+    agent's ``end_hand``: :func:`pokerlab.holdem.view.final_view` of a hold'em state (the
+    showdown read from its events), :class:`SmallHandEnd` of a small game's protocol state
+    (``showdown``: the hand ended without a fold; the caller played it and knows).  The
+    play tables' end of a hand."""
+    if isinstance(state, HoldemState):
+        from pokerlab.holdem.view import final_view
+
+        return final_view(state, player)
+    return small_hand_end(state, player, showdown=showdown)
 
 
 def exact_policy_mbb(game_name: str, policy_a: Any, policy_b: Any) -> float:
@@ -479,7 +579,7 @@ def run_match(cfg: MatchConfig, make: AgentFactory, *, histories: bool = False,
     Ray of ``max(2, workers)`` CPUs) runs the same chunks as Ray tasks
     (:mod:`pokerlab.executor`).  ``fast=False`` disables the kernel fast path.
     ``progress(done, total)`` is called as hands finish (the Python path plays in up to 20
-    chunks for it, unless an agent learns during the match, ``observe``: every chunk
+    chunks for it, unless an agent learns during the match, ``end_hand``: every chunk
     starts a learning agent afresh, so then there is one chunk per worker).  The small
     games' ``exact_mbb`` is left to the caller
     (:func:`exact_policy_mbb`), which knows the agents' policies.
@@ -511,8 +611,10 @@ def run_match(cfg: MatchConfig, make: AgentFactory, *, histories: bool = False,
         if chips is not None:
             return MatchResult(config=cfg, chips=chips, big_blind=float(cfg.big_blind),
                                seconds=time.perf_counter() - t0, fast_path=True, workers=1)
+    from pokerlab.holdem.view import learns as _learns
+
     chunk_fn = _play_chunk if kind == "hunl" else _play_small_chunk
-    learns = any(hasattr(x, "observe") for x in (a, b))
+    learns = any(_learns(x) for x in (a, b))
     if ray_address is not None:
         parts = max(2, nw)
     elif progress is not None and not learns:

@@ -19,13 +19,14 @@ from typing import Any
 import numpy as np
 
 from pokerlab.errors import ConfigError
+from pokerlab import kinds
 from pokerlab.games.protocol import Game, State
 
-KIND_TERMINAL = 0
-KIND_CHANCE = 1
-KIND_DECISION = 2
-"""Node kinds of the flat game trees (:class:`CompiledGame`, the public tree, the CFR,
-evaluation and restricted-response kernels): defined here only."""
+KIND_TERMINAL = kinds.TERMINAL
+KIND_CHANCE = kinds.CHANCE
+KIND_DECISION = kinds.DECISION
+"""Node kinds of the flat game trees: the names of :mod:`pokerlab.kinds` (the one
+definition) that the compiled game, the public tree and their kernels use."""
 
 
 @dataclass(frozen=True, kw_only=True, eq=False)
@@ -80,8 +81,31 @@ class CompiledGame:
         return m
 
 
-_CACHE: weakref.WeakKeyDictionary[Any, CompiledGame] = weakref.WeakKeyDictionary()
-_CACHE_BY_ID: dict[int, tuple[Any, CompiledGame]] = {}
+class GameCache:
+    """A cache of one value per game object: weakly keyed; a game that cannot be a weak
+    key is kept by ``id`` (with the game, so the id stays its own) when ``by_id``, else not
+    cached (the compiled game and the public tree, :mod:`pokerlab.games.public_tree`)."""
+
+    def __init__(self, *, by_id: bool) -> None:
+        self._weak: weakref.WeakKeyDictionary[Any, Any] = weakref.WeakKeyDictionary()
+        self._by_id: dict[int, tuple[Any, Any]] | None = {} if by_id else None
+
+    def get(self, game: Any) -> Any:
+        try:
+            return self._weak.get(game)
+        except TypeError:
+            pair = None if self._by_id is None else self._by_id.get(id(game))
+            return pair[1] if pair is not None and pair[0] is game else None
+
+    def put(self, game: Any, value: Any) -> None:
+        try:
+            self._weak[game] = value
+        except TypeError:
+            if self._by_id is not None:
+                self._by_id[id(game)] = (game, value)
+
+
+_CACHE = GameCache(by_id=True)
 
 
 DEFAULT_MAX_NODES = 5_000_000
@@ -96,24 +120,23 @@ def compile_game(game: Game, *, max_nodes: int = DEFAULT_MAX_NODES) -> CompiledG
 
     Raises :class:`GameTooLargeError` once the walk passes ``max_nodes`` nodes.
     """
-    try:
-        hit = _CACHE.get(game)
-    except TypeError:
-        pair = _CACHE_BY_ID.get(id(game))
-        hit = pair[1] if pair is not None and pair[0] is game else None
+    hit = _CACHE.get(game)
     if hit is not None:
-        return hit
+        return hit  # type: ignore[no-any-return]
+    check_tree_size(game, max_nodes, "exact array compilation")
+    cg = _compile(game, max_nodes)
+    _CACHE.put(game, cg)
+    return cg
+
+
+def check_tree_size(game: Game, max_nodes: int, what: str) -> None:
+    """Raise :class:`GameTooLargeError` when Knuth's estimate of ``game``'s tree passes
+    ``4 * max_nodes`` nodes (``what``: the structure that would be too large)."""
     estimate = estimate_tree_size(game)
     if estimate > 4 * max_nodes:
         raise GameTooLargeError(
             f"game {game.name!r} has about {estimate:.3g} nodes (estimated), more than "
-            f"{max_nodes}: too large for exact array compilation")
-    cg = _compile(game, max_nodes)
-    try:
-        _CACHE[game] = cg
-    except TypeError:
-        _CACHE_BY_ID[id(game)] = (game, cg)
-    return cg
+            f"{max_nodes}: too large for {what}")
 
 
 def estimate_tree_size(game: Game, *, samples: int = 64, seed: int = 0,

@@ -16,9 +16,7 @@ range vectors.
 
 from __future__ import annotations
 
-import weakref
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 
@@ -28,8 +26,8 @@ from pokerlab.games.compiled import (
     KIND_CHANCE,
     KIND_DECISION,
     KIND_TERMINAL,
-    GameTooLargeError,
-    estimate_tree_size,
+    GameCache,
+    check_tree_size,
 )
 from pokerlab.games.protocol import Game, State
 
@@ -79,7 +77,7 @@ class _Node:
         self.pkey = pkey
 
 
-_CACHE: weakref.WeakKeyDictionary[Any, PublicTree] = weakref.WeakKeyDictionary()
+_CACHE = GameCache(by_id=False)
 
 
 def build_public_tree(game: Game, *, max_nodes: int = DEFAULT_MAX_NODES) -> PublicTree:
@@ -88,22 +86,12 @@ def build_public_tree(game: Game, *, max_nodes: int = DEFAULT_MAX_NODES) -> Publ
     Building walks every history once, so a game whose estimated full tree exceeds
     ``4 * max_nodes`` nodes raises :class:`GameTooLargeError` at once.
     """
-    try:
-        hit = _CACHE.get(game)
-    except TypeError:
-        hit = None
+    hit = _CACHE.get(game)
     if hit is not None:
-        return hit
-    estimate = estimate_tree_size(game)
-    if estimate > 4 * max_nodes:
-        raise GameTooLargeError(
-            f"game {game.name!r} has about {estimate:.3g} nodes (estimated), more than "
-            f"{max_nodes}: too large for a full-width public tree")
+        return hit  # type: ignore[no-any-return]
+    check_tree_size(game, max_nodes, "a full-width public tree")
     tree = _build(game)
-    try:
-        _CACHE[game] = tree
-    except TypeError:
-        pass
+    _CACHE.put(game, tree)
     return tree
 
 

@@ -113,6 +113,9 @@ class HandDB:
         import duckdb
 
         self.path = Path(path) if path is not None else default_db_path()
+        if self.path.name in ("", ".", "..") or self.path.is_dir():
+            raise HandHistoryError(f"hand database {str(path)!r} is not a file name (an empty "
+                                   "path or a folder); give a file such as hands.duckdb")
         if read_only and not self.path.exists():
             raise HandHistoryError(f"no hand database at {str(self.path)!r} (import hands first)")
         if path is None:  # pokerlab's own data folder: created on first use

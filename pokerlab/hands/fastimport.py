@@ -22,7 +22,7 @@ import numpy as np
 from pokerlab.cards.cards import RANKS, SUITS
 from pokerlab.errors import HandHistoryError
 from pokerlab.hands import replay_codes as K
-from pokerlab.hands.model import RawHand, Rejection
+from pokerlab.hands.model import MAX_AMOUNT, RawHand, Rejection, amount_problem
 from pokerlab.hands.replay_codes import position_names
 from pokerlab.hands.schema import (
     ACTION_STAGE,
@@ -276,7 +276,37 @@ def start_replay(
     raws: Sequence[RawHand], keys: Sequence[str], seqs: Sequence[int], kernels: Any = None
 ) -> PendingReplay:
     """Gather a batch's kernel inputs and submit them to ``kernels`` (``LocalKernels()`` by
-    default, or a :class:`pokerlab.hands.kernel_worker.KernelWorker`)."""
+    default, or a :class:`pokerlab.hands.kernel_worker.KernelWorker`).
+
+    A hand whose amounts cannot be stored (``model.amount_problem``: an infinite, NaN or
+    huge stack) goes to the plain replay, which rejects it; the batch is checked as
+    arrays first, hand by hand only when one is out of range."""
+    try:
+        gathered = _gather(raws, checked=False)
+        fine = _in_range(gathered[5])
+    except OverflowError:  # an integer beyond 64 bits
+        fine = False
+    if not fine:
+        gathered = _gather(raws, checked=True)
+    fast_idx, slow_idx, npl, names, action_lists, arrays = gathered
+    handle = (kernels or LocalKernels()).submit(action_lists, arrays)
+    return PendingReplay(raws, keys, seqs, fast_idx, slow_idx, npl, names, handle)
+
+
+def _in_range(arrays: dict[str, np.ndarray]) -> bool:
+    """Whether every amount of a gathered batch is finite and at most ``MAX_AMOUNT``."""
+    for name in ("starting", "antes", "blinds", "min_bet", "rake", "fin", "win"):
+        a = arrays[name]
+        if a.size and not (np.isfinite(a).all() and np.abs(a).max() <= MAX_AMOUNT):
+            return False
+    return True
+
+
+def _gather(
+    raws: Sequence[RawHand], *, checked: bool
+) -> tuple[list[int], list[int], np.ndarray, list[str], list[list[str]], dict[str, np.ndarray]]:
+    """The kernel inputs of the hands the kernels take; ``checked``: hands with
+    out-of-range amounts are left to the plain replay."""
     fast_idx: list[int] = []
     slow_idx: list[int] = []
     n_players: list[int] = []
@@ -311,6 +341,7 @@ def start_replay(
             and (h.min_bet is None or h.min_bet > 0)
             and (f is None or len(f) == n)
             and (wv is None or len(wv) == n)
+            and not (checked and amount_problem(h) is not None)
         ):
             slow_add(k)
             continue
@@ -349,8 +380,7 @@ def start_replay(
         "has_win": np.asarray(has_win, dtype=np.bool_),
         "rake": np.asarray(rakes, dtype=np.int64),
     }
-    handle = (kernels or LocalKernels()).submit(action_lists, arrays)
-    return PendingReplay(raws, keys, seqs, fast_idx, slow_idx, npl, names, handle)
+    return fast_idx, slow_idx, npl, names, action_lists, arrays
 
 
 def replay_many(

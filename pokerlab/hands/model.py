@@ -82,3 +82,30 @@ class Rejection:
 
     def __str__(self) -> str:
         return f"{self.source} (hand #{self.position + 1}): {self.message}"
+
+
+MAX_AMOUNT = 2**53
+"""The largest amount (in units) a stored hand may hold: exact in a float, and nine seats'
+sums stay far inside the 64-bit integers of the replay kernels and the database."""
+
+
+def _shown(x: object) -> str:
+    text = str(x)
+    return text if len(text) <= 24 else f"{text[:12]}... ({len(text)} digits)"
+
+
+def amount_problem(h: RawHand) -> str | None:
+    """Why the hand's amounts cannot be stored (a stack, blind, ante, bet size, rake,
+    finishing stack or winning that is not a finite number of at most
+    :data:`MAX_AMOUNT` units), or None."""
+    fields = (("starting stack", h.starting_stacks), ("ante", h.antes),
+              ("blind", h.blinds_or_straddles), ("min_bet", [h.min_bet or 0]),
+              ("rake", [h.rake or 0]), ("finishing stack", h.finishing_stacks or ()),
+              ("winning", h.winnings or ()))
+    for what, values in fields:
+        for x in values:
+            if isinstance(x, float) and x != x:  # NaN
+                return f"{what} {x} is not a number"
+            if not -MAX_AMOUNT <= x <= MAX_AMOUNT:
+                return f"{what} {_shown(x)} is too large (at most {MAX_AMOUNT:,} units)"
+    return None

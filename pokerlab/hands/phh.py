@@ -23,6 +23,7 @@ naming its file and position, so one bad hand never stops the others.
 from __future__ import annotations
 
 import datetime as dt
+import math
 import operator
 import os
 import re
@@ -149,9 +150,17 @@ def _int(value: Any, name: str) -> int:
         raise HandHistoryError(f"field {name!r}: expected a number, got {value!r}")
     if isinstance(value, int):
         return value
+    if isinstance(value, (float, Decimal)) and not _finite(value):
+        raise HandHistoryError(f"field {name!r}: {value} is not a finite number of chips")
     if isinstance(value, (float, Decimal)) and value == int(value):
         return int(value)
     raise HandHistoryError(f"field {name!r}: {value!r} is not a number of chips")
+
+
+def _finite(value: float | Decimal) -> bool:
+    if isinstance(value, Decimal):
+        return value.is_finite()
+    return isinstance(value, int) or math.isfinite(value)
 
 
 def _int_list(value: Any, name: str, n: int | None) -> list[int]:
@@ -179,6 +188,8 @@ def _num_list(value: Any, name: str, n: int) -> list[float]:
     for x in value:
         if isinstance(x, bool) or not isinstance(x, (int, float, Decimal)):
             raise HandHistoryError(f"field {name!r}: {x!r} is not a number")
+        if not _finite(x):
+            raise HandHistoryError(f"field {name!r}: {x} is not a finite number of chips")
         out.append(int(x) if x == int(x) else float(x))
     return out
 

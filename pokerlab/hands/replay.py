@@ -26,7 +26,7 @@ import numpy as np
 from pokerlab.cards.cards import parse_card
 from pokerlab.errors import CardError, HandHistoryError
 from pokerlab.hands import replay_codes as K
-from pokerlab.hands.model import RawHand
+from pokerlab.hands.model import RawHand, amount_problem
 from pokerlab.hands.replay_codes import position_names  # noqa: F401 - re-exported
 from pokerlab.hands.schema import ACTION_ROW, NULL_INT, PLAYER_ROW  # noqa: F401 - re-exported
 
@@ -131,6 +131,9 @@ class _Replay:
         n = len(start)
         if not 2 <= n <= 9:
             raise HandHistoryError(f"{n} players: only 2 to 9 are supported")
+        problem = amount_problem(h)
+        if problem is not None:
+            raise HandHistoryError(problem)
         for s in start:
             if s <= 0:
                 raise HandHistoryError(f"starting stack {s} is not positive")

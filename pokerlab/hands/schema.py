@@ -49,6 +49,11 @@ def _c(name: str, sql: str, dtype: str, doc: str, **kw: str) -> Column:
     return Column(name, sql, dtype, doc, **kw)
 
 
+def _null_if(cond: str, value: str) -> str:
+    """The ``select`` of a column whose staged sentinel (``cond``) is stored as NULL."""
+    return f"CASE WHEN {cond} THEN NULL ELSE {value} END"
+
+
 HANDS: tuple[Column, ...] = (
     _c("hand_id", "VARCHAR PRIMARY KEY", "o", "hash of the hand's game facts (RawHand.key)", origin="import"),
     _c("seq", "BIGINT NOT NULL", "i", "import order (1, 2, ...)", origin="import"),
@@ -62,25 +67,13 @@ HANDS: tuple[Column, ...] = (
     _c("hand_name", "VARCHAR", "o", "PHH 'hand' field (hand number at the site)", origin="import"),
     _c("table_name", "VARCHAR", "o", "table name", origin="import"),
     _c("venue", "VARCHAR", "o", "site or event", origin="import"),
-    _c(
-        "played_at",
-        "TIMESTAMP",
-        "i",
-        "from PHH year/month/day/time when present",
-        origin="import",
-        select=f"CASE WHEN played_at = {NULL_INT} THEN NULL ELSE make_timestamp(played_at) END",
-    ),
+    _c("played_at", "TIMESTAMP", "i", "from PHH year/month/day/time when present",
+       origin="import", select=_null_if(f"played_at = {NULL_INT}", "make_timestamp(played_at)")),
     _c("board", "VARCHAR NOT NULL", "o", "e.g. 'Jc6h3s2dQs' ('' if no flop)", origin="import"),
     _c("pot", "BIGINT NOT NULL", "i", "all put in (antes, blinds, bets; uncalled too)", kernel="hint"),
     _c("showdown", "BOOLEAN NOT NULL", "b", "two or more players at the end", kernel="hint"),
-    _c(
-        "preflop_aggressor",
-        "TINYINT",
-        "i",
-        "seat of the last preflop raiser (NULL: none)",
-        select="CASE WHEN preflop_aggressor < 0 THEN NULL ELSE preflop_aggressor END",
-        kernel="hint",
-    ),
+    _c("preflop_aggressor", "TINYINT", "i", "seat of the last preflop raiser (NULL: none)",
+       select=_null_if("preflop_aggressor < 0", "preflop_aggressor"), kernel="hint"),
     _c("last_street", "TINYINT NOT NULL", "i", "0 preflop .. 3 river (last board dealt)", kernel="hint"),
     _c("n_actions", "SMALLINT NOT NULL", "i", "betting actions", kernel="hint"),
     _c("rake", "DOUBLE NOT NULL", "f", "taken from the pot (units): nets sum to -rake", kernel="hint"),
@@ -95,22 +88,10 @@ PLAYERS: tuple[Column, ...] = (
     _c("player", "VARCHAR NOT NULL", "o", "name"),
     _c("position", "VARCHAR NOT NULL", "o", "SB BB UTG ... CO BTN"),
     _c("starting_stack", "BIGINT NOT NULL", "i", "units", kernel="pint"),
-    _c(
-        "finishing_stack",
-        "DOUBLE",
-        "f",
-        "NULL if unknown; may be fractional after a split pot",
-        select="CASE WHEN isnan(finishing_stack) THEN NULL ELSE finishing_stack END",
-        kernel="pflt",
-    ),
-    _c(
-        "net",
-        "DOUBLE",
-        "f",
-        "finishing - starting (units), NULL if unknown",
-        select="CASE WHEN isnan(net) THEN NULL ELSE net END",
-        kernel="pflt",
-    ),
+    _c("finishing_stack", "DOUBLE", "f", "NULL if unknown; may be fractional after a split pot",
+       select=_null_if("isnan(finishing_stack)", "finishing_stack"), kernel="pflt"),
+    _c("net", "DOUBLE", "f", "finishing - starting (units), NULL if unknown",
+       select=_null_if("isnan(net)", "net"), kernel="pflt"),
     _c("hole", "VARCHAR", "o", "e.g. 'AsKd', '????' or NULL when never dealt/shown"),
     _c("blind", "BIGINT NOT NULL", "i", "blind/straddle posted", kernel="pint"),
     _c("ante", "BIGINT NOT NULL", "i", "ante posted", kernel="pint"),
@@ -122,14 +103,8 @@ PLAYERS: tuple[Column, ...] = (
     _c("saw_turn", "BOOLEAN NOT NULL", "b", "in at the turn", kernel="pbool"),
     _c("saw_river", "BOOLEAN NOT NULL", "b", "in at the river", kernel="pbool"),
     _c("wtsd", "BOOLEAN NOT NULL", "b", "still in at a showdown", kernel="pbool"),
-    _c(
-        "won_sd",
-        "BOOLEAN",
-        "i",
-        "collected chips at that showdown (NULL: result unknown)",
-        select="CASE WHEN won_sd < 0 THEN NULL ELSE won_sd = 1 END",
-        kernel="pint",
-    ),
+    _c("won_sd", "BOOLEAN", "i", "collected chips at that showdown (NULL: result unknown)",
+       select=_null_if("won_sd < 0", "won_sd = 1"), kernel="pint"),
     _c("allin", "BOOLEAN NOT NULL", "b", "moved all-in by a call/bet/raise", kernel="pbool"),
     _c("cbet_opp", "BOOLEAN NOT NULL", "b", "could c-bet the flop", kernel="pbool"),
     _c("cbet", "BOOLEAN NOT NULL", "b", "c-bet the flop", kernel="pbool"),
@@ -247,3 +222,16 @@ def epoch_micros(t: dt.datetime | None) -> int:
     if t is None:
         return NULL_INT
     return int((t - dt.datetime(1970, 1, 1)).total_seconds() * 1_000_000)
+
+
+REVIEW_SQL = """CREATE TABLE IF NOT EXISTS review_decisions (
+    hand_id VARCHAR NOT NULL, hero VARCHAR NOT NULL, decision INTEGER NOT NULL,
+    hand VARCHAR, street VARCHAR, situation VARCHAR, board VARCHAR, cards VARCHAR,
+    action VARCHAR, best_action VARCHAR, ev_loss_bb DOUBLE, ev_loss_pct_pot DOUBLE,
+    pot_bb DOUBLE, mix VARCHAR,
+    PRIMARY KEY (hand_id, hero, decision)
+);"""
+"""Hand review (``pokerlab review --db``): one row per scored postflop decision of a hero,
+next to the hand (``hand_id`` = ``hands.hand_id``); ``mix`` is the solution's strategy for
+the hero's hand as JSON (action -> probability).  Created on first use, outside
+:data:`TABLES` (the import pipeline does not write it)."""

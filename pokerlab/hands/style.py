@@ -17,6 +17,9 @@ from pokerlab.errors import ConfigError
 if TYPE_CHECKING:
     from pokerlab.hands.stats import PlayerStats
 
+#: the largest aggression-factor threshold (bets and raises per call)
+MAX_AF = 1000.0
+
 STYLES = ("tight-passive", "tight-aggressive", "loose-passive", "loose-aggressive")
 
 
@@ -39,6 +42,9 @@ class StyleThresholds:
                 raise ConfigError(f"{name} = {v} is not a percentage in 0..100")
         if self.af_aggressive <= 0:
             raise ConfigError(f"af_aggressive = {self.af_aggressive} must be positive")
+        if not self.af_aggressive <= MAX_AF:
+            raise ConfigError(f"af_aggressive = {self.af_aggressive:g} is too large (an "
+                              f"aggression factor threshold is at most {MAX_AF:g})")
 
     def vpip_threshold(self, table_size: int) -> float:
         if table_size <= 2:

@@ -2,15 +2,21 @@
 
 An agent sees a hand only through a view: its own hole cards, the board, the public
 betting (as typed :mod:`pokerlab.holdem.events`), the stacks and the legal action range;
-never the opponent's hidden cards.  :func:`checked_act` asks an agent for a move and checks
-it.  This module sits below :mod:`pokerlab.holdem.engine` (which calls :func:`make_view`)
-and reads states by their attributes only.  Re-exported by :mod:`pokerlab.agents.base`.
+never the opponent's hidden cards.  At the end of a hand it sees :func:`final_view`: the
+same, plus the opponent's cards only where the showdown showed them (a folded or mucked
+hand stays unknown) and its own result.  :func:`checked_act` asks an agent for a move and
+checks it.  :class:`AgentBase` gives an agent the no-op defaults of the optional members
+(``observe_event``, ``end_hand``, ``start_match``, ``counters``); :func:`feed_events`,
+:func:`end_hand`, :func:`start_match` and :func:`learns` are how the hand loops reach
+them, also for agents that do not derive from it.  This module sits below
+:mod:`pokerlab.holdem.engine` (which calls :func:`make_view`) and reads states by their
+attributes only.  Re-exported by :mod:`pokerlab.agents.base`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from pokerlab.errors import AgentError
@@ -29,6 +35,7 @@ from pokerlab.holdem.events import (
     Event,
     Folded,
     RaisedTo,
+    Shown,
     event_to_action,
     events_of,
     visible,
@@ -64,11 +71,23 @@ class PlayerView:
     """The player to act (-1 when nobody is); agents are asked only when ``actor == player``."""
     state_type: Any = field(default=None, compare=False, repr=False)
     """The state class the view was made from (what :meth:`replay_state` rebuilds)."""
+    opponent_hole: tuple[int, ...] | None = None
+    """The opponent's hole cards as the showdown showed them; ``None`` while they are
+    unknown: always during a hand, and at its end when the opponent folded or mucked
+    (:func:`final_view` only sets it)."""
+    payoff: int | None = None
+    """The viewer's chips won (+) or lost (-) in the finished hand (:func:`final_view`, at
+    a terminal state whose result is known); ``None`` otherwise."""
 
     # ------------------------------------------------------------ conveniences
     @property
     def opponent(self) -> int:
         return 1 - self.player
+
+    @property
+    def showdown(self) -> bool:
+        """The opponent's cards were shown (a :func:`final_view` of a showdown)."""
+        return self.opponent_hole is not None
 
     @property
     def is_acting(self) -> bool:
@@ -156,6 +175,35 @@ def make_view(state: Any, player: int) -> PlayerView:
     )
 
 
+def shown_at_end(ev: Event, player: int) -> bool:
+    """Whether ``player`` has seen ``ev`` once the hand is over: what it may see during the
+    hand (:func:`~pokerlab.holdem.events.visible`) and the opponent's cards shown at the
+    showdown (a :class:`~pokerlab.holdem.events.Shown` of known cards; cards shown as
+    unknown were mucked)."""
+    return visible(ev, player) or (isinstance(ev, Shown) and not hidden(ev.cards))
+
+
+def final_view(state: Any, player: int) -> PlayerView:
+    """What ``player`` saw of the hand ``state`` once it is over: :func:`make_view`, with
+    the opponent's shown cards (``opponent_hole``, and its ``Shown`` event in ``events``)
+    only when the engine's events show them at the showdown -- never after a fold, never
+    for a hand shown as unknown (mucked) -- and ``payoff``, the viewer's result.
+
+    The one end-of-hand input of agents (``end_hand(view)``): the opponent's hole cards in
+    ``state`` are read from its ``Shown`` events only, never from ``state.hole``."""
+    base = make_view(state, player)
+    opp = 1 - player
+    events = tuple(ev for ev in state.history if shown_at_end(ev, player))
+    shown = next((tuple(ev.cards) for ev in events
+                  if isinstance(ev, Shown) and ev.player == opp), None)
+    payoff: int | None = None
+    if state.phase == Phase.TERMINAL:
+        cards = [*state.hole[0], *state.hole[1], *state.board]
+        if state.folded >= 0 or UNKNOWN not in cards:
+            payoff = int(state.payoffs()[player])
+    return replace(base, events=events, opponent_hole=shown, payoff=payoff)
+
+
 def action_probabilities(agent: Any, view: PlayerView) -> list[tuple[Action, float]] | None:
     """``agent.action_probabilities(view)`` when the agent has it, else ``None``."""
     fn = getattr(agent, "action_probabilities", None)
@@ -205,3 +253,60 @@ def feed_events(seats: Sequence[Any], state: Any, since: int) -> int:
 def hidden(cards: Sequence[int]) -> bool:
     """True when every card is unknown (``UNKNOWN``)."""
     return all(c == UNKNOWN for c in cards)
+
+
+# ---------------------------------------------------------------------- agent defaults
+class AgentBase:
+    """The optional members of an agent, as no-ops (derive from it and override what the
+    agent uses; see :class:`pokerlab.agents.base.Agent`).
+
+    * ``observe_event(event)``: each event of the hand its seat may see, once, in order
+      (:func:`feed_events`);
+    * ``end_hand(view)``: the end of every hand, with :func:`final_view` of its seat (the
+      opponent's cards only where the showdown showed them).  An agent that overrides it
+      *learns* (:func:`learns`): it has no match fast path and starts afresh in every run
+      of hands;
+    * ``start_match()``: before every run of hands (a match, a chunk of one, a session);
+    * ``counters()``: the agent's own numbers (summed over a match's chunks).
+    """
+
+    def observe_event(self, event: Event) -> None:
+        return None
+
+    def end_hand(self, view: Any) -> None:
+        """The end of a hand: a :class:`PlayerView` from :func:`final_view` (HUNL), a
+        ``SmallHandEnd`` (small games, :mod:`pokerlab.evaluation.matches`)."""
+        return None
+
+    def start_match(self) -> None:
+        return None
+
+    def counters(self) -> dict[str, float]:
+        return {}
+
+
+def learns(agent: Any) -> bool:
+    """Whether ``agent`` learns from finished hands: it has an ``end_hand`` of its own (not
+    :class:`AgentBase`'s no-op)."""
+    fn = getattr(agent, "end_hand", None)
+    return callable(fn) and getattr(fn, "__func__", None) is not AgentBase.end_hand
+
+
+def start_match(agents: Sequence[Any]) -> None:
+    """``start_match()`` of each learning agent of ``agents`` (each object once): learning
+    agents start afresh with every run of hands."""
+    seen: list[Any] = []
+    for a in agents:
+        if learns(a) and not any(a is b for b in seen):
+            seen.append(a)
+            fn = getattr(a, "start_match", None)
+            if callable(fn):
+                fn()
+
+
+def end_hand(seats: Sequence[Any], state: Any) -> None:
+    """The end of the hand ``state`` for each agent of ``seats`` (seat order) that learns:
+    ``end_hand(final_view(state, seat))``, what its seat saw and nothing more."""
+    for p, a in enumerate(seats):
+        if learns(a):
+            a.end_hand(final_view(state, p))

@@ -23,7 +23,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from pokerlab.games.compiled import KIND_CHANCE, KIND_DECISION, KIND_TERMINAL
+from pokerlab.games.compiled import KIND_DECISION
+from pokerlab.games.pass_kernels import forward_reach, tree_values
 from pokerlab.solvers.regret import regret_match_row
 
 
@@ -34,43 +35,6 @@ def _match(regrets, infoset_offset, num_i, out):  # pragma: no cover - compiled
     for i in range(num_i):
         lo = infoset_offset[i]
         regret_match_row(regrets, lo, infoset_offset[i + 1] - lo, out, lo)
-
-
-@njit(cache=True)
-def _pass(kind, player, child_start, child_count, children, edge_prob, edge_slot,
-          utility, exploiter, sigma, r_e, r_o, r_c, v):  # pragma: no cover - compiled
-    """Forward reaches (exploiter's own, opponent's own, chance) and exploiter values."""
-    n = kind.shape[0]
-    r_e[0] = 1.0
-    r_o[0] = 1.0
-    r_c[0] = 1.0
-    for h in range(n):
-        k = kind[h]
-        if k == KIND_TERMINAL:
-            continue
-        s = child_start[h]
-        for e in range(s, s + child_count[h]):
-            c = children[e]
-            r_e[c] = r_e[h]
-            r_o[c] = r_o[h]
-            r_c[c] = r_c[h]
-            if k == KIND_CHANCE:
-                r_c[c] *= edge_prob[e]
-            elif player[h] == exploiter:
-                r_e[c] *= sigma[edge_slot[e]]
-            else:
-                r_o[c] *= sigma[edge_slot[e]]
-    for h in range(n - 1, -1, -1):
-        k = kind[h]
-        if k == KIND_TERMINAL:
-            v[h] = utility[h, exploiter]
-            continue
-        acc = 0.0
-        s = child_start[h]
-        for e in range(s, s + child_count[h]):
-            w = edge_prob[e] if k == KIND_CHANCE else sigma[edge_slot[e]]
-            acc += w * v[children[e]]
-        v[h] = acc
 
 
 @njit(cache=True)
@@ -88,10 +52,9 @@ def restricted_cfr(kind, player, infoset, child_start, child_count, children, ed
     sig_e = np.zeros(num_s)
     sig_o = np.zeros(num_s)
     sigma = np.zeros(num_s)
-    r_e = np.zeros(n)
-    r_o = np.zeros(n)
-    r_c = np.zeros(n)
-    v = np.zeros(n)
+    opponent = 1 - exploiter
+    reach = np.zeros((n, 3))  # own reach of players 0 and 1, chance's reach
+    v = np.zeros((n, 2))  # column ``exploiter``: its values
     inc = np.zeros(num_s)
     own_reach = np.zeros(num_i)
     for t in range(1, iterations + 1):
@@ -110,8 +73,10 @@ def restricted_cfr(kind, player, infoset, child_start, child_count, children, ed
                         c = conf[w, i]
                         for s in range(lo, hi):
                             sigma[s] = c * model_sp[s] + (1.0 - c) * sig_o[s]
-                _pass(kind, player, child_start, child_count, children, edge_prob,
-                      edge_slot, utility, exploiter, sigma, r_e, r_o, r_c, v)
+                forward_reach(kind, player, child_start, child_count, children, edge_prob,
+                              edge_slot, sigma, reach)
+                tree_values(kind, child_start, child_count, children, edge_prob, edge_slot,
+                            sigma, utility, exploiter, exploiter + 1, v)
                 ww = world_w[w]
                 for h in range(n):
                     if kind[h] != KIND_DECISION:
@@ -122,20 +87,20 @@ def restricted_cfr(kind, player, infoset, child_start, child_count, children, ed
                         if phase != 0:
                             continue
                         if w == 0:
-                            own_reach[i] = r_e[h]
-                        cf = ww * r_o[h] * r_c[h]
+                            own_reach[i] = reach[h, exploiter]
+                        cf = ww * reach[h, opponent] * reach[h, 2]
                         if cf == 0.0:
                             continue
                         for e in range(s0, s0 + child_count[h]):
-                            inc[edge_slot[e]] += cf * (v[children[e]] - v[h])
+                            inc[edge_slot[e]] += cf * (v[children[e], exploiter] - v[h, exploiter])
                     else:
                         if phase != 1:
                             continue
-                        cf = ww * (1.0 - conf[w, i]) * r_e[h] * r_c[h]
+                        cf = ww * (1.0 - conf[w, i]) * reach[h, exploiter] * reach[h, 2]
                         if cf == 0.0:
                             continue
                         for e in range(s0, s0 + child_count[h]):
-                            r_op[w, edge_slot[e]] += cf * (v[h] - v[children[e]])
+                            r_op[w, edge_slot[e]] += cf * (v[h, exploiter] - v[children[e], exploiter])
             if phase == 0:
                 for i in range(num_i):
                     if infoset_player[i] != exploiter:

@@ -1,11 +1,13 @@
 """Plain-Python twin of :func:`pokerlab.opponents.response_kernels.restricted_cfr`
-(same algorithm, same arithmetic order; used by the parity test only)."""
+(same algorithm, same arithmetic order; used by the parity test only).  Its forward and
+value passes are the plain twins of :mod:`pokerlab.games.pass_kernels`."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from pokerlab.games.compiled import KIND_CHANCE, KIND_DECISION, KIND_TERMINAL
+from pokerlab.games.compiled import KIND_DECISION
+from pokerlab.games.pass_kernels import forward_reach_py, tree_values_py
 from pokerlab.solvers.regret import regret_match_row_py
 
 
@@ -43,32 +45,15 @@ def restricted_cfr_py(kind, player, infoset, child_start, child_count, children,
                         else:
                             c = float(conf[w][i])
                             sigma[s] = c * float(model_sp[s]) + (1.0 - c) * sig_o[s]
-                r_e = [0.0] * n
-                r_o = [0.0] * n
-                r_c = [0.0] * n
-                v = [0.0] * n
-                r_e[0] = r_o[0] = r_c[0] = 1.0
-                for h in range(n):
-                    if kind[h] == KIND_TERMINAL:
-                        continue
-                    for e in range(child_start[h], child_start[h] + child_count[h]):
-                        c_ = children[e]
-                        r_e[c_], r_o[c_], r_c[c_] = r_e[h], r_o[h], r_c[h]
-                        if kind[h] == KIND_CHANCE:
-                            r_c[c_] *= edge_prob[e]
-                        elif player[h] == exploiter:
-                            r_e[c_] *= sigma[edge_slot[e]]
-                        else:
-                            r_o[c_] *= sigma[edge_slot[e]]
-                for h in range(n - 1, -1, -1):
-                    if kind[h] == KIND_TERMINAL:
-                        v[h] = float(utility[h][exploiter])
-                        continue
-                    acc = 0.0
-                    for e in range(child_start[h], child_start[h] + child_count[h]):
-                        wt = edge_prob[e] if kind[h] == KIND_CHANCE else sigma[edge_slot[e]]
-                        acc += wt * v[children[e]]
-                    v[h] = acc
+                reach = np.zeros((n, 3))
+                vals = np.zeros((n, 2))
+                sig = np.asarray(sigma)
+                forward_reach_py(kind, player, child_start, child_count, children, edge_prob,
+                                 edge_slot, sig, reach)
+                tree_values_py(kind, child_start, child_count, children, edge_prob, edge_slot,
+                               sig, utility, exploiter, exploiter + 1, vals)
+                r_e, r_o, r_c = reach[:, exploiter], reach[:, 1 - exploiter], reach[:, 2]
+                v = vals[:, exploiter]
                 ww = float(world_w[w])
                 for h in range(n):
                     if kind[h] != KIND_DECISION:

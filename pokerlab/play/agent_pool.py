@@ -4,8 +4,10 @@ and HUNL agents whose policy is loaded once per process and shared read-only.
 * :func:`offered_specs` -- the HUNL agent specs of :data:`pokerlab.agents.registry.HUNL_SPECS`
   that a page may ask for: every spec without a placeholder argument (``policy:PATH`` is
   never offered: a page cannot make the server read a file), the shipped-policy specs
-  (``blueprint``, ``thesis``) only when their file is installed.  A spec added to the
-  registry appears here without any change to the play package.
+  (``blueprint``, ``thesis``) only when their file is installed, and ``blueprint-N`` for
+  every further shipped blueprint (``blueprint-200``: the one whose stack the default
+  ``blueprint`` file is not).  A spec added to the registry appears here without any
+  change to the play package.
 * :func:`strengths` -- what the league of docs/evaluation.md measured for each spec
   (``league.json`` next to this module), shown as a tooltip in the agent menu.
 * :func:`session_agent` -- a session's own agent.  Agents that play a saved policy
@@ -36,6 +38,7 @@ def offered_specs() -> tuple[str, ...]:
         BLUEPRINT_FILES,
         HUNL_SPECS,
         THESIS_FILES,
+        shipped_blueprints,
         shipped_policy,
     )
 
@@ -43,7 +46,12 @@ def offered_specs() -> tuple[str, ...]:
     for spec in HUNL_SPECS:
         if any(ch.isupper() for ch in spec):  # a placeholder (policy:PATH): a file or a
             continue                            # choice a page cannot make
-        if spec == "blueprint" and shipped_policy(BLUEPRINT_FILES) is None:
+        if spec == "blueprint":  # the default file, then the other stacks' blueprints
+            default = shipped_policy(BLUEPRINT_FILES)
+            if default is not None:
+                out.append(spec)
+            out += [f"blueprint-{bb:g}" for bb, path in sorted(shipped_blueprints().items())
+                    if path != default]
             continue
         if spec == "thesis" and shipped_policy(THESIS_FILES) is None:
             continue
@@ -103,9 +111,8 @@ def _freeze(agent: Any) -> None:
 def _copy(proto: Any, seed: int) -> Any:
     agent = copy.copy(proto)
     inner = getattr(proto, "inner", None)
-    if inner is not None:  # the thesis agent wraps a policy agent
-        agent.inner = copy.copy(inner)
-        agent.inner.bucket = proto._bucket
+    if inner is not None:  # the thesis agent wraps a policy agent (its own tracked hand;
+        agent.inner = copy.copy(inner)  # the bucketer and the policy are shared)
     agent.reset(seed)
     return agent
 
@@ -115,9 +122,6 @@ def session_agent(spec: str, *, config: Any, seed: int) -> Any:
     docstring: policy agents share one loaded policy)."""
     from pokerlab.agents.registry import make_agent
 
-    low = spec.strip().lower()
-    if low in ("random", "call", "raise", "tag", "pushfold"):
-        return make_agent(spec, game="hunl", config=config, seed=seed)
     key = (spec.strip(), tuple(config.stacks), config.small_blind, config.big_blind,
            config.ante)
     with _LOCK:

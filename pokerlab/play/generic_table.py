@@ -1,4 +1,4 @@
-"""The generic game path of the play session: any small two-player protocol game
+"""The generic table of the play session: any small two-player protocol game
 (:class:`GenericSession`; see :mod:`pokerlab.play.session` for the interface and
 :mod:`pokerlab.play.generic` for the checks and the capabilities it reads)."""
 
@@ -8,10 +8,12 @@ from typing import Any
 
 from pokerlab.play import session as ps
 from pokerlab.play.errors import PlayError
+from pokerlab.play.events import AGENT, YOU, BoardDealt, HandStarted, TableEvent
 from pokerlab.play.protocol_table import ProtocolTable
+from pokerlab.play.registry import is_equilibrium
 
 
-class GenericSession(ProtocolTable, path="generic"):
+class GenericSession(ProtocolTable, table="generic"):
     """Any game string :func:`pokerlab.play.generic.load_play_game` accepts."""
 
     def _setup(self, agent: Any) -> None:
@@ -23,7 +25,7 @@ class GenericSession(ProtocolTable, path="generic"):
         self.big_blind = 1
         spec = (self.config.agent or "equilibrium").strip()
         if agent is None:
-            if spec.lower() in ("equilibrium", "nash", "lp"):
+            if is_equilibrium(spec):
                 from pokerlab.play.opponents import EquilibriumAgent
 
                 agent = EquilibriumAgent(self.game)
@@ -72,16 +74,16 @@ class GenericSession(ProtocolTable, path="generic"):
             h.cards.append(a)
         return [int(c) for c in st.board[nb:]] if self.caps.card is not None else []
 
-    def _g_board_events(self, h: ps.HandRecord, new: list[int]) -> list[ps.PlayEvent]:
+    def _g_board_events(self, h: ps.HandRecord, new: list[int]) -> list[TableEvent]:
         card = self.caps.card
         if not new or card is None:
             return []
-        ev = ps.BoardDealt(street=self._g_street(h.state) or "board", cards=[card(c) for c in new])
+        ev = BoardDealt(street=self._g_street(h.state) or "board", cards=[card(c) for c in new])
         h.events.append(ev)
         self._frame(h)
         return [ev]
 
-    def _deal(self, number: int) -> list[ps.PlayEvent]:
+    def _deal(self, number: int) -> list[TableEvent]:
         st = self.small_game.new_initial_state()
         human = 0 if number % 2 == 1 else 1  # seats alternate every hand
         if self.agent is not None and hasattr(self.agent, "reset"):
@@ -89,11 +91,11 @@ class GenericSession(ProtocolTable, path="generic"):
         h = ps.HandRecord(number=number, human_player=human, state=st, cards=[])
         self.hands.append(h)
         new = self._g_deal(h)
-        ev = ps.HandStarted(hand=number, button=self._who(h, 1),
-                            stacks={ps.YOU: self._g_stack(st, human), ps.AGENT: self._g_stack(st, 1 - human)},
+        ev = HandStarted(hand=number, button=self._who(h, 1),
+                            stacks={YOU: self._g_stack(st, human), AGENT: self._g_stack(st, 1 - human)},
                             cards=self._g_cards(h, human))
         h.events.append(ev)
-        out: list[ps.PlayEvent] = [ev]
+        out: list[TableEvent] = [ev]
         self._frame(h)
         out += self._g_board_events(h, new)
         if st.is_terminal():
@@ -114,7 +116,7 @@ class GenericSession(ProtocolTable, path="generic"):
             return "action"
         return "raise" if to_call > 0 else "bet"
 
-    def _generic_apply(self, h: ps.HandRecord, player: int, a: int) -> list[ps.PlayEvent]:
+    def _generic_apply(self, h: ps.HandRecord, player: int, a: int) -> list[TableEvent]:
         from pokerlab.play.generic import safe_string
 
         st = h.state
@@ -131,11 +133,10 @@ class GenericSession(ProtocolTable, path="generic"):
                 amount = after[player] - before[player]
             elif kind in ("bet", "raise"):
                 amount = after[player]
-        ev = ps.ActionTaken(who=self._who(h, player), kind=kind, amount=amount, pot=pot,
-                            label=label)
+        ev = self._taken(h, player, kind=kind, amount=amount, pot=pot, label=label)
         h.events.append(ev)
         self._frame(h)
-        out: list[ps.PlayEvent] = [ev]
+        out: list[TableEvent] = [ev]
         out += self._g_board_events(h, self._g_deal(h))
         if st.is_terminal():
             out += self._finish(h)
@@ -206,7 +207,7 @@ class GenericSession(ProtocolTable, path="generic"):
         return int(hits[0]["id"])
 
     def _human(self, h: ps.HandRecord, kind: str, amount: int | None,
-               action: int | None) -> list[ps.PlayEvent]:
+               action: int | None) -> list[TableEvent]:
         from pokerlab.play.generic import safe_string
 
         st = h.state
@@ -235,7 +236,7 @@ class GenericSession(ProtocolTable, path="generic"):
         h.decisions.append(dec)
         return self._generic_apply(h, you, int(a))
 
-    def _apply_move(self, h: ps.HandRecord, p: int, move: Any) -> list[ps.PlayEvent]:
+    def _apply_move(self, h: ps.HandRecord, p: int, move: Any) -> list[TableEvent]:
         if move not in h.state.legal_actions():
             raise PlayError(f"agent {self.agent_name!r} chose an illegal action {move!r}")
         return self._generic_apply(h, p, int(move))
@@ -281,7 +282,7 @@ class GenericSession(ProtocolTable, path="generic"):
                 bets, pot = [0, 0], 0
         current = h is self.current
         to_call = (max(contrib) - contrib[you]
-                   if contrib is not None and current and self.waiting == ps.YOU else 0)
+                   if contrib is not None and current and self.waiting == YOU else 0)
         base.update(self._table_facts(h))
         base.update(
             hand=h.number, street=self._g_street(st),

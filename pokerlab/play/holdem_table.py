@@ -1,33 +1,25 @@
-"""The hold'em game path of the play session: ``hunl`` and the push/fold trainer on the
-hold'em engine (:class:`HoldemSession`; see :mod:`pokerlab.play.session` for the
-interface).  Every finished hand is written to PHH."""
+"""The hold'em table of the play session: a HUNL engine game against an agent
+(:class:`HoldemSession`; see :mod:`pokerlab.play.session` for the interface; the push/fold
+trainer, :mod:`pokerlab.play.pushfold_table`, is this table with its own agent and a
+grader).  The hand's events are the engine's own records (:mod:`pokerlab.holdem.events`),
+each handed to the agent's seat once and logged as an
+:class:`~pokerlab.play.events.EngineRecord`.  Every finished hand is written to PHH."""
 
 from __future__ import annotations
 
-import random
 import time
 from collections.abc import Callable
 from typing import Any
 
 from pokerlab.cards.cards import card_str, preflop_class
+from pokerlab.errors import PokerlabError
 from pokerlab.play.errors import PlayError
-from pokerlab.play.session import (
-    AGENT,
-    STREETS,
-    YOU,
-    ActionTaken,
-    BoardDealt,
-    CardsShown,
-    Decision,
-    HandRecord,
-    HandStarted,
-    PlayEvent,
-    Session,
-)
+from pokerlab.play.events import AGENT, STREETS, YOU, EngineRecord, HandStarted, TableEvent
+from pokerlab.play.session import Decision, HandRecord, Session
 
 
-class HoldemSession(Session, path="holdem"):
-    """``hunl`` (against an agent spec) and ``pushfold`` (against the exact Nash)."""
+class HoldemSession(Session, table="holdem"):
+    """A HUNL engine game against an agent spec (``tag`` by default)."""
 
     shows_at_end = False
 
@@ -37,21 +29,23 @@ class HoldemSession(Session, path="holdem"):
         config = self.config
         self.base_config = HoldemConfig.from_bb(config.stack)
         self.big_blind = self.base_config.big_blind
-        if self.game == "pushfold":
-            from pokerlab.play.opponents import pushfold_nash
-
-            self._pf = pushfold_nash(config.stack)
-            self.agent = agent if agent is not None else None
-            self.agent_name = "push/fold Nash"
-        else:
-            if agent is None:  # a policy agent shares its loaded policy across sessions
-                from pokerlab.play.agent_pool import session_agent
-
-                agent = session_agent(config.agent or "tag", config=self.base_config,
-                                      seed=self._seed % (2**31))
-            self.agent = agent
-            self.agent_name = str(getattr(agent, "name", config.agent or "tag"))
+        spec = config.agent or "tag"
+        try:
+            self.agent = agent if agent is not None else self._make_agent(spec)
+            self.agent_name = str(getattr(self.agent, "name", spec))
             self._warm_up()
+        except PokerlabError as exc:
+            raise PlayError(f"cannot start agent {spec!r}: {exc}") from None
+        except Exception as exc:  # a broken agent: one clear error, never a traceback
+            raise PlayError(f"cannot start agent {spec!r}: {type(exc).__name__}: "
+                            f"{exc}") from None
+
+    def _make_agent(self, spec: str) -> Any:
+        """The session's agent for ``spec`` (a policy agent shares its loaded policy
+        across sessions, :func:`pokerlab.play.agent_pool.session_agent`)."""
+        from pokerlab.play.agent_pool import session_agent
+
+        return session_agent(spec, config=self.base_config, seed=self._seed % (2**31))
 
     def _warm_up(self) -> None:
         """One throw-away decision, so that lazy loading (tables, compiled kernels) happens
@@ -77,7 +71,7 @@ class HoldemSession(Session, path="holdem"):
         st = h.state
         return int(st.actor) if st.phase == Phase.BETTING else -1
 
-    def _deal(self, number: int) -> list[PlayEvent]:
+    def _deal(self, number: int) -> list[TableEvent]:
         from pokerlab.holdem.engine import HoldemConfig, HoldemState
 
         human = 1 if number % 2 == 1 else 0  # the person has the button in odd hands
@@ -103,11 +97,11 @@ class HoldemSession(Session, path="holdem"):
                          stacks={YOU: cfg.stacks[human], AGENT: cfg.stacks[1 - human]},
                          cards=[card_str(x) for x in cards[2 * human:2 * human + 2]])
         h.events.append(ev)
-        out: list[PlayEvent] = [ev]
+        out: list[TableEvent] = [ev]
         out += self._holdem_progress(h, 0)
         return out
 
-    def _holdem_progress(self, h: HandRecord, since: int) -> list[PlayEvent]:
+    def _holdem_progress(self, h: HandRecord, since: int) -> list[TableEvent]:
         """Deal boards until somebody must act or the hand ends; events since ``since``."""
         from pokerlab.holdem.engine import Phase
 
@@ -123,10 +117,11 @@ class HoldemSession(Session, path="holdem"):
             out += self._finish(h)
         return out
 
-    def _holdem_events(self, h: HandRecord, since: int) -> list[PlayEvent]:
-        """The engine's events from position ``since`` on, each once: handed to the agent
-        (those its seat may see, :func:`~pokerlab.holdem.view.feed_events`) and turned into
-        the session's play events (the pot and bets come with the engine's records)."""
+    def _holdem_events(self, h: HandRecord, since: int) -> list[TableEvent]:
+        """The engine's records from position ``since`` on, each once: handed to the agent
+        (those its seat may see, :func:`~pokerlab.holdem.view.feed_events`) and logged as
+        they are (:class:`~pokerlab.play.events.EngineRecord`: the seat's name, the agent's
+        think time; the pot and bets come with the records)."""
         from pokerlab.holdem import events as hev
         from pokerlab.holdem.view import feed_events
 
@@ -135,36 +130,28 @@ class HoldemSession(Session, path="holdem"):
             seats: list[Any] = [None, None]
             seats[1 - h.human_player] = self.agent
             feed_events(seats, st, since)
-        out: list[PlayEvent] = []
+        out: list[TableEvent] = []
         for item in st.history[since:]:
-            if isinstance(item, hev.BoardDealt):
-                street = STREETS[item.street] if 1 <= item.street <= 3 else "board"
-                ev: PlayEvent = BoardDealt(street=street, cards=[card_str(c) for c in item.cards])
-            elif isinstance(item, hev.Folded):
-                ev = ActionTaken(who=self._who(h, item.player), kind="fold", amount=0,
-                                 pot=item.pot)
-            elif isinstance(item, hev.CheckedOrCalled):
-                ev = ActionTaken(who=self._who(h, item.player),
-                                 kind="call" if item.amount else "check",
-                                 amount=item.amount, pot=item.pot)
-            elif isinstance(item, hev.RaisedTo):
-                # the raiser never had more in than the opponent: it faced a bet exactly
-                # when the opponent's bet (unchanged by the raise) is not zero
-                facing = item.bets[1 - item.player] > 0
-                ev = ActionTaken(who=self._who(h, item.player),
-                                 kind="raise" if facing else "bet", amount=item.raise_to,
-                                 pot=item.pot)
-            elif isinstance(item, hev.Shown):
-                if item.player != h.human_player:
-                    h.revealed = True
-                ev = CardsShown(who=self._who(h, item.player),
-                                cards=[card_str(c) for c in item.cards])
-            else:  # hole cards: in HandStarted
+            if isinstance(item, hev.HoleDealt):  # the person's cards are in HandStarted
                 continue
+            player = getattr(item, "player", -1)
+            if isinstance(item, hev.Shown) and player != h.human_player:
+                h.revealed = True
+            ms, searched = self._agent_think(h, player) if isinstance(
+                item, hev.ACTION_TYPES) else (None, None)
+            ev = EngineRecord(item, who=self._who(h, player) if player >= 0 else "",
+                              think_ms=ms, searched=searched)
             h.events.append(ev)
             out.append(ev)
             self._frame(h)
         return out
+
+    def _end_hand(self, h: HandRecord, showdown: bool) -> None:
+        from pokerlab.holdem.view import end_hand
+
+        seats: list[Any] = [None, None]
+        seats[1 - h.human_player] = self.agent
+        end_hand(seats, h.state)
 
     def _settle(self, h: HandRecord) -> bool:
         st = h.state
@@ -185,13 +172,6 @@ class HoldemSession(Session, path="holdem"):
                              "call": lg.call_amount, "raise": lg.can_raise,
                              "min": lg.min_raise_to, "max": lg.max_raise_to,
                              "quick": {}, "verb": "raise" if max(st.bets) > 0 else "bet"}
-        if self.game == "pushfold":
-            # SB: fold or all-in; BB facing the shove: fold or call.
-            if lg.can_raise:
-                d.update(min=lg.max_raise_to, check=False, verb="all-in")
-                d["call"] = -1  # no limping in the trainer
-            d["quick"] = {}
-            return d
         if lg.can_raise:
             top = max(st.bets)
             pot_after_call = st.pot + lg.call_amount
@@ -204,11 +184,11 @@ class HoldemSession(Session, path="holdem"):
         return d
 
     def _human(self, h: HandRecord, kind: str, amount: int | None,
-               action: int | None) -> list[PlayEvent]:
+               action: int | None) -> list[TableEvent]:
         kind, amount = self._checked(kind, amount, action)
         return self._holdem_human(h, kind, amount)
 
-    def _holdem_human(self, h: HandRecord, kind: str, amount: int | None) -> list[PlayEvent]:
+    def _holdem_human(self, h: HandRecord, kind: str, amount: int | None) -> list[TableEvent]:
         from pokerlab.holdem.engine import Action, ActionKind
 
         st = h.state
@@ -221,8 +201,8 @@ class HoldemSession(Session, path="holdem"):
         dec = Decision(street=STREETS[min(st.street, 3)], to_call=st.to_call, pot=st.pot,
                        chosen=self._describe(kind, amount, st.to_call), view=st.view(h.human_player),
                        human_player=h.human_player)
-        if self.game == "pushfold":
-            self._grade_pushfold(h, dec, aggressive=kind != "fold")
+        if self.grader is not None:  # the push/fold trainer scores the decision
+            self.grader.grade(dec, aggressive=kind != "fold", stats=self.stats)
         h.decisions.append(dec)
         mark = len(st.history)
         st.apply(action)
@@ -237,11 +217,9 @@ class HoldemSession(Session, path="holdem"):
         return kind
 
     def _agent_move(self, h: HandRecord, p: int) -> Any:
-        if self.game == "pushfold":
-            return self._pushfold_agent(h, p)
         return self.agent.act(h.state.view(p))
 
-    def _apply_move(self, h: HandRecord, p: int, move: Any) -> list[PlayEvent]:
+    def _apply_move(self, h: HandRecord, p: int, move: Any) -> list[TableEvent]:
         from pokerlab.holdem.engine import Action
 
         st = h.state
@@ -250,40 +228,6 @@ class HoldemSession(Session, path="holdem"):
         mark = len(st.history)
         st.apply(move)
         return self._holdem_progress(h, mark)
-
-    def _pushfold_agent(self, h: HandRecord, p: int) -> Any:
-        from pokerlab.holdem.engine import Action, ActionKind
-
-        st = h.state
-        c1, c2 = st.hole[p]
-        lg = st.legal()
-        if p == 1:  # the button (SB): shove or fold
-            prob = self._pf.shove_prob(c1, c2)
-            go = Action(kind=ActionKind.RAISE, amount=lg.max_raise_to)
-        else:
-            prob = self._pf.call_prob(c1, c2)
-            go = Action(kind=ActionKind.CHECK_CALL)
-        r = random.Random(self._agent_seed(h.number) * 7 + len(st.history)).random()
-        if r < prob or not lg.can_fold:
-            return go
-        return Action(kind=ActionKind.FOLD)
-
-    def _grade_pushfold(self, h: HandRecord, dec: Decision, aggressive: bool) -> None:
-        st = h.state
-        c1, c2 = st.hole[h.human_player]
-        sb = h.human_player == 1
-        gain, loss = self._pf.grade(sb, c1, c2, aggressive)
-        nash = self._pf.shove_prob(c1, c2) if sb else self._pf.call_prob(c1, c2)
-        act = "shove" if sb else "call"
-        dec.coach = {
-            "street": dec.street, "chosen": dec.chosen,
-            "frequencies": [[act, round(nash, 4)], ["fold", round(1 - nash, 4)]],
-            "gain_bb": round(gain, 4), "ev_loss_bb": round(loss, 4),
-            "grid": self._pf.grid(sb), "grid_title": f"Nash {act} frequency, {'SB' if sb else 'BB'}",
-            "class": preflop_class(c1, c2),
-        }
-        self.stats.ev_loss += loss
-        self.stats.decisions_graded += 1
 
     def _coach(self, d: Decision, out: dict[str, Any]) -> dict[str, Any]:
         fn = getattr(self.agent, "action_probabilities", None)
@@ -406,14 +350,14 @@ class HoldemSession(Session, path="holdem"):
                 continue
             st = h.state
             if mask_hidden and not h.revealed:
-                st = _masked(st, 1 - h.human_player)
+                st = masked_state(st, 1 - h.human_player)
             hhs.append(phh.to_hand_history(st, hand=h.number, players=self._names(h)))
         if not hhs:
             return ""
         return str(HandHistory.dumps_all(hhs)) + "\n"
 
 
-def _masked(state: Any, hide: int) -> Any:
+def masked_state(state: Any, hide: int) -> Any:
     """A copy of a finished hand with player ``hide``'s hole cards unknown."""
     from pokerlab.holdem import events as hev
     from pokerlab.holdem.engine import HoldemState

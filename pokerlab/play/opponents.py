@@ -28,9 +28,10 @@ _LOCK = threading.Lock()
 
 @lru_cache(maxsize=16)
 def _small_game_policy(game: str) -> Any:
+    from pokerlab.play.registry import table_spec
     from pokerlab.solvers.lp import solve_lp
 
-    if game in ("kuhn", "leduc"):
+    if not table_spec(game).checked:  # a table of its own (kuhn, leduc)
         from pokerlab.games import load_game
 
         return solve_lp(load_game(game))
@@ -65,7 +66,9 @@ class EquilibriumAgent:
 
     def __init__(self, game: str) -> None:
         self.game = game
-        self.name = f"{game}-equilibrium" if game in ("kuhn", "leduc") else "equilibrium"
+        from pokerlab.play.registry import table_spec
+
+        self.name = table_spec(game).equilibrium_name
         self.policy = small_game_equilibrium(game)
         self._rng = random.Random(0)
 

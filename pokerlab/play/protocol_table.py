@@ -8,10 +8,11 @@ from __future__ import annotations
 from typing import Any
 
 from pokerlab.play import session as ps
+from pokerlab.play.events import AGENT, CardsShown
 
 
 class ProtocolTable(ps.Session):
-    """A session path over a protocol game state (``returns()``): see the module doc.
+    """A table over a protocol game state (``returns()``): see the module doc.
     Subclasses say whether a finished hand was a showdown, what the agent shows then and
     what the hand's JSON holds."""
 
@@ -32,7 +33,7 @@ class ProtocolTable(ps.Session):
         showdown = self._showdown_of(h)
         if showdown:
             h.revealed = True
-            h.events.append(ps.CardsShown(who=ps.AGENT, cards=self._agent_shown(h)))
+            h.events.append(CardsShown(who=AGENT, cards=self._agent_shown(h)))
         if self.folder is not None:
             from pokerlab.io import atomic_write_json
 
@@ -40,3 +41,10 @@ class ProtocolTable(ps.Session):
             atomic_write_json(path, self._hand_json(h))
             h.phh_path = str(path)
         return showdown
+
+    def _end_hand(self, h: ps.HandRecord, showdown: bool) -> None:
+        from pokerlab.evaluation.matches import small_hand_end
+        from pokerlab.holdem.view import learns
+
+        if learns(self.agent):
+            self.agent.end_hand(small_hand_end(h.state, 1 - h.human_player, showdown=showdown))

@@ -17,8 +17,8 @@ import time
 from typing import Any
 
 from pokerlab.play.service import (  # noqa: F401 - the server's names, as before
-    _SCHEMA,
     DEFAULT_AGENTS,
+    SCHEMA,
     STATIC,
     Bucket,
     Conn,
@@ -26,7 +26,7 @@ from pokerlab.play.service import (  # noqa: F401 - the server's names, as befor
     PlayServer,
     ServerConfig,
     SessionManager,
-    _default_root,
+    default_root,
     validate,
 )
 from pokerlab.play.session import PlayError

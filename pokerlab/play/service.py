@@ -15,19 +15,21 @@ from __future__ import annotations
 
 import asyncio
 import json
+import math
 import secrets
 import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 from pokerlab.errors import PokerlabError
 from pokerlab.play.errors import ServerFull, StaleDecision
+from pokerlab.play.registry import GAMES, is_equilibrium, table_spec
 from pokerlab.play.session import (
     AGENT,
-    GAMES,
     PlayError,
     Session,
     SessionConfig,
@@ -41,7 +43,7 @@ HISTORY_HANDS = 100
 """Finished hands sent to a page that (re)joins a session (its hand history)."""
 
 # message type -> {field: (types, required)}
-_SCHEMA: dict[str, dict[str, tuple[tuple[type, ...], bool]]] = {
+SCHEMA: dict[str, dict[str, tuple[tuple[type, ...], bool]]] = {
     "start": {"game": ((str,), False), "agent": ((str,), False),
               "stack": ((int, float), False), "carry": ((bool,), False)},
     "resume": {"session": ((str,), True)},
@@ -182,7 +184,7 @@ class SessionManager:
     def __init__(self, config: ServerConfig) -> None:
         self.config = config
         self.sessions: dict[str, Entry] = {}
-        self.root = Path(config.out_dir) if config.out_dir else _default_root()
+        self.root = Path(config.out_dir) if config.out_dir else default_root()
         self.created = 0
         self.expired = 0
         self.released = 0
@@ -254,16 +256,16 @@ class SessionManager:
         if game not in games:
             raise PlayError(f"unknown game {game!r}; choose one of {', '.join(games)}")
         agent = msg.get("agent", c.agent)
-        if game == "hunl" and agent not in c.allowed_agents():
+        spec = table_spec(game)
+        if spec.hunl_agents and agent not in c.allowed_agents():
             raise PlayError(f"agent {agent!r} is not offered here; choose one of "
                             f"{', '.join(c.allowed_agents())}")
-        if game not in GAMES:  # a generic game: its own agent, never a HUNL spec
-            agent = c.small_agent if game == c.game else "equilibrium"
-        elif game in ("kuhn", "leduc"):  # the configured game's agent (--agent), else the equilibrium
-            agent = c.small_agent if game == c.game else ""
-        elif game != "hunl":
+        if spec.game_agents:  # the configured game's agent (--agent), else the
+            # equilibrium; never a HUNL spec
+            agent = c.small_agent if game == c.game else ("equilibrium" if spec.checked else "")
+        elif spec.own_agent:
             agent = ""
-        default_stack = c.stack if game == c.game else (10.0 if game == "pushfold" else 100.0)
+        default_stack = c.stack if game == c.game else spec.default_stack
         stack = float(msg.get("stack", default_stack))
         seed = None if c.seed is None else c.seed + self.created
         self.created += 1
@@ -295,11 +297,15 @@ class SessionManager:
         self.sessions.pop(sid, None)
 
 
-def _default_root() -> Path:
+def default_root() -> Path:
     """``play/`` in the user data folder (``$POKERLAB_DATA``, as every command has it)."""
     from pokerlab.io import data_dir
 
     return data_dir() / "play"
+
+
+#: the largest integer a client message may carry (exact in a float: stacks, amounts, ids)
+MAX_MESSAGE_INT = 2**53
 
 
 def validate(raw: str, limit: int) -> dict[str, Any]:
@@ -313,9 +319,9 @@ def validate(raw: str, limit: int) -> dict[str, Any]:
     if not isinstance(msg, dict):
         raise PlayError("message must be a JSON object")
     kind = msg.get("type")
-    if not isinstance(kind, str) or kind not in _SCHEMA:
-        raise PlayError(f"unknown message type {str(kind)[:40]!r}; known: {', '.join(_SCHEMA)}")
-    schema = _SCHEMA[kind]
+    if not isinstance(kind, str) or kind not in SCHEMA:
+        raise PlayError(f"unknown message type {str(kind)[:40]!r}; known: {', '.join(SCHEMA)}")
+    schema = SCHEMA[kind]
     for key, value in msg.items():
         if key in ("type", "id"):
             continue
@@ -328,6 +334,12 @@ def validate(raw: str, limit: int) -> dict[str, Any]:
             raise PlayError(f"field {key!r} of {kind!r} has the wrong type")
         if isinstance(value, str) and len(value) > 200:
             raise PlayError(f"field {key!r} is too long")
+        if isinstance(value, float) and not math.isfinite(value):
+            raise PlayError(f"field {key!r} of {kind!r} is not a finite number")
+        if isinstance(value, int) and not isinstance(value, bool) \
+                and abs(value) > MAX_MESSAGE_INT:
+            raise PlayError(f"field {key!r} of {kind!r} is too large (at most "
+                            f"{MAX_MESSAGE_INT:,})")
     for key, (_, required) in schema.items():
         if required and key not in msg:
             raise PlayError(f"a {kind!r} message needs the field {key!r}")
@@ -368,7 +380,7 @@ class PlayServer:
             "agent_spec": s.config.agent, "stack": s.config.stack,
             "carry": bool(s.config.carry_stacks), "small_blind": sb, "big_blind": bb,
             "games": self.config.allowed_games(), "agents": agents,
-            "strengths": strengths(agents), "phh": s.game in ("hunl", "pushfold"),
+            "strengths": strengths(agents), "phh": s.spec.engine,
             "coach_on": s.coach_on, "tabs": len(entry.conns)}
         if history:
             out["history"] = s.history(HISTORY_HANDS)
@@ -407,37 +419,45 @@ class PlayServer:
         from pokerlab.play.opponents import equilibrium_ready
 
         game = msg.get("game", self.config.game)
-        if game in ("hunl", "pushfold") or not isinstance(game, str):
+        if not isinstance(game, str) or not table_spec(game).solves_equilibrium:
             return ""
-        if game not in GAMES and game == self.config.game and self.config.small_agent not in (
-                "equilibrium", "nash", "lp"):
+        if table_spec(game).checked and game == self.config.game and not is_equilibrium(
+                self.config.small_agent):
             return ""
         if equilibrium_ready(game):
             return ""
         return (f"solving the exact equilibrium of {game} (once per server; a few seconds "
                 "for the larger definitions)...")
 
+    async def work(self, fn: Callable[..., Any], *args: Any) -> Any:
+        """Run ``fn(*args)`` in a worker thread and wait for it.  Everything that changes a
+        session (a deal, a move, the agent's decision, its end-of-hand ``end_hand``, where a
+        learning agent refits, the hand-history file) goes through here under the
+        session's lock: the event loop only routes messages, so one visitor's CPU work
+        never stalls the other tables or ``/api/health``."""
+        return await asyncio.get_running_loop().run_in_executor(self.pool, fn, *args)
+
     async def run_agent(self, entry: Entry) -> list[Any]:
         """Let the agent act (worker thread, time limit) until the person must act."""
         s = entry.session
         out: list[Any] = []
-        loop = asyncio.get_running_loop()
-        def timed() -> tuple[Any, float]:
-            t0 = time.perf_counter()
-            move = s.agent_decision()
-            return move, time.perf_counter() - t0  # the agent's own time, in its thread
-
         while s.waiting == AGENT:
             try:
-                fut = loop.run_in_executor(self.pool, timed)
-                move, secs = await asyncio.wait_for(fut, timeout=self.config.agent_timeout)
-                out += s.apply_agent(move, secs)
+                move, secs, searched = await asyncio.wait_for(
+                    self.work(s.timed_decision), timeout=self.config.agent_timeout)
             except TimeoutError:
-                out += s.abort_hand(f"agent {s.agent_name!r} took longer than "
-                                    f"{self.config.agent_timeout:g} s; hand cancelled")
-            except Exception as exc:  # crashed agent or illegal move: end the hand cleanly
-                out += s.abort_hand(f"agent {s.agent_name!r} failed: {str(exc)[:200]}; "
-                                    f"hand cancelled")
+                out += await self.work(s.abort_hand, f"agent {s.agent_name!r} took longer "
+                                       f"than {self.config.agent_timeout:g} s; hand cancelled")
+                continue
+            except Exception as exc:  # a crashed agent: end the hand cleanly
+                out += await self.work(s.abort_hand, f"agent {s.agent_name!r} failed: "
+                                       f"{str(exc)[:200]}; hand cancelled")
+                continue
+            try:  # the move, and at a hand's end the agent's end_hand (untimed)
+                out += await self.work(s.apply_agent, move, secs, searched)
+            except Exception as exc:  # an illegal move or a crash in end_hand
+                out += await self.work(s.abort_hand, f"agent {s.agent_name!r} failed: "
+                                       f"{str(exc)[:200]}; hand cancelled")
         return out
 
     async def handle(self, msg: dict[str, Any], conn: Conn) -> Entry | None:
@@ -454,11 +474,16 @@ class PlayServer:
         if kind == "start":
             loop = asyncio.get_running_loop()
             old = conn.bound
-            cfg, folder = self.manager.prepare(msg, conn.client, old)
-            note = self._needs_solve(msg)
-            if note:
-                await send({"type": "progress", "message": note})
-            session = await loop.run_in_executor(self.pool, self.manager.build, cfg, folder)
+            try:  # a start that fails leaves this tab in its session (the page says so)
+                cfg, folder = self.manager.prepare(msg, conn.client, old)
+                note = self._needs_solve(msg)
+                if note:
+                    await send({"type": "progress", "message": note})
+                session = await loop.run_in_executor(self.pool, self.manager.build, cfg,
+                                                     folder)
+            except PlayError as exc:
+                exc.code = exc.code or "start"
+                raise
             entry = self.manager.register(session, conn.client, old)
             if old is not None:  # a new session replaces this tab's; others keep theirs
                 old.detach(conn)
@@ -469,7 +494,7 @@ class PlayServer:
             s = entry.session
             async with entry.lock:
                 mark = self._frames_mark(s)
-                events = s.new_hand()
+                events = await self.work(s.new_hand)
                 events += await self.run_agent(entry)
                 await self.broadcast(entry, self.table(entry, events,
                                                        self._steps_since(s, mark)))
@@ -479,8 +504,9 @@ class PlayServer:
             if conn.bound is not None and conn.bound is not entry:
                 conn.bound.detach(conn)
             entry.attach(conn)
-            await send(self.session_info(entry, history=True))
-            await send(self.table(entry))
+            async with entry.lock:  # not while a worker changes the session
+                await send(self.session_info(entry, history=True))
+                await send(self.table(entry))
             return
         # everything else acts in the connection's own session
         bound = conn.bound
@@ -493,7 +519,7 @@ class PlayServer:
         async with entry.lock:
             if kind == "deal":
                 mark = self._frames_mark(s)
-                events = s.new_hand()
+                events = await self.work(s.new_hand)
                 events += await self.run_agent(entry)
                 await self.broadcast(entry, self.table(entry, events, self._steps_since(s, mark)))
                 await self._coach_after(entry)
@@ -506,9 +532,10 @@ class PlayServer:
                                             "the move was not applied")
                     raise PlayError(f"hand {msg['hand']!r} is not the hand in play")
                 mark = self._frames_mark(s)
-                try:
-                    events = s.act(msg["kind"], msg.get("amount"), action=msg.get("action"),
-                                   decision=msg.get("decision"))
+                try:  # the person's move may end the hand: the agent's end_hand runs there
+                    events = await self.work(partial(
+                        s.act, msg["kind"], msg.get("amount"), action=msg.get("action"),
+                        decision=msg.get("decision")))
                 except StaleDecision:
                     await send(self.table(entry))  # the page resynchronises
                     raise

@@ -2,7 +2,7 @@
 
 A :class:`Session` deals hands of one game (``hunl``, ``pushfold``, ``leduc``, ``kuhn``, or
 any small two-player protocol game string such as ``gamedef:leduc5`` or
-``universal_poker(...)``, played through the generic path of :mod:`pokerlab.play.generic`)
+``universal_poker(...)``, played through the generic table of :mod:`pokerlab.play.generic`)
 between the person ("you") and an agent, rotates the blinds every hand, resets or carries
 the stacks, keeps every hand (typed events, per-step snapshots for replays, the person's
 decisions for the coach), writes every hold'em hand to PHH in the session folder and keeps
@@ -21,244 +21,81 @@ The session is a small state machine driven from outside (the web server, the te
 Everything the person may see comes from :meth:`Session.snapshot`: the agent's hole cards
 appear only once they are shown at a showdown, and the deck never leaves the session.
 
-One class per game path behind one small interface (issue 27): :class:`Session` holds
-what every game shares (hands, stats, decisions, coach, replays, snapshots' common
-fields) and asks its game path through the hooks below; ``Session(config)`` builds the
-path's class, chosen by the game:
+One class per table behind one small interface (issue 27), chosen by what the game is
+(issue 52, :mod:`pokerlab.play.registry`, the one place that names games):
+:class:`Session` holds what every game shares (hands, stats, decisions, coach, replays,
+snapshots' common fields) and asks its table through the hooks below; ``Session(config)``
+builds the table class registered for :func:`~pokerlab.play.registry.table_spec`'s
+``table``:
 
-* :class:`pokerlab.play.holdem_table.HoldemSession` -- ``hunl`` and ``pushfold`` on the
-  hold'em engine (PHH hand histories);
-* :class:`pokerlab.play.small_table.SmallSession` -- ``kuhn`` and ``leduc``;
+* :class:`pokerlab.play.holdem_table.HoldemSession` -- a HUNL engine game (``hunl``),
+  PHH hand histories, the engine's own records as the hand's events
+  (:mod:`pokerlab.play.events`);
+* :class:`pokerlab.play.pushfold_table.PushFoldSession` -- push/fold: the ``pushfold``
+  agent at a hold'em table plus a grader of the person's decisions;
+* :mod:`pokerlab.play.small_table` -- ``kuhn`` and ``leduc`` (their own card names);
 * :class:`pokerlab.play.generic_table.GenericSession` -- every other small two-player
   protocol game (:mod:`pokerlab.play.generic`).
 
-The hooks (each path implements them): ``_setup(agent)``, ``_deal(number)``,
+The hooks (each table implements them): ``_setup(agent)``, ``_deal(number)``,
 ``_actor(h)``, ``_legal(h)``, ``_human(h, kind, amount, action)``, ``_agent_move(h, p)``,
 ``_apply_move(h, p, move)``, ``_settle(h)`` (result; returns whether it was a showdown),
-``_table(h, base)`` (the snapshot's game part), ``_coach(d, out)`` and
-``_showdown_facts(h)``.
+``_table(h, base)`` (the snapshot's game part), ``_coach(d, out)``, ``_showdown_facts(h)``
+and ``_end_hand(h, showdown)``.
 """
 
 from __future__ import annotations
 
-import math
 import random
 import secrets
 import time
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from pokerlab.play.errors import PlayError, StaleDecision  # noqa: F401 - re-exported
+from pokerlab.play.events import (  # noqa: F401 - re-exported
+    AGENT,
+    STREETS,
+    YOU,
+    ActionTaken,
+    HandEnded,
+    TableEvent,
+)
+from pokerlab.play.records import Decision, HandRecord, SessionConfig, Stats  # noqa: F401
+from pokerlab.play.registry import GAMES, TableSpec, table_spec  # noqa: F401 - re-exported
 
-GAMES = ("hunl", "pushfold", "leduc", "kuhn")
-"""Games with their own table code; every other game string goes the generic way."""
-YOU, AGENT = "you", "agent"
-STREETS = ("preflop", "flop", "turn", "river")
-
-
-# ---------------------------------------------------------------- typed events
-@dataclass(frozen=True)
-class PlayEvent:
-    """Base of the session's typed events; ``to_json`` is what clients receive."""
-
-    def to_json(self) -> dict[str, Any]:
-        d = {k: v for k, v in self.__dict__.items()}
-        d["event"] = type(self).__name__
-        return d
-
-
-@dataclass(frozen=True)
-class HandStarted(PlayEvent):
-    hand: int
-    button: str  # "you" or "agent"
-    stacks: dict[str, int | None]  # None: a generic game without (finite) stacks
-    cards: list[str]  # the person's own hole cards
-
-
-@dataclass(frozen=True)
-class BoardDealt(PlayEvent):
-    street: str
-    cards: list[str]
-
-
-@dataclass(frozen=True)
-class ActionTaken(PlayEvent):
-    who: str
-    kind: str  # fold | check | call | bet | raise (| action: a generic game without money)
-    amount: int  # chips put in (call) or raise-to total (bet/raise)
-    pot: int
-    label: str = ""  # generic games: the game's own action_to_string
-
-
-@dataclass(frozen=True)
-class CardsShown(PlayEvent):
-    who: str
-    cards: list[str]
-
-
-@dataclass(frozen=True)
-class HandEnded(PlayEvent):
-    hand: int
-    result: float  # the person's result in big blinds (chips for kuhn/leduc)
-    chips: int
-    showdown: bool
-    aborted: bool = False
-    error: str = ""
-
-
-# ---------------------------------------------------------------- configuration
-@dataclass(frozen=True, kw_only=True)
-class SessionConfig:
-    """One play session.  ``stack`` in big blinds (hunl/pushfold); ``seed`` None = random.
-
-    ``agent``: an agent spec; ``""`` is the game's default (``tag`` in hunl, the exact
-    equilibrium in the other games).  Generic games take ``equilibrium``, ``random`` or
-    ``policy:PATH``.
-    """
-
-    game: str = "hunl"
-    agent: str = ""
-    stack: float = 100.0
-    carry_stacks: bool = False
-    seed: int | None = None
-    max_hands: int = 100_000
-    keep_replays: int = 500
-
-    def __post_init__(self) -> None:
-        if self.game not in GAMES:
-            from pokerlab.play.generic import load_play_game
-
-            try:
-                load_play_game(self.game)
-            except PlayError as exc:
-                raise PlayError(f"{exc} (tables: {', '.join(GAMES)} or a small two-player "
-                                "game string such as gamedef:leduc5)") from None
-        if not isinstance(self.stack, (int, float)) or not math.isfinite(self.stack):
-            raise PlayError(f"stack must be a number of big blinds, got {self.stack!r}")
-        if self.game == "hunl" and not 2 <= self.stack <= 1000:
-            raise PlayError(f"stack {self.stack} bb is outside 2..1000 for hunl")
-        if self.game == "pushfold" and not 1 <= self.stack <= 50:
-            raise PlayError(f"stack {self.stack} bb is outside 1..50 for the push/fold trainer")
-        if self.max_hands < 1:
-            raise PlayError(f"max_hands must be >= 1, got {self.max_hands}")
-
-
-# ---------------------------------------------------------------- stats
-@dataclass
-class Stats:
-    """Running result of the person (per-hand results in big blinds)."""
-
-    results: list[float] = field(default_factory=list)
-    ev_loss: float = 0.0
-    decisions_graded: int = 0
-
-    def add(self, r: float) -> None:
-        self.results.append(float(r))
-
-    def summary(self) -> dict[str, Any]:
-        n = len(self.results)
-        total = sum(self.results)
-        mean = total / n if n else 0.0
-        if n >= 2:
-            var = sum((x - mean) ** 2 for x in self.results) / (n - 1)
-            sd = math.sqrt(var)
-            ci = 1.96 * sd / math.sqrt(n)
-        else:
-            sd, ci = 0.0, 0.0
-        running: list[float] = []
-        acc = 0.0
-        for x in self.results:
-            acc += x
-            running.append(round(acc, 4))
-        return {"hands": n, "total": round(total, 4), "mean": round(mean, 4),
-                "sd": round(sd, 4), "ci95": round(ci, 4),
-                "per100": round(100 * mean, 2), "per100_ci95": round(100 * ci, 2),
-                "running": running[-400:], "ev_loss": round(self.ev_loss, 4),
-                "decisions_graded": self.decisions_graded}
-
-
-# ---------------------------------------------------------------- card text
-LEDUC_SUITS = "sh"
-KUHN_RANKS = "JQK"
-
-
-def small_card(game: str, c: int) -> str:
-    if game == "kuhn":
-        return KUHN_RANKS[c]
-    return KUHN_RANKS[c // 2] + LEDUC_SUITS[c % 2]
-
-
-# ---------------------------------------------------------------- hand records
-@dataclass
-class Decision:
-    """One decision of the person: what was legal, what was chosen, the coach's notes."""
-
-    street: str
-    to_call: int
-    pot: int
-    chosen: str
-    view: Any = None  # engine view (hunl) or protocol state clone (small games)
-    human_player: int = 0
-    coach: dict[str, Any] | None = None
-    action_id: int | None = None  # small and generic games: the chosen action id
-
-
-@dataclass
-class HandRecord:
-    number: int
-    human_player: int
-    state: Any
-    cards: list[int]
-    events: list[PlayEvent] = field(default_factory=list)
-    frames: list[dict[str, Any]] = field(default_factory=list)
-    decisions: list[Decision] = field(default_factory=list)
-    result: float = 0.0
-    chips: int = 0
-    over: bool = False
-    aborted: bool = False
-    error: str = ""
-    revealed: bool = False
-    phh_path: str = ""
-    moves: list[tuple[int, int, str]] = field(default_factory=list)  # generic: (player, id, label)
-
-
-# ---------------------------------------------------------------- the session
-_PATHS: dict[str, type[Session]] = {}
-
-
-def game_path(game: str) -> str:
-    """The game path of a game string: ``holdem``, ``small`` or ``generic``."""
-    if game in ("hunl", "pushfold"):
-        return "holdem"
-    if game in ("leduc", "kuhn"):
-        return "small"
-    return "generic"
+_TABLES: dict[str, type[Session]] = {}
+"""The table classes by :attr:`~pokerlab.play.registry.TableSpec.table` (each registers
+itself when its module is imported: pokerlab/play/__init__.py imports them all)."""
 
 
 class Session:
     """A person against an agent (see the module docstring)."""
 
-    path = ""
+    table = ""
     shows_at_end = True
     """The agent's cards are shown by the session at the end of a showdown (the small and
     generic games); in hold'em the engine's show events carry them."""
 
-    def __init_subclass__(cls, path: str = "", **kw: Any) -> None:
+    grader: Any = None
+    """What grades the person's decisions (the push/fold trainer's), ``None``: nothing."""
+
+    def __init_subclass__(cls, table: str = "", **kw: Any) -> None:
         super().__init_subclass__(**kw)
-        if path:
-            cls.path = path
-            _PATHS[path] = cls
+        if table:
+            cls.table = table
+            _TABLES[table] = cls
 
     def __new__(cls, config: SessionConfig, *args: Any, **kw: Any) -> Session:
-        if cls is Session:
-            cls = _PATHS[game_path(config.game)]  # registered by pokerlab/play/__init__.py
+        if cls is Session:  # the table of what the game is (pokerlab.play.registry)
+            cls = _TABLES[table_spec(config.game).table]
         return super().__new__(cls)
 
     def __init__(self, config: SessionConfig, *, folder: str | Path | None = None,
                  agent: Any = None) -> None:
         self.config = config
         self.game = config.game
+        self.spec: TableSpec = table_spec(config.game)
         seed = config.seed if config.seed is not None else secrets.randbits(63)
         self._seed = int(seed)
         self._rng: random.Random = (random.Random(seed) if config.seed is not None
@@ -271,10 +108,12 @@ class Session:
         self.coach_on = False
         self.created = time.time()
         self.agent_times: list[float] = []
-        self._pf: Any = None
         self._stacks_carried: list[int] | None = None
         self.agent: Any = None
         self.agent_name = ""
+        self._think: tuple[float, bool] | None = None
+        """The agent's think time (ms) and whether it searched, while its move is applied
+        (:meth:`apply_agent`); :meth:`_taken` puts them on the agent's ``ActionTaken``."""
         self.big_blind = 1
         self._setup(agent)
 
@@ -283,7 +122,7 @@ class Session:
         """Build the game's state and the agent (``agent``: a given one, else the spec's)."""
         raise NotImplementedError
 
-    def _deal(self, number: int) -> list[PlayEvent]:
+    def _deal(self, number: int) -> list[TableEvent]:
         """Start hand ``number`` (appended to :attr:`hands`) and deal to the first decision."""
         raise NotImplementedError
 
@@ -299,7 +138,7 @@ class Session:
         raise NotImplementedError
 
     def _human(self, h: HandRecord, kind: str, amount: int | None,
-               action: int | None) -> list[PlayEvent]:
+               action: int | None) -> list[TableEvent]:
         """Check and apply the person's move (the person is to act at this decision)."""
         raise NotImplementedError
 
@@ -307,7 +146,7 @@ class Session:
         """The agent's move as player ``p`` (protocol games by default: an action id)."""
         return int(self.agent.act_state(h.state.clone(), p))
 
-    def _apply_move(self, h: HandRecord, p: int, move: Any) -> list[PlayEvent]:
+    def _apply_move(self, h: HandRecord, p: int, move: Any) -> list[TableEvent]:
         """Check and apply the agent's move."""
         raise NotImplementedError
 
@@ -325,6 +164,10 @@ class Session:
 
     def _showdown_facts(self, h: HandRecord) -> tuple[list[str | None], list[int], bool]:
         """(hand names per player or None, chips each collects, showdown) of a finished hand."""
+        raise NotImplementedError
+
+    def _end_hand(self, h: HandRecord, showdown: bool) -> None:
+        """Hand a learning agent (``end_hand``) what its seat saw of the finished hand."""
         raise NotImplementedError
 
     # ------------------------------------------------------------ basics
@@ -351,8 +194,25 @@ class Session:
     def _who(self, h: HandRecord, player: int) -> str:
         return YOU if player == h.human_player else AGENT
 
+    def _taken(self, h: HandRecord, player: int, *, kind: str, amount: int, pot: int,
+               label: str = "") -> ActionTaken:
+        """The event of a move of ``player`` in a protocol game: the agent's move carries
+        its think time and whether it searched (:meth:`_agent_think`)."""
+        ms, searched = self._agent_think(h, player)
+        return ActionTaken(who=self._who(h, player), kind=kind, amount=amount, pot=pot,
+                           label=label, think_ms=ms, searched=searched)
+
+    def _agent_think(self, h: HandRecord, player: int) -> tuple[float | None, bool | None]:
+        """(think time in ms, searched) of the agent's move being applied, once; (None,
+        None) for the person's moves."""
+        if player == h.human_player or self._think is None:
+            return None, None
+        ms, searched = self._think
+        self._think = None
+        return ms, searched
+
     # ------------------------------------------------------------ dealing
-    def new_hand(self) -> list[PlayEvent]:
+    def new_hand(self) -> list[TableEvent]:
         """Deal the next hand (the previous one must be over)."""
         if not self.hand_over:
             raise PlayError("the current hand is not over yet")
@@ -368,16 +228,16 @@ class Session:
     def _agent_seed(self, number: int) -> int:
         return (self._seed * 1_000_003 + number) % (2**31 - 1)
 
-    def _finish(self, h: HandRecord) -> list[PlayEvent]:
+    def _finish(self, h: HandRecord) -> list[TableEvent]:
         h.over = True
         showdown = self._settle(h)
-        if self.agent is not None and hasattr(self.agent, "observe"):
-            self.agent.observe(h.state, 1 - h.human_player)  # learning agents (adapt)
+        if self.agent is not None:  # learning agents (adapt) see what their seat saw
+            self._end_hand(h, showdown)
         self.stats.add(h.result)
         ev = HandEnded(hand=h.number, result=round(h.result, 4), chips=h.chips, showdown=showdown)
         h.events.append(ev)
         self._frame(h)
-        out: list[PlayEvent] = [ev]
+        out: list[TableEvent] = [ev]
         if showdown and self.shows_at_end:
             out.insert(0, h.events[-2])
         return out
@@ -397,11 +257,11 @@ class Session:
         h = h if h is not None else self.current
         if h is None or h is not self.current or self.waiting != YOU:
             return None
-        moves = sum(1 for e in h.events if isinstance(e, ActionTaken))
+        moves = sum(1 for e in h.events if e.is_move)
         return h.number * 100_000 + moves
 
     def act(self, kind: str, amount: int | None = None, *,
-            action: int | None = None, decision: int | None = None) -> list[PlayEvent]:
+            action: int | None = None, decision: int | None = None) -> list[TableEvent]:
         """Apply the person's move: ``kind`` fold | check | call | raise | allin, or in a
         generic game ``"action"`` with the game's action id (``action``, or ``amount``).
 
@@ -444,7 +304,7 @@ class Session:
         if kind == "raise":
             if not lg["raise"]:
                 raise PlayError("you cannot bet or raise here")
-            if amount is None and (self.game in ("leduc", "kuhn") or lg["min"] == lg["max"]):
+            if amount is None and lg["min"] == lg["max"]:  # one raise size
                 amount = int(lg["min"])
             if amount is None:
                 raise PlayError("a raise needs an amount (the raise-to total)")
@@ -466,29 +326,57 @@ class Session:
             raise PlayError("the agent is not to act")
         return self._agent_move(h, 1 - h.human_player)
 
-    def apply_agent(self, move: Any, seconds: float = 0.0) -> list[PlayEvent]:
-        """Apply the agent's move (checked; an illegal move raises :class:`PlayError`)."""
+    def _searches(self) -> int | None:
+        """The agent's count of searched decisions (``counters()["searches"]``), ``None``
+        for an agent that does not count them."""
+        fn = getattr(self.agent, "counters", None)
+        if fn is None:
+            return None
+        try:
+            return int(fn().get("searches", 0))
+        except Exception:  # an agent's diagnostics never stop its play
+            return None
+
+    def timed_decision(self) -> tuple[Any, float, bool]:
+        """:meth:`agent_decision` with its think time in seconds (measured in the calling
+        thread: the server's worker) and whether the agent searched for it."""
+        before = self._searches()
+        t0 = time.perf_counter()
+        move = self.agent_decision()
+        secs = time.perf_counter() - t0
+        after = self._searches() if before is not None else None
+        return move, secs, before is not None and after is not None and after > before
+
+    def apply_agent(self, move: Any, seconds: float = 0.0,
+                    searched: bool = False) -> list[TableEvent]:
+        """Apply the agent's move (checked; an illegal move raises :class:`PlayError`);
+        its event carries ``seconds`` (as ``think_ms``) and ``searched``.  A move that ends
+        the hand also runs the agent's end-of-hand call (``end_hand``: a learning agent
+        refits there): the server calls this in a worker thread, never on its event loop."""
         h = self.current
         if h is None or self.waiting != AGENT:
             raise PlayError("the agent is not to act")
         self.agent_times.append(float(seconds))
         if len(self.agent_times) > 10_000:
             del self.agent_times[:5_000]
-        return self._apply_move(h, 1 - h.human_player, move)
+        self._think = (round(1000.0 * float(seconds), 1), bool(searched))
+        try:
+            return self._apply_move(h, 1 - h.human_player, move)
+        finally:
+            self._think = None
 
-    def run_agent(self) -> list[PlayEvent]:
+    def run_agent(self) -> list[TableEvent]:
         """Let the agent act (in this thread) until the person must act or the hand ends."""
-        out: list[PlayEvent] = []
+        out: list[TableEvent] = []
         while self.waiting == AGENT:
-            t0 = time.perf_counter()
             try:
-                move = self.agent_decision()
+                move, secs, searched = self.timed_decision()
             except Exception as exc:  # a crashing agent ends the hand, never the session
                 return out + self.abort_hand(f"agent {self.agent_name!r} failed: {exc}")
-            out += self.apply_agent(move, time.perf_counter() - t0)
+            out += self.apply_agent(move, secs, searched)
         return out
 
-    def abort_hand(self, error: str) -> list[PlayEvent]:
+    def abort_hand(self, error: str) -> list[TableEvent]:
         """End the current hand without a result (agent crash or time-out)."""
         h = self.current
         if h is None or h.over:
@@ -606,7 +494,7 @@ class Session:
 
     def summary(self) -> dict[str, Any]:
         s = self.stats.summary()
-        s["unit"] = "bb" if self.game in ("hunl", "pushfold") else "chips"
+        s["unit"] = self.spec.unit
         return s
 
     # ------------------------------------------------------------ hand histories

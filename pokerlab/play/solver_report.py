@@ -90,3 +90,81 @@ def node_json(rep: dict[str, Any]) -> dict[str, Any]:
                     "equity": nums(cls_eq), "mix": mix, "combos": combos,
                     "combo_count": num(float(reach.sum()), 5)}
     return out
+
+
+# ------------------------------------------------------------------ the study views
+
+
+def clean(obj: Any) -> Any:
+    """``obj`` with numpy scalars and arrays made plain and NaN / inf made None (the study
+    views keep the plain functions' numbers unrounded, so that the page shows exactly them)."""
+    if isinstance(obj, dict):
+        return {str(k): clean(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [clean(v) for v in obj]
+    if isinstance(obj, np.ndarray):
+        return clean(obj.tolist())
+    if isinstance(obj, (bool, np.bool_)):
+        return bool(obj)
+    if isinstance(obj, (int, np.integer)):
+        return int(obj)
+    if isinstance(obj, (float, np.floating)):
+        x = float(obj)
+        return x if math.isfinite(x) else None
+    return obj
+
+
+def classes_json(solver: Any, view: Any) -> dict[str, Any]:
+    """The hand-class view of a node (:func:`pokerlab.subgame.classes.node_classes`): per
+    player the board's hand classes (combos, share, action mix, EV, equity, EQR), the draws,
+    and both equity distribution curves with the nut advantage."""
+    from pokerlab.subgame.classes import node_classes
+
+    out = clean(node_classes(solver, view))
+    rep_actions = [r for r in out["classes"] if r["actions"]]
+    out["actions"] = list(rep_actions[0]["actions"]) if rep_actions else []
+    return out  # type: ignore[no-any-return]
+
+
+def runouts_json(solver: Any, view: Any) -> dict[str, Any]:
+    """The runout view of a chance node (:func:`pokerlab.subgame.runouts.runout_report`):
+    per card (suit-isomorphic cards grouped) the weight, both players' EV and equity and the
+    next decision's action mix; ``unseen`` is the number of cards that can come and each
+    row's ``relative`` its weight times ``unseen`` (1: as likely as an average card; the
+    rows' ``relative`` sum to ``unseen``)."""
+    from pokerlab.subgame.runouts import runout_report
+
+    out = clean(runout_report(solver, view))
+    unseen = sum(len(r["cards"]) for r in out["cards"])
+    out["unseen"] = unseen
+    for r in out["cards"]:
+        r["relative"] = r["weight"] * unseen
+    return out  # type: ignore[no-any-return]
+
+
+def charts_page_json(stack_bb: float) -> dict[str, Any]:
+    """The shipped blueprint's preflop charts of ``stack_bb`` for the page
+    (:func:`pokerlab.blueprint.charts.preflop_charts`): per line the acting seat, the
+    actions with their frequencies and per action the 169 class frequencies (grid order,
+    3 decimals); the lines that reach the flop with both ranges (the spot form's notation),
+    the pot and the stacks behind in the blueprint's chips."""
+    from pokerlab.blueprint.charts import SEATS, preflop_charts
+
+    ch = preflop_charts(stack_bb)
+    charts = []
+    for n in ch.nodes:
+        grids = [[round(v, 3) for v in n.grid(i).values()] for i in range(len(n.actions))]
+        freqs = n.frequencies()
+        charts.append({"line": n.line, "player": SEATS[n.player], "pot": n.pot,
+                       "pot_bb": n.pot / ch.big_blind,
+                       "actions": list(n.actions), "frequencies": [num(freqs[a], 4) for a in n.actions],
+                       "grid": grids})
+    flops = []
+    for f in ch.flops:
+        r = f.ranges()
+        flops.append({"line": f.line, "pot": f.pot, "stack": f.stack, "big_blind": f.big_blind,
+                      "pot_bb": f.pot / f.big_blind, "stack_bb": f.stack / f.big_blind,
+                      "oop": r["oop"], "ip": r["ip"],
+                      "oop_combos": num(float(f.reach[0].sum()), 5),
+                      "ip_combos": num(float(f.reach[1].sum()), 5)})
+    return {"stack_bb": ch.stack_bb, "big_blind": ch.big_blind, "charts": charts, "flop_lines": flops}

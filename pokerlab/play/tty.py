@@ -7,6 +7,7 @@ Typed actions: ``f`` fold, ``c`` check/call, ``r 450`` raise (or bet) to 450 chi
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -24,13 +25,7 @@ def describe(e: dict[str, Any]) -> str:
     if kind == "BoardDealt":
         return f"{e['street']}: {' '.join(e['cards'])}"
     if kind == "ActionTaken":
-        if e["kind"] == "action":
-            return f"{who}: {e.get('label', '')}"
-        if e["kind"] in ("fold", "check"):
-            return f"{who}: {e['kind']}"
-        if e["kind"] == "call":
-            return f"{who}: call {e['amount']} (pot {e['pot']})"
-        return f"{who}: {e['kind']} to {e['amount']} (pot {e['pot']})"
+        return _move(e, who) + (" [searched]" if e.get("searched") else "")
     if kind == "CardsShown":
         return f"{who} show{'s' if who == 'Agent' else ''} {' '.join(e['cards'])}"
     if kind == "HandEnded":
@@ -38,6 +33,16 @@ def describe(e: dict[str, Any]) -> str:
             return f"hand cancelled: {e['error']}"
         return f"result: {e['result']:+g}" + (" (showdown)" if e["showdown"] else "")
     return str(e)
+
+
+def _move(e: dict[str, Any], who: str) -> str:
+    if e["kind"] == "action":
+        return f"{who}: {e.get('label', '')}"
+    if e["kind"] in ("fold", "check"):
+        return f"{who}: {e['kind']}"
+    if e["kind"] == "call":
+        return f"{who}: call {e['amount']} (pot {e['pot']})"
+    return f"{who}: {e['kind']} to {e['amount']} (pot {e['pot']})"
 
 
 def prompt_line(s: Session) -> str:
@@ -81,11 +86,24 @@ def parse(text: str) -> tuple[str, int | None]:
     kind = kinds[head]
     amount = None
     if kind == "raise" and len(toks) > 1:
-        try:
-            amount = int(toks[1])
-        except ValueError:
-            raise PlayError(f"raise amount must be a whole number of chips, got {toks[1]!r}") from None
+        amount = chips(toks[1])
     return kind, amount
+
+
+def chips(text: str) -> int:
+    """A typed raise-to amount: whole chips in plain digits.  A decimal comma or point
+    (``2,5``, ``2.5``) is refused, never read as 25; so are digit separators (``1_000``,
+    ``1,000``: Python's ``int`` would take ``2_5`` as 25) and other scripts' digits."""
+    if re.fullmatch(r"[0-9]+", text):
+        return int(text)
+    if re.fullmatch(r"[0-9]+(,[0-9]{3})+", text):
+        raise PlayError(f"raise amount {text!r} is ambiguous (a decimal comma or a thousands "
+                        "separator?): write whole chips in plain digits (r 250)")
+    if re.fullmatch(r"[0-9]*[.,][0-9]+", text):
+        raise PlayError(f"raise amount {text!r} is not a whole number of chips: amounts are "
+                        "whole chips (r 250), never decimals")
+    raise PlayError(f"raise amount must be a whole number of chips in plain digits "
+                    f"(r 250), got {text!r}")
 
 
 def play_tty(s: Session, *, read: Callable[[str], str] = input,
@@ -153,6 +171,6 @@ def _summary(s: Session) -> str:
     sm = s.summary()
     out = (f"session: {sm['hands']} hands, {sm['total']:+g} {sm['unit']}, "
            f"{sm['per100']:+.1f} {sm['unit']}/100 +- {sm['per100_ci95']:.1f} (95% CI)")
-    if s.game == "pushfold":
+    if s.grader is not None:  # the push/fold trainer
         out += f"; EV lost vs Nash {sm['ev_loss']:.3f} bb in {sm['decisions_graded']} decisions"
     return out

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import json
 from contextlib import asynccontextmanager
+from functools import partial
 from typing import Any
 
 from fastapi import FastAPI, WebSocket, WebSocketDisconnect
@@ -35,12 +36,13 @@ def build_app(cfg: ServerConfig) -> FastAPI:
         def warm() -> None:
             """Solve the configured small game's equilibrium and list the shipped games now,
             so that the first page does not wait for them."""
-            from pokerlab.play.session import GAMES
+            from pokerlab.play.registry import is_equilibrium, table_spec
 
             try:
                 cfg.allowed_games()
-                if cfg.game not in ("hunl", "pushfold") and (
-                        cfg.game in GAMES or cfg.small_agent in ("equilibrium", "nash", "lp")):
+                spec = table_spec(cfg.game)
+                if spec.solves_equilibrium and (
+                        not spec.checked or is_equilibrium(cfg.small_agent)):
                     from pokerlab.play.opponents import small_game_equilibrium
 
                     small_game_equilibrium(cfg.game)
@@ -79,7 +81,8 @@ def build_app(cfg: ServerConfig) -> FastAPI:
         if entry is None:
             return JSONResponse({"error": "unknown or expired session"}, status_code=404)
         try:
-            text = entry.session.phh_text(mask_hidden=True)
+            async with entry.lock:  # a long session's PHH is CPU work: off the event loop
+                text = await server.work(partial(entry.session.phh_text, mask_hidden=True))
         except PlayError as exc:
             return JSONResponse({"error": str(exc)}, status_code=400)
         return PlainTextResponse(text, headers={
@@ -133,6 +136,8 @@ def build_app(cfg: ServerConfig) -> FastAPI:
         finally:
             server.disconnect(conn)
 
+    from pokerlab.play.drill_library import add_drill_routes
+    add_drill_routes(app)  # the drill page (/drill) and its API
     return app
 
 

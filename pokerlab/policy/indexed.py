@@ -1,7 +1,7 @@
 """Policies addressed by integer information sets: (tree node, card bucket) -> float32 row.
 
 An :class:`IndexedPolicy` belongs to a compiled betting tree
-(:class:`pokerlab.abstraction.action_tree.ActionTree`): decision node ``n`` has
+(the blueprint's ``ActionTree``): decision node ``n`` has
 ``num_children[n]`` actions (abstract ids ``child_action[...]`` of its run of edges) and
 ``num_buckets[n]`` card buckets.  Its rows are stored
 
@@ -113,7 +113,7 @@ class IndexedPolicy(Policy):
                   missing: Literal["error", "uniform"] = "uniform") -> IndexedPolicy:
         """Dense policy over an ``ActionTree`` with ``buckets[street]`` buckets per node;
         ``probs`` laid out as ``tree.layout(buckets)``."""
-        from pokerlab.abstraction.action_tree import DECISION
+        from pokerlab.kinds import DECISION
 
         dec = tree.kind == DECISION
         nb = np.where(dec, np.asarray(buckets, dtype=np.int32)[tree.street.astype(np.int64)], 0)

@@ -126,6 +126,34 @@ def _sgd_linear(theta, feats, i, is_sb, gii, target, alpha):  # pragma: no cover
             theta[6] += step
 
 
+@njit(cache=True, inline="always")
+def _rewards(a_bb, sb_wins, stack, steal_gain):  # pragma: no cover - compiled
+    """(SB, BB) chips at the end of a hand the SB shoved: the steal when the BB folds, else
+    all or nothing by the showdown (``sb_wins``)."""
+    if not a_bb:
+        return stack + steal_gain, stack - steal_gain
+    if sb_wins:
+        return 2.0 * stack, 0.0
+    return 0.0, 2.0 * stack
+
+
+def _rewards_py(a_bb: bool, sb_wins: bool, stack: float, steal_gain: float) -> tuple[float, float]:
+    """Plain twin of :func:`_rewards`."""
+    if not a_bb:
+        return stack + steal_gain, stack - steal_gain
+    return (2.0 * stack, 0.0) if sb_wins else (0.0, 2.0 * stack)
+
+
+@njit(cache=True, inline="always")
+def _eps_greedy(theta, feats, i, is_sb, u_eps, u_act, e, counts):  # pragma: no cover - compiled
+    """Epsilon-greedy shove/call: explore (``u_act < 0.5``, counted in ``counts[3]``) when
+    ``u_eps < e``, else the action of the larger linear Q."""
+    if u_eps < e:
+        counts[3] += 1
+        return u_act < 0.5
+    return _q_linear(theta, feats, i, is_sb, True) > _q_linear(theta, feats, i, is_sb, False)
+
+
 @njit(cache=True)
 def mc_linear_kernel(theta, feats, eq, nonconf, sb, bbk, u_eps_sb, u_act_sb, u_eps_bb,
                      u_act_bb, u_win, eps, alpha, stack, fold_loss, steal_gain,
@@ -139,46 +167,31 @@ def mc_linear_kernel(theta, feats, eq, nonconf, sb, bbk, u_eps_sb, u_act_sb, u_e
         i = sb[h]
         j = nonconf[i, bbk[h]]
         e = eps[h]
-        # SB decision
-        if u_eps_sb[h] < e:
-            a_sb = u_act_sb[h] < 0.5
-            counts[3] += 1
-        else:
-            a_sb = _q_linear(theta, feats, i, True, True) > _q_linear(theta, feats, i, True, False)
+        a_sb = _eps_greedy(theta, feats, i, True, u_eps_sb[h], u_act_sb[h], e, counts)
         if not a_sb:
             _sgd_linear(theta, feats, i, True, False, stack - fold_loss, alpha)
             continue
         counts[0] += 1
         counts[1] += 1
-        if u_eps_bb[h] < e:
-            a_bb = u_act_bb[h] < 0.5
-            counts[3] += 1
-        else:
-            a_bb = _q_linear(theta, feats, j, False, True) > _q_linear(theta, feats, j, False,
-                                                                       False)
-        if not a_bb:
-            r_sb = stack + steal_gain
-            r_bb = stack - steal_gain
-        else:
+        a_bb = _eps_greedy(theta, feats, j, False, u_eps_bb[h], u_act_bb[h], e, counts)
+        if a_bb:
             counts[2] += 1
-            if u_win[h] < eq[i, j]:
-                r_sb = 2.0 * stack
-                r_bb = 0.0
-            else:
-                r_sb = 0.0
-                r_bb = 2.0 * stack
+        r_sb, r_bb = _rewards(a_bb, u_win[h] < eq[i, j], stack, steal_gain)
         _sgd_linear(theta, feats, i, True, True, r_sb, alpha)
         _sgd_linear(theta, feats, j, False, a_bb, r_bb, alpha)
 
 
 def _q_linear_py(theta: np.ndarray, feats: np.ndarray, i: int, is_sb: bool, gii: bool) -> float:
-    x = [1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
-    if gii:
-        x[1:5] = [float(v) for v in feats[i]]
-    if is_sb:
-        x[5] = 1.0
-        x[6] = 1.0 if gii else 0.0
+    x = _features_py(feats, i, is_sb, gii)
     return float(sum(float(t) * v for t, v in zip(theta, x, strict=True)))
+
+
+def _eps_greedy_py(theta: np.ndarray, feats: np.ndarray, i: int, is_sb: bool, u_eps: float,
+                   u_act: float, e: float, counts: np.ndarray) -> bool:
+    if u_eps < e:
+        counts[3] += 1
+        return bool(u_act < 0.5)
+    return _q_linear_py(theta, feats, i, is_sb, True) > _q_linear_py(theta, feats, i, is_sb, False)
 
 
 def _features_py(feats: np.ndarray, i: int, is_sb: bool, gii: bool) -> list[float]:
@@ -208,31 +221,16 @@ def mc_linear_py(theta: np.ndarray, feats: np.ndarray, eq: np.ndarray, nonconf: 
     for h in range(len(sb)):
         i = int(sb[h])
         j = int(nonconf[i, bbk[h]])
-        if u_eps_sb[h] < eps[h]:
-            a_sb = bool(u_act_sb[h] < 0.5)
-            counts[3] += 1
-        else:
-            a_sb = _q_linear_py(theta, feats, i, True, True) > _q_linear_py(theta, feats, i,
-                                                                            True, False)
+        a_sb = _eps_greedy_py(theta, feats, i, True, u_eps_sb[h], u_act_sb[h], eps[h], counts)
         if not a_sb:
             _sgd_linear_py(theta, feats, i, True, False, stack - fold_loss, alpha)
             continue
         counts[0] += 1
         counts[1] += 1
-        if u_eps_bb[h] < eps[h]:
-            a_bb = bool(u_act_bb[h] < 0.5)
-            counts[3] += 1
-        else:
-            a_bb = _q_linear_py(theta, feats, j, False, True) > _q_linear_py(theta, feats, j,
-                                                                             False, False)
-        if not a_bb:
-            r_sb, r_bb = stack + steal_gain, stack - steal_gain
-        else:
+        a_bb = _eps_greedy_py(theta, feats, j, False, u_eps_bb[h], u_act_bb[h], eps[h], counts)
+        if a_bb:
             counts[2] += 1
-            if u_win[h] < eq[i, j]:
-                r_sb, r_bb = 2.0 * stack, 0.0
-            else:
-                r_sb, r_bb = 0.0, 2.0 * stack
+        r_sb, r_bb = _rewards_py(a_bb, bool(u_win[h] < eq[i, j]), stack, steal_gain)
         _sgd_linear_py(theta, feats, i, True, True, r_sb, alpha)
         _sgd_linear_py(theta, feats, j, False, a_bb, r_bb, alpha)
 
@@ -246,6 +244,17 @@ def _greedy_tab(q_sum, q_wt, pos, k):  # pragma: no cover - compiled
     if q_wt[pos, k, 0] == 0.0:
         return False
     return q_sum[pos, k, 1] / q_wt[pos, k, 1] > q_sum[pos, k, 0] / q_wt[pos, k, 0]
+
+
+@njit(cache=True, inline="always")
+def _tab_choice(q_sum, q_wt, greedy_gii, visits, pos, k, w, u_eps, u_act, e):  # pragma: no cover
+    """Count the visit (weight ``w``) and the greedy choice of (``pos``, class ``k``) for the
+    average policy, then play epsilon-greedy."""
+    g = _greedy_tab(q_sum, q_wt, pos, k)
+    visits[pos, k] += w
+    if g:
+        greedy_gii[pos, k] += w
+    return (u_act < 0.5) if u_eps < e else g
 
 
 @njit(cache=True)
@@ -263,29 +272,13 @@ def mc_tabular_kernel(q_sum, q_wt, greedy_gii, visits, cls, eq, nonconf, sb, bbk
         kj = cls[j]
         e = eps[h]
         w = wts[h]
-        g_sb = _greedy_tab(q_sum, q_wt, 0, ki)
-        visits[0, ki] += w
-        if g_sb:
-            greedy_gii[0, ki] += w
-        a_sb = (u_act_sb[h] < 0.5) if u_eps_sb[h] < e else g_sb
+        a_sb = _tab_choice(q_sum, q_wt, greedy_gii, visits, 0, ki, w, u_eps_sb[h], u_act_sb[h], e)
         if not a_sb:
             q_sum[0, ki, 0] += w * (stack - fold_loss)
             q_wt[0, ki, 0] += w
             continue
-        g_bb = _greedy_tab(q_sum, q_wt, 1, kj)
-        visits[1, kj] += w
-        if g_bb:
-            greedy_gii[1, kj] += w
-        a_bb = (u_act_bb[h] < 0.5) if u_eps_bb[h] < e else g_bb
-        if not a_bb:
-            r_sb = stack + steal_gain
-            r_bb = stack - steal_gain
-        elif u_win[h] < eq[i, j]:
-            r_sb = 2.0 * stack
-            r_bb = 0.0
-        else:
-            r_sb = 0.0
-            r_bb = 2.0 * stack
+        a_bb = _tab_choice(q_sum, q_wt, greedy_gii, visits, 1, kj, w, u_eps_bb[h], u_act_bb[h], e)
+        r_sb, r_bb = _rewards(a_bb, u_win[h] < eq[i, j], stack, steal_gain)
         q_sum[0, ki, 1] += w * r_sb
         q_wt[0, ki, 1] += w
         ab = 1 if a_bb else 0
@@ -301,6 +294,15 @@ def _greedy_tab_py(q_sum: np.ndarray, q_wt: np.ndarray, pos: int, k: int) -> boo
     return bool(q_sum[pos, k, 1] / q_wt[pos, k, 1] > q_sum[pos, k, 0] / q_wt[pos, k, 0])
 
 
+def _tab_choice_py(q_sum: np.ndarray, q_wt: np.ndarray, greedy_gii: np.ndarray,
+                   visits: np.ndarray, pos: int, k: int, w: float, u_eps: float, u_act: float,
+                   e: float) -> bool:
+    g = _greedy_tab_py(q_sum, q_wt, pos, k)
+    visits[pos, k] += w
+    greedy_gii[pos, k] += w if g else 0.0
+    return bool(u_act < 0.5) if u_eps < e else g
+
+
 def mc_tabular_py(q_sum: np.ndarray, q_wt: np.ndarray, greedy_gii: np.ndarray,
                   visits: np.ndarray, cls: np.ndarray, eq: np.ndarray, nonconf: np.ndarray,
                   sb: np.ndarray, bbk: np.ndarray, u_eps_sb: np.ndarray, u_act_sb: np.ndarray,
@@ -313,24 +315,15 @@ def mc_tabular_py(q_sum: np.ndarray, q_wt: np.ndarray, greedy_gii: np.ndarray,
         j = int(nonconf[i, bbk[h]])
         ki, kj = int(cls[i]), int(cls[j])
         w = float(wts[h])
-        g_sb = _greedy_tab_py(q_sum, q_wt, 0, ki)
-        visits[0, ki] += w
-        greedy_gii[0, ki] += w if g_sb else 0.0
-        a_sb = bool(u_act_sb[h] < 0.5) if u_eps_sb[h] < eps[h] else g_sb
+        a_sb = _tab_choice_py(q_sum, q_wt, greedy_gii, visits, 0, ki, w, u_eps_sb[h], u_act_sb[h],
+                              eps[h])
         if not a_sb:
             q_sum[0, ki, 0] += w * (stack - fold_loss)
             q_wt[0, ki, 0] += w
             continue
-        g_bb = _greedy_tab_py(q_sum, q_wt, 1, kj)
-        visits[1, kj] += w
-        greedy_gii[1, kj] += w if g_bb else 0.0
-        a_bb = bool(u_act_bb[h] < 0.5) if u_eps_bb[h] < eps[h] else g_bb
-        if not a_bb:
-            r_sb, r_bb = stack + steal_gain, stack - steal_gain
-        elif u_win[h] < eq[i, j]:
-            r_sb, r_bb = 2.0 * stack, 0.0
-        else:
-            r_sb, r_bb = 0.0, 2.0 * stack
+        a_bb = _tab_choice_py(q_sum, q_wt, greedy_gii, visits, 1, kj, w, u_eps_bb[h], u_act_bb[h],
+                              eps[h])
+        r_sb, r_bb = _rewards_py(a_bb, bool(u_win[h] < eq[i, j]), stack, steal_gain)
         q_sum[0, ki, 1] += w * r_sb
         q_wt[0, ki, 1] += w
         ab = 1 if a_bb else 0

@@ -20,6 +20,7 @@ uninterrupted one.
 from __future__ import annotations
 
 import json
+import math
 import os
 import time
 from collections.abc import Callable
@@ -96,6 +97,10 @@ class TrainConfig:
             raise ConfigError(f"lr_decay {self.lr_decay!r} is not in (0, 1]")
         if self.weight_decay < 0:
             raise ConfigError(f"weight_decay {self.weight_decay!r} must be >= 0")
+        if not self.weight_decay <= MAX_WEIGHT_DECAY:
+            raise ConfigError(f"--weight-decay {self.weight_decay:g} is too large: at most "
+                              f"{MAX_WEIGHT_DECAY:g} (more shrinks the weights faster than "
+                              "they learn)")
         if not 0.0 < self.val_fraction < 1.0:
             raise ConfigError(f"val_fraction {self.val_fraction!r} is not in (0, 1)")
         check_epsilons(self.epsilons)
@@ -186,6 +191,19 @@ def _split_by_game(ds: Dataset, val_fraction: float, seed: int) -> tuple[np.ndar
     return np.flatnonzero(~is_val), np.flatnonzero(is_val)
 
 
+#: the largest weight decay a training run accepts
+MAX_WEIGHT_DECAY = 1.0
+
+
+class TrainingDiverged(ConfigError):
+    """The loss or the weights became non-finite: nothing of that level is saved."""
+
+
+def _diverged(epoch: int, lr: float, what: str) -> str:
+    return (f"training diverged in epoch {epoch + 1}: {what} with learning rate {lr:g}; "
+            "lower --learning-rate (nothing of this level was saved)")
+
+
 def train_network(
     net: ValueNet,
     ds: Dataset,
@@ -231,11 +249,21 @@ def train_network(
             opt.zero_grad()
             loss = loss_fn(net(xb), y_tr[idx])
             loss.backward()
-            opt.step()
+            try:
+                opt.step()
+            except RuntimeError as exc:  # a step too large for float32 (lr near 1e308)
+                if "overflow" not in str(exc):
+                    raise
+                raise TrainingDiverged(_diverged(ep, lr, "the optimizer step overflowed")) \
+                    from None
             total += float(loss.item()) * int(idx.shape[0])
         net.eval()
         with torch.no_grad():
             val = float(loss_fn(net(x_va), y_va).item()) if x_va.shape[0] else float("nan")
+            finite = all(bool(torch.isfinite(p).all()) for p in net.parameters())
+        if not (finite and math.isfinite(total) and (math.isfinite(val) or not x_va.shape[0])):
+            what = "the weights" if not finite else "the loss"
+            raise TrainingDiverged(_diverged(ep, lr, f"{what} became non-finite (inf/nan)"))
         rec = EpochLoss(epoch=ep, train_loss=total / max(n, 1), val_loss=val)
         out.append(rec)
         if on_epoch is not None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from pokerlab.solvers.cfr_kernels import KIND_CHANCE, KIND_DECISION, KIND_TERMINAL
-from pokerlab.solvers.regret import regret_matching_py
+from pokerlab.solvers.regret import discount_factor_py, regret_matching_py
 
 
 def regret_match_py(kind, player, child_count, slot_base, regrets, sigma,
@@ -72,10 +72,7 @@ def cfr_iteration_py(kind, player, child_start, child_count, children, slot_base
                 if rm_plus and r < 0:
                     r = 0.0
                 if discount:
-                    if r >= 0:
-                        r *= t ** alpha / (t ** alpha + 1)
-                    else:
-                        r *= t ** beta / (t ** beta + 1)
+                    r *= discount_factor_py(t, alpha if r >= 0 else beta)
                 regrets[sb + j, h] = r
     regret_match_py(kind, player, child_count, slot_base, regrets, sigma, update_player)
 

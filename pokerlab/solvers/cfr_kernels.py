@@ -12,7 +12,8 @@ One iteration for a set of players (``update_player`` = 0 / 1, or -1 for both at
    updating player's nodes ``regret += cfv(child) - cfv(node)`` and
    ``avg += t**gamma * reach * sigma``;
 3. update: optional regret floor (CFR+), optional discounting of positive / negative
-   regrets by ``t**alpha/(t**alpha+1)`` / ``t**beta/(t**beta+1)`` (LCFR, DCFR), then
+   regrets by ``t**alpha/(t**alpha+1)`` / ``t**beta/(t**beta+1)`` (LCFR, DCFR; the shared
+   :func:`pokerlab.solvers.regret.discount_factor`), then
    regret matching (:func:`pokerlab.solvers.regret.regret_matching`) gives the new
    ``sigma`` of the updated player(s).
 
@@ -25,7 +26,14 @@ from __future__ import annotations
 from numba import njit
 
 from pokerlab.games.compiled import KIND_CHANCE, KIND_DECISION, KIND_TERMINAL
-from pokerlab.solvers.regret import regret_matching
+from pokerlab.games.pass_kernels import public_reach
+from pokerlab.solvers.regret import discount_factor, regret_matching
+
+
+@njit(cache=True, inline="always")
+def _updated(kind, player, v, update_player):  # pragma: no cover - compiled
+    """Whether node ``v`` is a decision of the player(s) being updated (-1: both)."""
+    return kind[v] == KIND_DECISION and (update_player < 0 or player[v] == update_player)
 
 
 @njit(cache=True)
@@ -35,9 +43,7 @@ def regret_match_kernel(kind, player, child_count, slot_base, regrets, sigma,
     n = kind.shape[0]
     H = regrets.shape[1]
     for v in range(n):
-        if kind[v] != KIND_DECISION:
-            continue
-        if update_player >= 0 and player[v] != update_player:
+        if not _updated(kind, player, v, update_player):
             continue
         s = slot_base[v]
         na = child_count[v]
@@ -53,29 +59,7 @@ def cfr_iteration_kernel(kind, player, child_start, child_count, children, slot_
     n = kind.shape[0]
     H = regrets.shape[1]
     # forward: own reach per player and hand
-    for p in range(2):
-        for h in range(H):
-            reach[0, p, h] = 1.0
-    for v in range(n):
-        k = kind[v]
-        if k == KIND_TERMINAL:
-            continue
-        s = child_start[v]
-        if k == KIND_CHANCE:
-            for e in range(s, s + child_count[v]):
-                c = children[e]
-                for p in range(2):
-                    for h in range(H):
-                        reach[c, p, h] = reach[v, p, h]
-        else:
-            q = player[v]
-            o = 1 - q
-            sb = slot_base[v]
-            for j in range(child_count[v]):
-                c = children[s + j]
-                for h in range(H):
-                    reach[c, q, h] = reach[v, q, h] * sigma[sb + j, h]
-                    reach[c, o, h] = reach[v, o, h]
+    public_reach(kind, player, child_start, child_count, children, slot_base, sigma, reach)
     w_avg = float(t) ** gamma
     # backward: counterfactual values (only for the player(s) being updated)
     p_lo = 0 if update_player < 0 else update_player
@@ -133,14 +117,10 @@ def cfr_iteration_kernel(kind, player, child_start, child_count, children, slot_
         fpos = 1.0
         fneg = 1.0
         if discount:
-            ta = float(t) ** alpha
-            tb = float(t) ** beta
-            fpos = ta / (ta + 1.0)
-            fneg = tb / (tb + 1.0)
+            fpos = discount_factor(t, alpha)
+            fneg = discount_factor(t, beta)
         for v in range(n):
-            if kind[v] != KIND_DECISION:
-                continue
-            if update_player >= 0 and player[v] != update_player:
+            if not _updated(kind, player, v, update_player):
                 continue
             sb = slot_base[v]
             for j in range(child_count[v]):
@@ -183,29 +163,7 @@ def public_br_kernel(kind, player, child_start, child_count, children, slot_base
     """
     n = kind.shape[0]
     H = sigma.shape[1]
-    for p in range(2):
-        for h in range(H):
-            reach[0, p, h] = 1.0
-    for v in range(n):
-        k = kind[v]
-        if k == KIND_TERMINAL:
-            continue
-        s = child_start[v]
-        if k == KIND_CHANCE:
-            for e in range(s, s + child_count[v]):
-                c = children[e]
-                for p in range(2):
-                    for h in range(H):
-                        reach[c, p, h] = reach[v, p, h]
-        else:
-            q = player[v]
-            o = 1 - q
-            sb = slot_base[v]
-            for j in range(child_count[v]):
-                c = children[s + j]
-                for h in range(H):
-                    reach[c, q, h] = reach[v, q, h] * sigma[sb + j, h]
-                    reach[c, o, h] = reach[v, o, h]
+    public_reach(kind, player, child_start, child_count, children, slot_base, sigma, reach)
     o_br = 1 - br_player
     sign = 1.0 if br_player == 0 else -1.0
     for v in range(n - 1, -1, -1):

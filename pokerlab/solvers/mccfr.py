@@ -18,6 +18,7 @@ import numpy as np
 from pokerlab.errors import ConfigError
 from pokerlab.games.protocol import State
 from pokerlab.policy.tabular import TabularPolicy
+from pokerlab.rng import sample_positive
 from pokerlab.solvers.regret import regret_matching_py
 
 
@@ -82,16 +83,7 @@ class MCCFRSolver:
         return u
 
     def _sample(self, probs: list[float]) -> int:
-        u = self._uniform() * sum(probs)
-        acc = 0.0
-        last = 0
-        for i, p in enumerate(probs):
-            if p > 0.0:
-                acc += p
-                last = i
-                if u < acc:
-                    return i
-        return last
+        return sample_positive(probs, self._uniform() * sum(probs))
 
     def _info(self, key: str, state: State) -> _Info:
         info = self.infos.get(key)

@@ -18,6 +18,14 @@ Numba kernels (called from other ``@njit`` code, or directly on numpy rows):
 * :func:`regret_matching_legal` ``(values_row, legal_row, out_row)`` -- Deep CFR's rule
 * :func:`regret_matching_rows` ``(values, legal, out)`` -- row-wise ``regret_matching_legal``
 
+The one discount schedule (Linear / Discounted CFR, Brown & Sandholm 2019):
+:func:`discount_factor` ``(t, exponent)`` is ``t**e / (t**e + 1)``, the factor DCFR applies
+to the sums accumulated up to iteration ``t`` (``e = alpha`` for positive regrets, ``beta``
+for negative ones); ``e = 1`` gives Linear CFR's ``t / (t + 1)``.  The CFR kernels
+(:mod:`pokerlab.solvers.cfr_kernels`), the subgame solver's DCFR and the blueprint's
+periodic Linear CFR discount (:mod:`pokerlab.blueprint.mccfr_kernels`, with ``t`` counted
+in discount periods) all use it; :func:`discount_factor_py` is its plain twin.
+
 Plain-Python twins ``*_py`` take the same arguments (lists or arrays) and do the same
 arithmetic in the same order, so results agree bit for bit (tests/test_regret.py).
 :func:`regret_matching_np` is the vectorised numpy form for whole tables (one row per
@@ -71,7 +79,7 @@ def regret_matching_plus(regrets_row, out_row):  # type: ignore[no-untyped-def] 
 def regret_matching_legal(values_row, legal_row, out_row):  # type: ignore[no-untyped-def]  # pragma: no cover
     """Deep CFR's rule: positive legal values normalised; if none, the best legal action
     (first one on ties) gets probability 1.  Illegal actions get 0."""
-    n = values_row.shape[0]
+    n = len(values_row)
     tot = 0.0
     for k in range(n):
         if legal_row[k] and values_row[k] > 0.0:
@@ -97,7 +105,21 @@ def regret_matching_rows(values, legal, out):  # type: ignore[no-untyped-def]  #
         regret_matching_legal(values[i], legal[i], out[i])
 
 
+@njit(cache=True, inline="always")
+def discount_factor(t, exponent):  # type: ignore[no-untyped-def]  # pragma: no cover
+    """``t**exponent / (t**exponent + 1)`` in float64: the Linear / Discounted CFR weight of
+    the sums accumulated up to iteration ``t`` (``exponent = 1``: Linear CFR)."""
+    x = np.float64(t) ** exponent
+    return x / (x + 1.0)
+
+
 # ------------------------------------------------------------------- plain-Python twins
+
+
+def discount_factor_py(t: float, exponent: float) -> float:
+    """Plain twin of :func:`discount_factor`."""
+    x = float(t) ** float(exponent)
+    return x / (x + 1.0)
 
 
 def regret_match_row_py(regrets: Sequence[float] | np.ndarray, base: int, n: int,
@@ -137,24 +159,9 @@ def regret_matching_plus_py(regrets_row: MutableSequence[float] | np.ndarray,
 def regret_matching_legal_py(values_row: Sequence[float] | np.ndarray,
                              legal_row: Sequence[bool] | np.ndarray,
                              out_row: MutableSequence[float] | np.ndarray) -> Any:
-    """Twin of :func:`regret_matching_legal`."""
-    n = len(values_row)
-    tot = 0.0
-    for k in range(n):
-        if legal_row[k] and values_row[k] > 0.0:
-            tot += values_row[k]
-    if tot > 0.0:
-        for k in range(n):
-            v = values_row[k]
-            out_row[k] = v / tot if (legal_row[k] and v > 0.0) else 0.0
-        return out_row
-    best = -1
-    for k in range(n):
-        out_row[k] = 0.0
-        if legal_row[k] and (best < 0 or values_row[k] > values_row[best]):
-            best = k
-    if best >= 0:
-        out_row[best] = 1.0
+    """Twin of :func:`regret_matching_legal`: its very source run by the interpreter (numba's
+    ``py_func``; it takes lists too), so the parity test checks the compiled arithmetic."""
+    regret_matching_legal.py_func(values_row, legal_row, out_row)
     return out_row
 
 

@@ -96,9 +96,9 @@ def plot_strategy_grid(report: dict[str, Any], path: str | Path, *, title: str =
     import matplotlib.pyplot as plt
     from matplotlib.patches import Patch, Rectangle
 
-    from pokerlab.cards.ranges import _check_picture_path, _save_figure
+    from pokerlab.cards.ranges import check_picture_path, save_figure
 
-    p = _check_picture_path(path)
+    p = check_picture_path(path)
     mix = class_mix(report)
     actions = report["actions"]
     bets = [i for i, a in enumerate(actions) if a.split()[0] in ("bet", "raise")]
@@ -131,7 +131,7 @@ def plot_strategy_grid(report: dict[str, Any], path: str | Path, *, title: str =
               loc="upper center", bbox_to_anchor=(0.5, -0.01), ncol=min(len(actions), 4), fontsize=9)
     ax.set_title(title or f"{report['player'].upper()} at {' / '.join(report['path']) or 'root'} "
                  f"({report['board']}, pot {report['pot']:g})")
-    _save_figure(fig, p)
+    save_figure(fig, p)
     return p
 
 
@@ -143,9 +143,9 @@ def plot_convergence(series: list[tuple[str, list[tuple[int, float, float]]]], p
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from pokerlab.cards.ranges import _check_picture_path, _save_figure
+    from pokerlab.cards.ranges import check_picture_path, save_figure
 
-    p = _check_picture_path(path)
+    p = check_picture_path(path)
     fig, ax = plt.subplots(figsize=(6.4, 4.2))
     for label, hist in series:
         xs = [h[1] for h in hist if h[2] > 0]
@@ -160,5 +160,5 @@ def plot_convergence(series: list[tuple[str, list[tuple[int, float, float]]]], p
     ax.legend(fontsize=8)
     if title:
         ax.set_title(title)
-    _save_figure(fig, p)
+    save_figure(fig, p)
     return p

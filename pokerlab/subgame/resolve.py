@@ -25,7 +25,6 @@ from typing import Any
 import numpy as np
 
 from pokerlab.cards.cards import COMBO_MASKS, cards_mask
-from pokerlab.subgame import solver_kernels as K
 from pokerlab.subgame.solver import NodeView, SolveConfig, SpotSolver
 from pokerlab.subgame.tree import CHANCE, DECISION, Root, Spot, SpotError, make_spot
 
@@ -53,10 +52,9 @@ def counterfactual_values(solver: SpotSolver, path: Sequence[str], player: int, 
     if view.street != solver.spot.street and tuple(view.suit_map) != (0, 1, 2, 3):
         raise SpotError("counterfactual values after a suit-swapped card need the solver without "
                         "suit isomorphism")
-    o = 1 - player
-    mode = K.MODE_BR if best_response else K.MODE_EV
-    cfv = solver._run(mode, player, solver.iteration + 1, node=view.node, slot=view.slot,
-                      opp_reach=view.reach[o], own_reach=view.reach[player])
+    cfv = solver.counterfactual_values(player, node=view.node, slot=view.slot,
+                                       opp_reach=view.reach[1 - player], own_reach=view.reach[player],
+                                       best_response=best_response)
     return full_vector(solver, player, cfv)
 
 

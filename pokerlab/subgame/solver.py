@@ -28,6 +28,7 @@ import numpy as np
 from pokerlab.cards.cards import combo_index, parse_card
 from pokerlab.errors import ConfigError, PokerlabError
 from pokerlab.io import atomic_path, sha256_bytes
+from pokerlab.solvers.regret import discount_factor_py
 from pokerlab.subgame import solver_kernels as K
 from pokerlab.subgame.deal import Deal, build_deal, count_slots
 from pokerlab.subgame.tree import (
@@ -39,6 +40,7 @@ from pokerlab.subgame.tree import (
     Spot,
     SpotError,
     build_betting_tree,
+    count_betting_tree,
     make_spot,
 )
 
@@ -96,9 +98,8 @@ class SolveConfig:
             return d, d, d, False
         if prev == 0:
             return 0.0, 0.0, 0.0, False
-        pa = prev ** self.alpha
-        pb = prev ** self.beta
-        return pa / (pa + 1.0), pb / (pb + 1.0), (prev / t) ** self.gamma, False
+        return (discount_factor_py(prev, self.alpha), discount_factor_py(prev, self.beta),
+                (prev / t) ** self.gamma, False)
 
     def to_json(self) -> dict[str, Any]:
         return {"algo": self.algo, "alpha": self.alpha, "beta": self.beta, "gamma": self.gamma,
@@ -142,20 +143,35 @@ def _layout(tree: BettingTree, n_hands: tuple[int, int], slots: tuple[int, int, 
 
 
 def estimate_size(spot: Spot, *, isomorphism: bool = True, tree: BettingTree | None = None,
-                  compress: bool = False) -> TreeSize:
+                  compress: bool = False, max_memory: float | None = None,
+                  max_nodes: int = 5_000_000) -> TreeSize:
     """Node count and memory of ``spot`` (regrets + strategy sums in float32, or in 16 bits
     with two float32 scales per entry when ``compress``; the showdown tables, the per-board
-    bookkeeping) without allocating the solver's arrays."""
-    tree = tree if tree is not None else build_betting_tree(spot)
+    bookkeeping) without allocating the solver's arrays.  Without ``tree`` the betting tree
+    is counted, not built (:func:`pokerlab.subgame.tree.count_betting_tree`: milliseconds),
+    stopping with one :class:`SpotError` past ``max_nodes`` betting nodes or, given
+    ``max_memory`` (bytes), as soon as the spot is known to need more."""
     n_hands = (int(np.count_nonzero(spot.ranges[0])), int(np.count_nonzero(spot.ranges[1])))
     slots = count_slots(spot.board, spot.ranges, isomorphism=isomorphism)
-    _, _, total, entries, nodes = _layout(tree, n_hands, slots)
     # order (int32), strength (int16), cards (2 x uint8), showdown_index's words (2 x int64)
     showdown = slots[2] * (n_hands[0] + n_hands[1]) * 24
+    if tree is None:
+        per_value, per_entry = (4, 16) if compress else (8, 8)
+        weights = ([64.0] * 3 + [float(per_entry * slots[s]) for s in range(3)]
+                   + [float(per_value * slots[s] * n_hands[p]) for s in range(3) for p in range(2)])
+        limit = math.inf if max_memory is None else float(max_memory) - showdown
+        over = (f"the spot needs more than {(max_memory or 0) / 1e6:,.1f} MB: use fewer bet sizes, a "
+                "raise cap or narrower ranges")
+        count = count_betting_tree(spot, max_nodes=max_nodes, weights=weights, max_weight=limit,
+                                   weight_error=over)
+        total, entries, nodes = count.layout(n_hands, slots)
+        num_nodes, decisions = count.num_nodes, count.decisions
+    else:
+        _, _, total, entries, nodes = _layout(tree, n_hands, slots)
+        num_nodes, decisions = tree.num_nodes, int(np.count_nonzero(tree.kind == DECISION))
     storage = 2 * (2 * total + 4 * entries) if compress else 2 * 4 * total
-    mem = storage + 8 * entries + showdown + 64 * tree.num_nodes
-    decisions = int(np.count_nonzero(tree.kind == DECISION))
-    return TreeSize(betting_nodes=tree.num_nodes, decision_nodes=decisions, nodes=nodes, boards=slots,
+    mem = storage + 8 * entries + showdown + 64 * num_nodes
+    return TreeSize(betting_nodes=num_nodes, decision_nodes=decisions, nodes=nodes, boards=slots,
                     memory_bytes=int(mem))
 
 
@@ -734,12 +750,33 @@ class SpotSolver:
         n = self.deal.num_hands[int(self.tree.player[node])]
         return int(self.node_base[node]) + slot * k * n, k, n
 
-    def _avg_at(self, node: int, slot: int) -> np.ndarray:
+    def average_strategy(self, node: int, slot: int = 0) -> np.ndarray:
+        """The average strategy at decision ``node`` (a tree index; ``slot``: which board of
+        the node's street, 0 on the spot's own street): (actions, hands of the acting
+        player) in the solver's hand order (``deal.combos[player]``), locks applied."""
         base, k, n = self._storage(node, slot)
         sigma = np.zeros(k * n)
         K.average_strategy(self.ssum, base, k, n, self.lock_data,
                            int(self.lock_ptr[int(self.entry_base[node]) + slot]), sigma, np.zeros(n))
         return sigma.reshape(k, n)
+
+    _avg_at = average_strategy  # the old private name, for callers not yet moved
+
+    def counterfactual_values(self, player: int, *, node: int = 0, slot: int = 0,
+                              opp_reach: np.ndarray | None = None, own_reach: np.ndarray | None = None,
+                              best_response: bool = False) -> np.ndarray:
+        """``player``'s counterfactual value of each of its hands (solver order, chips with
+        its share of the pot) at ``node`` / ``slot``, against the other player's average
+        strategy reaching it with ``opp_reach`` (default: its range), ``player`` playing its
+        own average below the node or best-responding (``best_response``)."""
+        mode = K.MODE_BR if best_response else K.MODE_EV
+        return self._run(mode, player, self.iteration + 1, node=node, slot=slot,
+                         opp_reach=opp_reach, own_reach=own_reach)
+
+    def hand_map(self, p: int, suit_map: Sequence[int]) -> np.ndarray:
+        """Index of the representative-world hand of each actual hand of ``p`` (a node
+        reached through suit-swapped cards: :attr:`NodeView.suit_map`)."""
+        return self._hand_map(p, suit_map)
 
     def _hand_map(self, p: int, suit_map: Sequence[int]) -> np.ndarray:
         """Index of the representative-world hand of each actual hand of ``p``."""
@@ -786,7 +823,7 @@ class SpotSolver:
                                     f"the actions are {', '.join(names)}")
                 a = match[0]
                 q = int(tr.player[node])
-                sigma = self._avg_at(node, slot)
+                sigma = self.average_strategy(node, slot)
                 reach[q] = reach[q] * sigma[a][hmap[q]]
                 node = tr.child(node, a)
                 seen.append(names[a])
@@ -875,7 +912,7 @@ class SpotSolver:
                         "range_equity": float(np.dot(r, eq) / zw) if zw > 0 else None}
         if kind == DECISION:
             q = int(tr.player[node])
-            sigma = self._avg_at(node, view.slot)[:, hmap[q]]
+            sigma = self.average_strategy(node, view.slot)[:, hmap[q]]
             strat = np.full((sigma.shape[0], 1326), np.nan)
             strat[:, d.combos[q]] = sigma
             r = view.reach[q]

@@ -28,12 +28,8 @@ import math
 import numpy as np
 from numba import njit
 
+from pokerlab.kinds import CHANCE, DECISION, FOLD, SHOWDOWN  # noqa: F401 (K.DECISION)
 from pokerlab.solvers.regret import NO_RC, VEC_FLAGS, regret_match_columns
-
-DECISION = 0
-CHANCE = 1
-FOLD = 2
-SHOWDOWN = 3
 
 MODE_CFR = 0
 MODE_BR = 1
@@ -180,18 +176,42 @@ def _strength_prefix(opp_reach, opp_order, opp_cards, opp_n, pre, card_pre, run)
     pre[0] = 0.0
     card_pre[0] = 0.0
     for j in range(opp_n):
-        w = float(opp_reach[opp_order[j]])
-        acc += w
-        pre[j + 1] = acc
-        c1 = opp_cards[2 * j]
-        c2 = opp_cards[2 * j + 1]
-        x = run[c1] + w
-        run[c1] = x
-        card_pre[2 * j + 1] = x
-        y = run[c2] + w
-        run[c2] = y
-        card_pre[2 * j + 2] = y
+        acc = _prefix_add(j, float(opp_reach[opp_order[j]]), acc, opp_cards, pre, card_pre, run)
     return acc
+
+
+@njit(cache=True, fastmath=VEC_FLAGS, inline="always")
+def _prefix_add(j, w, acc, opp_cards, pre, card_pre, run):  # type: ignore[no-untyped-def]
+    """Hand ``j`` (in strength order, reach ``w``) of the pass of :func:`_strength_prefix`:
+    returns the new total after writing ``pre[j + 1]`` and its cards' running sums."""
+    acc += w
+    pre[j + 1] = acc
+    c1 = opp_cards[2 * j]
+    c2 = opp_cards[2 * j + 1]
+    x = run[c1] + w
+    run[c1] = x
+    card_pre[2 * j + 1] = x
+    y = run[c2] + w
+    run[c2] = y
+    card_pre[2 * j + 2] = y
+    return acc
+
+
+@njit(cache=True, fastmath=VEC_FLAGS, inline="always")
+def _hand_at(lo, hi, q, same, pre, card_pre, run, acc, dw, dl):  # type: ignore[no-untyped-def]
+    """My ``q``-th hand in strength order: its index words ``a``, ``b``, the hand ``h``,
+    its identical opponent hand ``same[h]`` and its showdown value relative to a tie."""
+    a = lo[q]
+    b = hi[q]
+    h = a >> 42
+    return a, b, h, same[h], _showdown_hand(a, b, pre, card_pre, run, acc, dw, dl)
+
+
+@njit(cache=True, fastmath=VEC_FLAGS, inline="always")
+def _unblocked(a, b, acc, run):  # type: ignore[no-untyped-def]
+    """The opponent's reach that shares no card with the hand of index words ``a``, ``b``
+    (before adding back the identical hand, counted twice by the two cards)."""
+    return acc - run[(a >> 36) & 63] - run[(b >> 36) & 63]
 
 
 @njit(cache=True, fastmath=VEC_FLAGS, inline="always")
@@ -226,15 +246,9 @@ def showdown_fast(opp_reach, same, my_n, opp_order, opp_cards, opp_n, idx,  # ty
     lo = idx[0:n]
     hi = idx[n:2 * n]
     for q in range(my_n):
-        a = lo[q]
-        b = hi[q]
-        v = _showdown_hand(a, b, pre, card_pre, run, acc, dw, dl)
-        h = a >> 42
+        a, b, h, sm, v = _hand_at(lo, hi, q, same, pre, card_pre, run, acc, dw, dl)
         if tie != 0.0:
-            c1 = (a >> 36) & 63
-            c2 = (b >> 36) & 63
-            comp = acc - run[c1] - run[c2]
-            sm = same[h]
+            comp = _unblocked(a, b, acc, run)
             if sm >= 0:
                 comp += opp_reach[sm]
             v += comp * tie
@@ -273,19 +287,10 @@ def showdown_fold(opp, sig_s, sig_f, shared, same, my_n, opp_order, opp_cards, o
             x0 = float(opp[oj])
             w = x0 * float(sig_s[oj])
             wf = x0 * float(sig_f[oj])
-            acc += w
+            acc = _prefix_add(j, w, acc, opp_cards, pre, card_pre, run)
             acc_f += wf
-            pre[j + 1] = acc
-            c1 = opp_cards[2 * j]
-            c2 = opp_cards[2 * j + 1]
-            x = run[c1] + w
-            run[c1] = x
-            card_pre[2 * j + 1] = x
-            y = run[c2] + w
-            run[c2] = y
-            card_pre[2 * j + 2] = y
-            run_f[c1] += wf
-            run_f[c2] += wf
+            run_f[opp_cards[2 * j]] += wf
+            run_f[opp_cards[2 * j + 1]] += wf
     if my_n < out_s.shape[0]:
         for h in range(out_s.shape[0]):
             out_s[h] = 0.0
@@ -296,32 +301,20 @@ def showdown_fold(opp, sig_s, sig_f, shared, same, my_n, opp_order, opp_cards, o
     hi = idx[n:2 * n]
     if shared:
         for q in range(my_n):
-            a = lo[q]
-            b = hi[q]
-            v = _showdown_hand(a, b, pre, card_pre, run, acc, dw, dl)
-            h = a >> 42
-            c1 = (a >> 36) & 63
-            c2 = (b >> 36) & 63
-            sm = same[h]
-            comp = acc - run[c1] - run[c2]
+            a, b, h, sm, v = _hand_at(lo, hi, q, same, pre, card_pre, run, acc, dw, dl)
+            comp = _unblocked(a, b, acc, run)
             if sm >= 0:
                 comp += float(opp[sm])
             out_s[h] = v + comp * tie
             out_f[h] = pay_f * comp
         return
     for q in range(my_n):
-        a = lo[q]
-        b = hi[q]
-        v = _showdown_hand(a, b, pre, card_pre, run, acc, dw, dl)
-        h = a >> 42
-        c1 = (a >> 36) & 63
-        c2 = (b >> 36) & 63
-        sm = same[h]
-        fv = acc_f - run_f[c1] - run_f[c2]
+        a, b, h, sm, v = _hand_at(lo, hi, q, same, pre, card_pre, run, acc, dw, dl)
+        fv = _unblocked(a, b, acc_f, run_f)
         if sm >= 0:
             fv += float(opp[sm]) * float(sig_f[sm])
         if tie != 0.0:
-            comp = acc - run[c1] - run[c2]
+            comp = _unblocked(a, b, acc, run)
             if sm >= 0:
                 comp += float(opp[sm]) * float(sig_s[sm])
             v += comp * tie
@@ -400,6 +393,15 @@ def _regret_step(r, inst, pos_d, neg_d, plus):  # type: ignore[no-untyped-def]
     return r * (pos_d if r > 0.0 else neg_d) + inst
 
 
+@njit(cache=True, fastmath=VEC_FLAGS, inline="always")
+def _entry_rows(regrets, ssum, cfv, sigma, base, b, n):  # type: ignore[no-untyped-def]
+    """Action ``b``'s rows of one (node, board) entry: its regrets and strategy sums in the
+    tables (from ``base``) and its counterfactual values and strategy in the work vectors."""
+    off = base + b * n
+    return (regrets[off:off + n], ssum[off:off + n], cfv[b * n:b * n + n],
+            sigma[b * n:b * n + n])
+
+
 @njit(cache=True, fastmath=VEC_FLAGS, **NO_RC)
 def _update_compressed(regrets, ssum, rscale, sscale, e, base, k, n, cfv, out_v, own_v, sigma,  # type: ignore[no-untyped-def]
                        pos_d, neg_d, strat_d, plus):
@@ -414,11 +416,7 @@ def _update_compressed(regrets, ssum, rscale, sscale, e, base, k, n, cfv, out_v,
     rmax = 0.0
     smax = 0.0
     for b in range(k):
-        off = base + b * n
-        rg = regrets[off:off + n]
-        ss = ssum[off:off + n]
-        cb = cfv[b * n:b * n + n]
-        sb = sigma[b * n:b * n + n]
+        rg, ss, cb, sb = _entry_rows(regrets, ssum, cfv, sigma, base, b, n)
         for h in range(n):
             r = _regret_step(rg[h] * rdec, cb[h] - out_v[h], pos_d, neg_d, plus)
             cb[h] = r
@@ -430,11 +428,7 @@ def _update_compressed(regrets, ssum, rscale, sscale, e, base, k, n, cfv, out_v,
     renc = 32767.0 / rmax if rmax > 0.0 else 0.0
     senc = 65535.0 / smax if smax > 0.0 else 0.0
     for b in range(k):
-        off = base + b * n
-        rg = regrets[off:off + n]
-        ss = ssum[off:off + n]
-        cb = cfv[b * n:b * n + n]
-        sb = sigma[b * n:b * n + n]
+        rg, ss, cb, sb = _entry_rows(regrets, ssum, cfv, sigma, base, b, n)
         for h in range(n):
             rg[h] = math.floor(cb[h] * renc + 0.5)
             ss[h] = math.floor(sb[h] * senc + 0.5)
@@ -450,11 +444,7 @@ def _update(regrets, ssum, base, k, n, cfv, out_v, own_v, sigma, pos_d, neg_d, s
     counting (``_nrt=False``): views of the shared tables then cost no atomic counter updates,
     which threads on the two cores would otherwise contend for."""
     for b in range(k):
-        off = base + b * n
-        rg = regrets[off:off + n]
-        ss = ssum[off:off + n]
-        cb = cfv[b * n:b * n + n]
-        sb = sigma[b * n:b * n + n]
+        rg, ss, cb, sb = _entry_rows(regrets, ssum, cfv, sigma, base, b, n)
         for h in range(n):
             rg[h] = _regret_step(rg[h], cb[h] - out_v[h], pos_d, neg_d, plus)
             ss[h] = ss[h] * strat_d + own_v[h] * sb[h]
@@ -593,17 +583,8 @@ def walk(mode, top, node, p, slot, opp_reach, own_reach, out, scratch, frames, w
                 c = 0
             else:
                 # the child for card a returned its values in tmp
-                _zero_card(tmp, card_start[p], card_hands[p], a)
-                for h in range(n_p):
-                    out_v[h] += tmp[h]
-                reps = iso_rep[st]
-                nxt = next_slot[st]
-                swp = iso_swap[st]
-                for c2 in range(a + 1, 52):
-                    if reps[sl, c2] == a and nxt[sl, c2] >= 0:
-                        perm = swap[p][swp[sl, c2]]
-                        for h in range(n_p):
-                            out_v[h] += tmp[perm[h]]
+                _add_dealt(tmp, out_v, a, sl, card_start[p], card_hands[p], swap[p], iso_rep[st],
+                           next_slot[st], iso_swap[st])
                 c = a + 1
             nxt = next_slot[st]
             swp = iso_swap[st]
@@ -832,44 +813,56 @@ def _equity_river(slot, opp_reach, p, hand_cards, same, sd_order, sd_str, sd_cou
                     sd_count[o][slot], 1.0, 1.0, 1.0, out_w, buf)
 
 
+@njit(cache=True, inline="always")
+def _deal_card_reach(sub, opp_reach, card_start_o, card_hands_o, c):  # type: ignore[no-untyped-def]
+    """``sub`` <- the opponent's reach with the hands holding card ``c`` removed."""
+    for i in range(sub.shape[0]):
+        sub[i] = opp_reach[i]
+    _zero_card(sub, card_start_o, card_hands_o, c)
+
+
+@njit(cache=True, inline="always")
+def _add_dealt(t, out, c, slot, card_start_p, card_hands_p, swap_p, reps, nxt, swp):  # type: ignore[no-untyped-def]
+    """Add the values ``t`` of dealt card ``c`` (its hands that hold ``c`` zeroed) and, for
+    every later card isomorphic to it on board ``slot``, ``t`` permuted, to ``out`` (a chance
+    node's sum over the cards; the walk's chance nodes and the equity runouts)."""
+    n = out.shape[0]
+    _zero_card(t, card_start_p, card_hands_p, c)
+    for h in range(n):
+        out[h] += t[h]
+    for c2 in range(c + 1, 52):
+        if reps[slot, c2] == c and nxt[slot, c2] >= 0:
+            perm = swap_p[swp[slot, c2]]
+            for h in range(n):
+                out[h] += t[perm[h]]
+
+
 @njit(cache=True)
 def _equity_deal(s, slot, opp_reach, p, hand_cards, same, card_start, card_hands, swap,  # type: ignore[no-untyped-def]
                  next_slot, iso_rep, iso_swap, sd_order, sd_str, sd_count, sd_cards, out_eq, out_w):
-    """One card dealt from street ``s`` (0 or 1) and every runout after it."""
+    """One card dealt from street ``s`` (0: the turn, then every river through
+    :func:`_equity_deal_turn`; 1: the river) and every runout after it."""
     o = 1 - p
     n_p = out_eq.shape[0]
     nxt = next_slot[s]
-    reps = iso_rep[s]
     swp = iso_swap[s]
-    for h in range(n_p):
-        out_eq[h] = 0.0
-        out_w[h] = 0.0
+    out_eq[:] = 0.0
+    out_w[:] = 0.0
     te = np.empty(n_p)
     tw = np.empty(n_p)
     sub = np.empty(opp_reach.shape[0])
     for c in range(52):
         if nxt[slot, c] < 0 or swp[slot, c] >= 0:
             continue
-        for i in range(sub.shape[0]):
-            sub[i] = opp_reach[i]
-        _zero_card(sub, card_start[o], card_hands[o], c)
+        _deal_card_reach(sub, opp_reach, card_start[o], card_hands[o], c)
         if s == 1:
             _equity_river(nxt[slot, c], sub, p, hand_cards, same, sd_order, sd_str, sd_count, sd_cards,
                           te, tw)
         else:
             _equity_deal_turn(nxt[slot, c], sub, p, hand_cards, same, card_start, card_hands, swap,
                               next_slot, iso_rep, iso_swap, sd_order, sd_str, sd_count, sd_cards, te, tw)
-        _zero_card(te, card_start[p], card_hands[p], c)
-        _zero_card(tw, card_start[p], card_hands[p], c)
-        for h in range(n_p):
-            out_eq[h] += te[h]
-            out_w[h] += tw[h]
-        for c2 in range(c + 1, 52):
-            if reps[slot, c2] == c and nxt[slot, c2] >= 0:
-                perm = swap[p][swp[slot, c2]]
-                for h in range(n_p):
-                    out_eq[h] += te[perm[h]]
-                    out_w[h] += tw[perm[h]]
+        _add_dealt(te, out_eq, c, slot, card_start[p], card_hands[p], swap[p], iso_rep[s], nxt, swp)
+        _add_dealt(tw, out_w, c, slot, card_start[p], card_hands[p], swap[p], iso_rep[s], nxt, swp)
     weight = 1.0 / (45.0 - s)
     for h in range(n_p):
         out_eq[h] *= weight
@@ -879,39 +872,27 @@ def _equity_deal(s, slot, opp_reach, p, hand_cards, same, card_start, card_hands
 @njit(cache=True)
 def _equity_deal_turn(slot, opp_reach, p, hand_cards, same, card_start, card_hands, swap,  # type: ignore[no-untyped-def]
                       next_slot, iso_rep, iso_swap, sd_order, sd_str, sd_count, sd_cards, out_eq, out_w):
-    """The river dealt from turn board ``slot`` (the inner level of a flop runout)."""
+    """The river dealt from turn board ``slot`` (the inner level of a flop runout: numba
+    compiles no recursion, so this is :func:`_equity_deal` of street 1 spelled out)."""
     o = 1 - p
-    n_p = out_eq.shape[0]
     nxt = next_slot[1]
-    reps = iso_rep[1]
     swp = iso_swap[1]
-    for h in range(n_p):
-        out_eq[h] = 0.0
-        out_w[h] = 0.0
-    te = np.empty(n_p)
-    tw = np.empty(n_p)
+    out_eq[:] = 0.0
+    out_w[:] = 0.0
+    te = np.empty(out_eq.shape[0])
+    tw = np.empty(out_eq.shape[0])
     sub = np.empty(opp_reach.shape[0])
     for c in range(52):
-        if nxt[slot, c] < 0 or swp[slot, c] >= 0:
-            continue
-        for i in range(sub.shape[0]):
-            sub[i] = opp_reach[i]
-        _zero_card(sub, card_start[o], card_hands[o], c)
-        _equity_river(nxt[slot, c], sub, p, hand_cards, same, sd_order, sd_str, sd_count, sd_cards, te, tw)
-        _zero_card(te, card_start[p], card_hands[p], c)
-        _zero_card(tw, card_start[p], card_hands[p], c)
-        for h in range(n_p):
-            out_eq[h] += te[h]
-            out_w[h] += tw[h]
-        for c2 in range(c + 1, 52):
-            if reps[slot, c2] == c and nxt[slot, c2] >= 0:
-                perm = swap[p][swp[slot, c2]]
-                for h in range(n_p):
-                    out_eq[h] += te[perm[h]]
-                    out_w[h] += tw[perm[h]]
-    for h in range(n_p):
-        out_eq[h] *= 1.0 / 44.0
-        out_w[h] *= 1.0 / 44.0
+        if nxt[slot, c] >= 0 and swp[slot, c] < 0:
+            _deal_card_reach(sub, opp_reach, card_start[o], card_hands[o], c)
+            _equity_river(nxt[slot, c], sub, p, hand_cards, same, sd_order, sd_str, sd_count, sd_cards,
+                          te, tw)
+            _add_dealt(te, out_eq, c, slot, card_start[p], card_hands[p], swap[p], iso_rep[1], nxt,
+                       swp)
+            _add_dealt(tw, out_w, c, slot, card_start[p], card_hands[p], swap[p], iso_rep[1], nxt,
+                       swp)
+    out_eq *= 1.0 / 44.0
+    out_w *= 1.0 / 44.0
 
 
 @njit(cache=True)

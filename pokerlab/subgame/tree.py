@@ -26,12 +26,14 @@ from __future__ import annotations
 import json
 import math
 import re
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
 
+from pokerlab import kinds
 from pokerlab.cards.cards import COMBO_MASKS, NUM_COMBOS, cards_mask, cards_str, parse_cards
 from pokerlab.cards.ranges import parse_range
 from pokerlab.errors import BetSizeError, ConfigError, PokerlabError, RangeError
@@ -39,11 +41,11 @@ from pokerlab.errors import BetSizeError, ConfigError, PokerlabError, RangeError
 OOP, IP = 0, 1
 STREETS = ("flop", "turn", "river")
 
-# node kinds of the betting tree
-DECISION = 0
-CHANCE = 1
-FOLD = 2
-SHOWDOWN = 3
+# node kinds of the betting tree: the one vocabulary of pokerlab.kinds
+DECISION = kinds.DECISION
+CHANCE = kinds.CHANCE
+FOLD = kinds.FOLD
+SHOWDOWN = kinds.SHOWDOWN
 
 
 class SpotError(PokerlabError):
@@ -583,7 +585,11 @@ def build_betting_tree(spot: Spot, *, max_nodes: int = 5_000_000,
     root_state = _State(street=spot.street, to_act=r.to_act, street_bets=list(r.bets), contrib=[0, 0],
                         prev_level=r.prev_level, aggressions=r.aggressions, acted=r.acted,
                         donk_ok=r.donk_ok)
-    decision(root_state, -1, -1)
+    try:
+        decision(root_state, -1, -1)
+    except RecursionError:
+        raise SpotError("the betting tree is too deep to build (tiny bet or raise sizes against a deep "
+                        "stack): use larger sizes or a raise cap (--raise-cap)") from None
     n = len(kind)
     child_start = np.zeros(n, dtype=np.int64)
     num_children = np.zeros(n, dtype=np.int64)
@@ -600,3 +606,211 @@ def build_betting_tree(spot: Spot, *, max_nodes: int = 5_000_000,
                        parent_action=np.array(parent_action, dtype=np.int64),
                        action_names=names, action_amounts=amounts,
                        leaf=np.isin(np.arange(n), leaves) if depth_limited else None)
+
+
+# ---------------------------------------------------------------------- counting the tree
+
+
+@dataclass(frozen=True)
+class TreeCount:
+    """The shape of a spot's betting tree without building it (:func:`count_betting_tree`):
+    per street (0 flop .. 2 river) the nodes, the decision nodes and, per street and acting
+    player, the children of its decision nodes: what the solver's memory layout needs."""
+
+    nodes_by_street: tuple[int, int, int]
+    decisions_by_street: tuple[int, int, int]
+    children_by_street_player: tuple[tuple[int, int], tuple[int, int], tuple[int, int]]
+    states: int
+    """Distinct betting states counted (the work done)."""
+
+    @property
+    def num_nodes(self) -> int:
+        return sum(self.nodes_by_street)
+
+    @property
+    def decisions(self) -> int:
+        return sum(self.decisions_by_street)
+
+    def layout(self, n_hands: tuple[int, int], slots: tuple[int, int, int]) -> tuple[int, int, int]:
+        """(storage values, storage entries, nodes over every board) of the solver's layout
+        for these hand counts and boards per street (as ``solver._layout`` of the built tree)."""
+        total = sum(slots[s] * self.children_by_street_player[s][p] * n_hands[p]
+                    for s in range(3) for p in range(2))
+        entries = sum(slots[s] * self.decisions_by_street[s] for s in range(3))
+        nodes = sum(slots[s] * self.nodes_by_street[s] for s in range(3))
+        return total, entries, nodes
+
+
+MAX_TREE_DEPTH = 400
+"""Decisions along one line of a betting tree at most (the builder recurses once per
+decision): deeper trees, such as tiny bets with tiny raises against a deep stack, are
+refused with one clear error."""
+
+
+class TreeLimitError(SpotError):
+    """A betting tree past a limit of :func:`count_betting_tree`: ``limit`` is ``"nodes"``,
+    ``"depth"`` or ``"weight"`` (the caller's weighted bound, e.g. memory)."""
+
+    def __init__(self, message: str, limit: str) -> None:
+        super().__init__(message)
+        self.limit = limit
+
+
+def _too_many(max_nodes: int) -> SpotError:
+    return TreeLimitError(f"the betting tree has more than {max_nodes:,} nodes: use fewer sizes "
+                          "or a raise cap (--raise-cap)", "nodes")
+
+
+def count_betting_tree(spot: Spot, *, max_nodes: int = 5_000_000, depth_limited: bool = False,
+                       max_depth: int = MAX_TREE_DEPTH, weights: Sequence[float] | None = None,
+                       max_weight: float = math.inf, weight_error: str = "") -> TreeCount:
+    """Count the nodes of :func:`build_betting_tree`'s tree of ``spot`` without building it:
+    a memoised walk over the distinct betting states (one count per state, subtrees shared
+    by many lines counted once) with an explicit stack, in milliseconds for the usual trees.
+    Stops with one :class:`SpotError` as soon as the tree is known to have more than
+    ``max_nodes`` nodes (a subtree's count, or the number of distinct states, passes it) or a
+    line of more than ``max_depth`` decisions.
+
+    ``weights`` (12 numbers: per node of each street, per decision node of each street, per
+    child of a decision node of each street and acting player) with ``max_weight``: stop as
+    well, with ``SpotError(weight_error)``, once the weighted count passes ``max_weight``
+    (what :func:`pokerlab.subgame.estimate_size` uses to stop at a memory limit)."""
+    cfg = spot.tree
+    w = [float(x) for x in weights] if weights is not None else [0.0] * 12
+    if len(w) != 12:
+        raise ConfigError(f"weights needs 12 numbers, got {len(w)}")
+
+    def cost(v: Sequence[int]) -> float:
+        return sum(a * b for a, b in zip(w, v, strict=True)) if weights is not None else 0.0
+
+    def heavy() -> SpotError:
+        return TreeLimitError(weight_error or f"the betting tree weighs more than {max_weight:g}", "weight")
+
+    cap = cfg.raise_cap
+
+    def key(st: _State) -> tuple[int, ...]:
+        return (st.street, st.to_act, st.street_bets[0], st.street_bets[1], st.contrib[0], st.contrib[1],
+                st.prev_level, min(st.aggressions, cap) if cap else 0, min(st.acted, 1), int(st.donk_ok))
+
+    # a count: nodes[3], decisions[3], children[(street, player)] as 6: 12 ints
+    def own(street: int, player: int = -1, k: int = 0) -> list[int]:
+        v = [0] * 12
+        v[street] = 1
+        if player >= 0:
+            v[3 + street] = 1
+            v[6 + 2 * street + player] = k
+        return v
+
+    memo: dict[tuple[Any, ...], tuple[int, ...]] = {}
+
+    def runout_count(st: _State) -> list[int]:
+        v = [0] * 12
+        for s in range(st.street, 3):  # a chance node per street, then the showdown on the river
+            v[s] += 1
+        return v
+
+    # explicit stack frames: [vector, children left (list of (tag, state, flag)), memo key, depth]
+    Item = tuple[str, _State, bool]
+
+    def expand(item: Item) -> tuple[list[int], list[Item], tuple[Any, ...] | None]:
+        tag, st, flag = item
+        if tag == "end":  # street_end(st, ended_by_oop_call=flag)
+            c = (st.contrib[0] + st.street_bets[0], st.contrib[1] + st.street_bets[1])
+            if st.street == 2:
+                return own(2), [], None
+            v = own(st.street)
+            allin = max(c) >= spot.stack
+            nxt = _State(street=st.street + 1, to_act=OOP, street_bets=[0, 0], contrib=list(c),
+                         prev_level=0, aggressions=0, acted=0, donk_ok=flag)
+            if allin or (depth_limited and st.street == spot.street):
+                rv = runout_count(nxt)
+                return [a + b for a, b in zip(v, rv, strict=True)], [], None
+            return v, [("dec", nxt, False)], None
+        # a decision
+        q = st.to_act
+        o = 1 - q
+        mine, theirs = st.street_bets[q], st.street_bets[o]
+        opts = _bet_options(spot, st)
+        kids: list[Item] = []
+        v = own(st.street, q, (2 if theirs > mine else 1) + len(opts))
+        if theirs > mine:
+            v[st.street] += 1  # the fold terminal
+            nb = list(st.street_bets)
+            nb[q] = theirs
+            done = _State(street=st.street, to_act=o, street_bets=nb, contrib=st.contrib,
+                          prev_level=st.prev_level, aggressions=st.aggressions, acted=st.acted + 1,
+                          donk_ok=st.donk_ok)
+            kids.append(("end", done, q == OOP))
+        elif st.acted >= 1:
+            kids.append(("end", st, False))
+        else:
+            kids.append(("dec", replace(st, to_act=o, acted=st.acted + 1), False))
+        for _label, to in opts:
+            nb = list(st.street_bets)
+            nb[q] = to
+            kids.append(("dec", _State(street=st.street, to_act=o, street_bets=nb, contrib=st.contrib,
+                                       prev_level=theirs, aggressions=st.aggressions + 1,
+                                       acted=st.acted + 1, donk_ok=st.donk_ok), False))
+        return v, kids, key(st)
+
+    r = spot.root
+    root = _State(street=spot.street, to_act=r.to_act, street_bets=list(r.bets), contrib=[0, 0],
+                  prev_level=r.prev_level, aggressions=r.aggressions, acted=r.acted, donk_ok=r.donk_ok)
+    v0, k0, key0 = expand(("dec", root, False))
+    stack: list[tuple[list[int], list[Item], tuple[Any, ...] | None, int]] = [(v0, k0[::-1], key0, 1)]
+    result: list[int] = []
+    running = sum(v0[:3])  # nodes counted so far, with multiplicity: a lower bound of the total
+    weight = cost(v0)
+    steps = 0
+    while stack:
+        steps += 1
+        if not steps & 255:
+            time.sleep(0)  # let other threads (a server's event loop) take the GIL often
+        vec, todo, k, depth = stack[-1]
+        if not todo:
+            stack.pop()
+            if k is not None:
+                memo[k] = tuple(vec)
+                if len(memo) > max_nodes:
+                    raise _too_many(max_nodes)
+            if stack:
+                parent = stack[-1][0]
+                for i in range(12):
+                    parent[i] += vec[i]
+            else:
+                result = vec
+            continue
+        item = todo.pop()
+        if item[0] == "dec":
+            hit = memo.get(key(item[1]))
+            if hit is not None:
+                for i in range(12):
+                    vec[i] += hit[i]
+                running += hit[0] + hit[1] + hit[2]
+                if running > max_nodes:
+                    raise _too_many(max_nodes)
+                weight += cost(hit)
+                if weight > max_weight:
+                    raise heavy()
+                continue
+        v, kids, kk = expand(item)
+        d = depth + (1 if item[0] == "dec" else 0)
+        if d > max_depth:
+            raise TreeLimitError(f"the betting tree is more than {max_depth:,} decisions deep (tiny bet "
+                                 "or raise sizes against a deep stack): use larger sizes or a raise cap "
+                                 "(--raise-cap)", "depth")
+        running += v[0] + v[1] + v[2]
+        if running > max_nodes:
+            raise _too_many(max_nodes)
+        weight += cost(v)
+        if weight > max_weight:
+            raise heavy()
+        if kids:
+            stack.append((v, kids[::-1], kk, d))
+        else:
+            for i in range(12):
+                vec[i] += v[i]
+    res = result
+    return TreeCount(nodes_by_street=(res[0], res[1], res[2]), decisions_by_street=(res[3], res[4], res[5]),
+                     children_by_street_player=((res[6], res[7]), (res[8], res[9]), (res[10], res[11])),
+                     states=len(memo))

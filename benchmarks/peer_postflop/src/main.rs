@@ -26,6 +26,23 @@ fn fail(msg: &str) -> ! {
     std::process::exit(1);
 }
 
+/// Node counts of the betting tree (the peer's public `ActionTree` walk, which steps over chance
+/// nodes): decisions, folds and other terminals (showdowns, all-in runouts), to check that
+/// pokerlab builds the same tree as the peer (`benchmarks/bench_spot.py` prints both).
+fn count_tree(tree: &mut ActionTree, folded: bool, counts: &mut [u64; 3]) {
+    if tree.is_terminal_node() {
+        counts[if folded { 1 } else { 2 }] += 1;
+        return;
+    }
+    counts[0] += 1;
+    let actions: Vec<Action> = tree.available_actions().to_vec();
+    for action in actions {
+        tree.play(action).unwrap_or_else(|e| fail(&format!("tree walk: {e}")));
+        count_tree(tree, matches!(action, Action::Fold), counts);
+        tree.undo().unwrap_or_else(|e| fail(&format!("tree walk: {e}")));
+    }
+}
+
 /// Process CPU time (all threads, user + system) in seconds.
 fn process_cpu_seconds() -> f64 {
     let mut ts = libc::timespec {
@@ -223,8 +240,13 @@ fn main() {
         // ---- build (tree + game + memory allocation) ----
         let build_wall = Instant::now();
         let build_cpu = process_cpu_seconds();
-        let action_tree =
+        let mut action_tree =
             ActionTree::new(tree_config).unwrap_or_else(|e| fail(&format!("action tree: {e}")));
+        let mut counts = [0u64; 3];
+        count_tree(&mut action_tree, false, &mut counts);
+        action_tree.back_to_root();
+        let tree_nodes = json!({"decision_nodes": counts[0], "fold_nodes": counts[1],
+                                "showdown_nodes": counts[2]});
         let mut game = PostFlopGame::with_config(card_config, action_tree)
             .unwrap_or_else(|e| fail(&format!("game: {e}")));
         let (mem_uncompressed, mem_compressed) = game.memory_usage();
@@ -237,6 +259,7 @@ fn main() {
                 "memory_bytes_compressed": mem_compressed,
                 "build_seconds": build_wall.elapsed().as_secs_f64(),
                 "num_hands": [game.num_private_hands(0), game.num_private_hands(1)],
+                "tree": tree_nodes,
             });
         }
         game.allocate_memory(false);
@@ -311,6 +334,7 @@ fn main() {
             "equity_oop": equity_oop as f64,
             "root_actions": root_actions,
             "num_hands": [game.num_private_hands(0), game.num_private_hands(1)],
+            "tree": tree_nodes,
         })
     });
     println!("{result}");

@@ -28,6 +28,9 @@ const app = {
   queue: Promise.resolve(),
   retries: 0,
   strengths: {},
+  starting: null,   // the id of the "start" request in flight (input is locked meanwhile)
+  current: null,    // the session being played: {spec, name, game, stack, status}
+  startErrors: 0,   // failed starts (tests read it)
 };
 window.pokerlab = app;
 
@@ -152,6 +155,7 @@ function connect() {
     if (app.ws !== ws) return;
     app.connected = false;
     app.pending = false;
+    app.starting = null;  // the reconnection resumes or starts again
     thinking(false);
     renderActions(null);
     const delay = Math.min(10, 2 ** app.retries);
@@ -171,13 +175,38 @@ function startSession() {
   msg.carry = $("carry-toggle").checked;
   app.replay = null;
   $("replay-bar").classList.add("hidden");
-  status("starting...");
+  if (!send(msg)) return;
+  app.starting = msg.id;  // nothing is played until the server answers this start
+  status(`starting ${msg.game}${msg.agent ? ` against ${msg.agent}` : ""}...`);
   renderActions(null);
-  send(msg);
+}
+
+function startFailed(m) {
+  // the server refused or could not build the new session: say so, and show the session
+  // this tab still plays (menus, status) -- never a table played against another agent
+  app.starting = null;
+  app.startErrors++;
+  const cur = app.current;
+  let text = `Could not start the session: ${m.message}`;
+  if (cur) {
+    text += `. You are still playing the previous session (${cur.game} against ${cur.name}).`;
+    $("game-select").value = cur.game;
+    if (cur.game === "hunl") $("agent-select").value = cur.spec;
+    if (HOLDEM(cur.game)) $("stack-input").value = cur.stack;
+    $("agent-select").disabled = cur.game !== "hunl";
+    $("stack-input").disabled = !HOLDEM(cur.game);
+    agentTitle();
+    status(cur.status);
+  } else {
+    status("not started");
+  }
+  notice(text, "start");
+  showError(text);
 }
 
 async function onMessage(m) {
   if (m.type === "session") {
+    app.starting = null;
     app.session = m.session;
     app.game = m.game;
     if (m.big_blind) app.bigBlind = m.big_blind;
@@ -209,7 +238,9 @@ async function onMessage(m) {
       $("grid-title").textContent = "";
     }
     if ($("notice").dataset.kind !== "conn") notice("");
-    status(`session ${m.session.slice(0, 6)}... - ${m.game} vs ${m.agent}${m.tabs > 1 ? ` (${m.tabs} tabs)` : ""}`);
+    const line = `session ${m.session.slice(0, 6)}... - ${m.game} vs ${m.agent}${m.tabs > 1 ? ` (${m.tabs} tabs)` : ""}`;
+    app.current = { spec: m.agent_spec, name: m.agent, game: m.game, stack: m.stack, status: line };
+    status(line);
   } else if (m.type === "table") {
     await onTable(m);
   } else if (m.type === "progress") {
@@ -218,6 +249,17 @@ async function onMessage(m) {
   } else if (m.type === "error") {
     app.pending = false;
     thinking(false);
+    if (app.starting !== null && (m.id === app.starting || m.code === "start")) {
+      if (m.code === "full") {
+        app.starting = null;
+        status(app.current ? app.current.status : "not started");
+        notice(m.message, "", () => { notice(""); startSession(); });
+      } else {
+        startFailed(m);
+      }
+      if (!app.replay) renderActions(app.state);
+      return;
+    }
     if (m.code === "full") {
       status(app.state ? status_text() : "not started");
       notice(m.message, "", () => { notice(""); startSession(); });
@@ -258,13 +300,13 @@ async function onTable(m) {
     // show the agent's moves and each street one by one, input locked meanwhile
     app.pacing = true;
     renderActions(null);
+    // (the agent's real think time passed while the page waited for this message, with
+    // "thinking..." shown; each move then shows what it took: no invented delay)
     for (const f of steps) {
       const e = lastEvent(f);
-      if (byAgent(e)) { thinking(true); await sleep(app.pace * 0.6); thinking(false); }
       renderTable(f, false);
       if (byAgent(e) || (e && e.event === "BoardDealt")) await sleep(app.pace);
     }
-    if (byAgent(lastEvent(m.state))) { thinking(true); await sleep(app.pace * 0.6); thinking(false); }
     app.pacing = false;
   }
   app.state = m.state;
@@ -287,6 +329,14 @@ async function onTable(m) {
 
 // ------------------------------------------------------------------ rendering
 function thinking(on) { $("opp-thinking").classList.toggle("hidden", !on); }
+
+// the agent's measured think time of a move (the server's think_ms), and whether it searched
+function thinkText(e) {
+  if (!e || e.think_ms === undefined || e.think_ms === null) return "";
+  const ms = Number(e.think_ms);
+  const t = ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${ms < 10 ? ms.toFixed(1) : Math.round(ms)} ms`;
+  return e.searched ? `searched ${t}` : `${t}`;
+}
 
 function actionText(e) {
   switch (e.kind) {
@@ -383,6 +433,15 @@ function renderTable(s, live) {
     $(id).textContent = e ? actionText(e) : "";
     $(id).classList.toggle("aggr", !!e && (e.kind === "bet" || e.kind === "raise"));
   });
+  const think = $("opp-think"), a = acts.agent;
+  const tt = thinkText(a);
+  think.classList.toggle("hidden", !tt);
+  think.classList.toggle("searched", !!(a && a.searched));
+  think.textContent = tt;
+  think.title = a && a.searched ? "the agent searched for this move (real-time search)" :
+    "the agent answered this move from its policy without searching";
+  think.dataset.ms = tt ? String(a.think_ms) : "";
+  think.dataset.searched = tt ? String(!!a.searched) : "";
   renderLog(s.log);
   renderActions(live ? s : null);
   // what was drawn, in order (tests check the pacing): [board cards, agent's seat label]
@@ -396,12 +455,8 @@ function describe(e) {
     case "HandStarted": return `Hand ${e.hand}: ${e.button === "you" ? "you have" : "the agent has"} the button; your cards ${e.cards.join(" ")}`;
     case "BoardDealt": return `${e.street}: ${e.cards.join(" ")}`;
     case "ActionTaken": {
-      const pot = e.pot ? ` (pot ${withUnit(e.pot)})` : "";
-      if (e.kind === "action") return `${who}: ${e.label}`;
-      if (e.kind === "fold") return `${who} fold${sfx}`;
-      if (e.kind === "check") return `${who} check${sfx}`;
-      if (e.kind === "call") return `${who} call${sfx} ${withUnit(e.amount)}${pot}`;
-      return `${who} ${e.kind}${sfx}${e.kind === "raise" ? " to" : ""} ${withUnit(e.amount)}${pot}`;
+      const tt = thinkText(e);  // the agent's moves: its think time, and whether it searched
+      return actionLine(e, who, sfx) + (tt ? ` [${tt}]` : "");
     }
     case "CardsShown": return `${who} show${sfx} ${e.cards.join(" ")}`;
     case "HandEnded":
@@ -409,6 +464,15 @@ function describe(e) {
       return `Result: ${e.result > 0 ? "+" : ""}${resultText(e.result)} ${unit()}${e.showdown ? " at the showdown" : ""}`;
     default: return e.event;
   }
+}
+
+function actionLine(e, who, sfx) {
+  const pot = e.pot ? ` (pot ${withUnit(e.pot)})` : "";
+  if (e.kind === "action") return `${who}: ${e.label}`;
+  if (e.kind === "fold") return `${who} fold${sfx}`;
+  if (e.kind === "check") return `${who} check${sfx}`;
+  if (e.kind === "call") return `${who} call${sfx} ${withUnit(e.amount)}${pot}`;
+  return `${who} ${e.kind}${sfx}${e.kind === "raise" ? " to" : ""} ${withUnit(e.amount)}${pot}`;
 }
 
 function renderLog(log) {
@@ -446,7 +510,7 @@ function renderGenericActions(s, lg) {
   });
 }
 
-function locked() { return app.pending || app.pacing || !app.connected; }
+function locked() { return app.pending || app.pacing || app.starting !== null || !app.connected; }
 
 function renderActions(s) {
   const lg = s && s.to_act === "you" && !locked() ? s.legal : null;
@@ -503,10 +567,19 @@ function updateRaiseLabel() {
   $("btn-raise").firstChild.textContent = `${raiseWord(lg, chips)} ${shown} `;
 }
 
-// the amount box holds the page's unit; the server counts whole chips
+// the amount box holds the page's unit; the server counts whole chips.  Plain digits with
+// at most one decimal separator: a decimal comma is a decimal point ("2,5" is 2.5), never
+// a thousands separator (so never 25); "1,000" (a comma and three digits) is refused as
+// ambiguous, and so is anything else ("1e3", "0x10", "2.5.1", "1 000")
 function parseAmount(text) {
-  const v = Number(String(text).trim().replace(/,/g, ""));
-  if (String(text).trim() === "" || !Number.isFinite(v)) return "not a number";
+  const t = String(text).trim();
+  const m = /^(\d*)(?:([.,])(\d+))?$/.exec(t);
+  if (t === "" || !m || (m[1] === "" && !m[2])) return "not a number";
+  if (m[2] === "," && m[1] !== "" && m[3].length === 3) {
+    return `ambiguous: a comma is read as a decimal point; write ${m[1]}${m[3]} or ${m[1]}.${m[3]}`;
+  }
+  const v = Number(`${m[1] || "0"}.${m[3] || "0"}`);
+  if (!Number.isFinite(v)) return "not a number";
   const chips = unit() === "bb" ? v * app.bigBlind : v;
   if (Math.abs(chips - Math.round(chips)) > 1e-6) {
     return unit() === "bb" ? `amounts are whole chips (1 chip = ${round2(1 / app.bigBlind)} bb)` : "amounts are whole chips";

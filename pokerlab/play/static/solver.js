@@ -18,6 +18,15 @@ const sp = {
   nodes: 0,           // node reports drawn (tests wait on it)
   polls: 0,
   polling: false,
+  classesDrawn: 0,    // hand-class views drawn (tests wait on them)
+  runoutsDrawn: 0,
+  chartsDrawn: 0,
+  loads: 0,           // solves loaded from a file
+  relocks: 0,         // locked re-solves that replaced the view
+  view: null,         // "classes" | "runouts": the study view shown under the grid
+  classes_: null,     // last hand-class report
+  runouts: null,      // last runout report
+  charts: null,       // last preflop charts
 };
 window.solverPage = sp;
 
@@ -191,29 +200,91 @@ function spotBody() {
   }
   const donk = $("donk").value.trim();
   if (donk) body.donk = donk;
+  const cap = num("raise_cap");
+  if (cap) body.raise_cap = Number.isInteger(cap) ? cap : cap.toString();
+  body.compress = $("compress").checked;
   for (const k of Object.keys(body)) if (body[k] === null || Number.isNaN(body[k])) delete body[k];
   return body;
 }
 
+// ------------------------------------------------------------------ the form survives a reload
+const FORM = ["board", "pot", "stack", "oop", "ip", "flop_bets", "flop_raises", "turn_bets", "turn_raises",
+  "river_bets", "river_raises", "donk", "allin_threshold", "force_allin", "raise_cap", "compress", "target",
+  "iterations"];
+const FORM_KEY = "pokerlab-solver-form";
+
+function saveForm() {
+  const out = {};
+  for (const id of FORM) out[id] = $(id).type === "checkbox" ? $(id).checked : $(id).value;
+  try { sessionStorage.setItem(FORM_KEY, JSON.stringify(out)); } catch (e) { /* private mode */ }
+}
+
+function restoreForm() {
+  let saved = null;
+  try { saved = JSON.parse(sessionStorage.getItem(FORM_KEY) || "null"); } catch (e) { saved = null; }
+  if (!saved || typeof saved !== "object") return false;
+  for (const id of FORM) {
+    if (!(id in saved)) continue;
+    if ($(id).type === "checkbox") $(id).checked = !!saved[id];
+    else $(id).value = String(saved[id]);
+  }
+  return true;
+}
+
 function mb(bytes) { return bytes >= 1e9 ? (bytes / 1e9).toFixed(2) + " GB" : (bytes / 1e6).toFixed(1) + " MB"; }
+
+function sizeText(r) {
+  return `${r.nodes.toLocaleString()} nodes (${r.betting_nodes.toLocaleString()} betting), about ` +
+    `${mb(r.memory_bytes)}${r.compress ? " in 16 bits" : ""}` +
+    (r.over_limit ? ` (over the server's limit of ${mb(r.max_memory)})` : "");
+}
+
+// the memory estimate, shown before solving (the server counts the tree in milliseconds)
+async function estimate(quiet) {
+  sp.estimates = (sp.estimates || 0) + 1;
+  const box = $("estimate");
+  try {
+    const r = await api("POST", "/api/solver/tree", spotBody());
+    box.textContent = sizeText(r);
+    box.classList.toggle("bad", !!r.over_limit);
+    box.dataset.bytes = r.memory_bytes;
+    return r;
+  } catch (e) {
+    box.textContent = quiet ? e.message : "";
+    box.classList.add("bad");
+    box.dataset.bytes = "";
+    if (!quiet) showError(e.message);
+    return null;
+  }
+}
 
 async function treeSize() {
   showError("");
-  try {
-    const r = await api("POST", "/api/solver/tree", spotBody());
-    $("tree-info").textContent = `${r.nodes.toLocaleString()} nodes, about ${mb(r.memory_bytes)}` +
-      (r.over_limit ? ` (over the server's limit of ${mb(r.max_memory)})` : "");
-  } catch (e) { showError(e.message); }
+  const r = await estimate(false);
+  if (r) $("tree-info").textContent = sizeText(r);
+}
+
+function replaceQuestion(st) {
+  const what = st.state === "running" || st.state === "starting" ? "is still running" : "has finished";
+  return `Your last solve ${what} (iteration ${st.iteration}, ${st.seconds.toFixed(0)} s, ` +
+    `exploitability ${st.exploitability_pct === null ? "\u2013" : st.exploitability_pct + "%"}). ` +
+    "Replace it with a new solve of this form?";
 }
 
 async function solve() {
   showError("");
+  const old = sp.status;
+  if (sp.session && old && (old.state === "running" || old.state === "starting" || old.iteration > 0)) {
+    sp.asked = (sp.asked || 0) + 1;
+    if (!window.confirm(replaceQuestion(old))) return;  // keep the old solve and the form
+  }
+  saveForm();
   const body = spotBody();
   const target = Number($("target").value);
   const iters = Number($("iterations").value);
   if ($("target").value.trim() !== "") body.target_pct = target;
   if ($("iterations").value.trim() !== "") body.iterations = Number.isInteger(iters) ? iters : iters.toString();
-  if (sp.session) body.session = sp.session;
+  if (sp.session) { body.session = sp.session; body.replace = true; }
   $("btn-solve").disabled = true;
   try {
     const st = await api("POST", "/api/solver/solve", body);
@@ -223,7 +294,8 @@ async function solve() {
     sp.node = null;
     sp.show = null;
     $("browser").classList.add("hidden");
-    $("tree-info").textContent = `${st.nodes.toLocaleString()} nodes, about ${mb(st.memory_bytes)}`;
+    $("tree-info").textContent = `${st.nodes.toLocaleString()} nodes, about ${mb(st.memory_bytes)}` +
+      (st.compress ? " in 16 bits" : "");
     drawStatus(st);
     poll();
   } catch (e) {
@@ -268,13 +340,25 @@ function drawStatus(st) {
   const running = st.state === "running" || st.state === "starting";
   $("btn-solve").disabled = running;
   $("btn-stop").disabled = !running;
-  const frac = st.reason === "target" ? 1 : Math.min(1, st.iteration / Math.max(1, st.max_iterations));
+  // progress toward the target exploitability (log scale), not iterations of the maximum
+  const frac = Math.max(0, Math.min(1, st.progress || 0));
   $("progress-bar").style.width = (100 * frac).toFixed(1) + "%";
+  $("progress-bar").dataset.progress = frac;
   const why = { target: "target reached", iterations: "iteration limit", stopped: "stopped",
-    "time limit": "time limit", error: "error" }[st.reason] || st.state;
-  $("progress-text").textContent = `${running ? "Solving" : "Done"}: iteration ${st.iteration} / ` +
-    `${st.max_iterations} \u00b7 ${st.seconds.toFixed(1)} s` + (running ? "" : ` \u00b7 ${why}`) +
-    (st.message ? ` \u00b7 ${st.message}` : "");
+    "time limit": "time limit", unwatched: "stopped unwatched", error: "error", loaded: "loaded" }[st.reason] ||
+    st.state;
+  $("btn-save").disabled = running || !(st.iteration > 0);
+  let eta = "";
+  if (running && st.eta_seconds !== null && st.eta_seconds !== undefined) {
+    const secs = st.eta_seconds < 90 ? `${Math.ceil(st.eta_seconds)} s` : `${Math.ceil(st.eta_seconds / 60)} min`;
+    eta = st.expected_end === "target" ? ` \u00b7 about ${secs} to the target` :
+      ` \u00b7 ends at the ${st.expected_end === "iterations" ? "iteration" : "time"} limit in about ${secs}` +
+      " before the target";
+  }
+  $("progress-text").dataset.eta = running && st.eta_seconds !== null ? st.eta_seconds : "";
+  $("progress-text").textContent = `${running ? "Solving" : "Done"}: ${(100 * frac).toFixed(0)}% of the way ` +
+    `to ${st.target_pct}% \u00b7 iteration ${st.iteration} / ${st.max_iterations} \u00b7 ` +
+    `${st.seconds.toFixed(1)} s` + eta + (running ? "" : ` \u00b7 ${why}`) + (st.message ? ` \u00b7 ${st.message}` : "");
   $("expl").textContent = st.exploitability_pct === null ? "\u2013" :
     `${st.exploitability_pct.toFixed(3)}% of pot (${st.exploitability.toFixed(3)} chips)`;
   $("expl").dataset.pct = st.exploitability_pct === null ? "" : st.exploitability_pct;
@@ -371,6 +455,20 @@ function drawNode() {
   const what = { decision: `${who} to act`, chance: "deal the next card", fold: "a player folded",
     showdown: "showdown" }[rep.kind];
   $("node-info").textContent = `${rep.street} \u00b7 pot ${fmt(rep.pot, 0)} \u00b7 ${what}`;
+  if (rep.locked) {
+    const badge = el("span", "locked", "locked");
+    badge.title = (rep.locks || []).map((l) => `${l.hands}: ` +
+      Object.entries(l.mix).map(([a, f]) => `${a} ${pct(f, 0)}`).join(", ")).join("; ") || "locked in the file";
+    $("node-info").append(" \u00b7 ", badge);
+  }
+  $("node-info").dataset.locked = rep.locked ? "1" : "";
+  drawLockBox(rep);
+  $("btn-runouts").disabled = rep.kind !== "chance";
+  if (sp.view === "runouts" && rep.kind !== "chance") sp.view = null;
+  $("classes-view").classList.toggle("hidden", sp.view !== "classes");
+  $("runouts-view").classList.toggle("hidden", sp.view !== "runouts");
+  if (sp.view === "classes") loadClasses();
+  if (sp.view === "runouts") loadRunouts();
   $("node-board").replaceChildren(...(rep.board.match(/../g) || []).map(cardSpan));
   // actions
   const acts = $("actions");
@@ -512,14 +610,691 @@ function moveTip(ev) {
 
 function hideTip() { $("tip").classList.add("hidden"); }
 
+// ------------------------------------------------------------------ save and load a solve
+function saveSolve() {
+  if (!sp.session) return;
+  const a = document.createElement("a");
+  a.href = `/api/solver/${sp.session}/save`;
+  a.download = "";
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+}
+
+async function loadSolve() {
+  const input = $("load-file");
+  const file = input.files && input.files[0];
+  if (!file) return;
+  showError("");
+  $("file-info").textContent = `loading ${file.name}\u2026`;
+  try {
+    const buf = await file.arrayBuffer();
+    let resp;
+    try {
+      resp = await fetch("/api/solver/load", { method: "POST", body: buf,
+        headers: { "Content-Type": "application/octet-stream" } });
+    } catch (e) {
+      throw new Error("the server cannot be reached");
+    }
+    let data = null;
+    try { data = await resp.json(); } catch (e) { data = null; }
+    if (!resp.ok) throw new Error((data && data.error) || `loading failed (${resp.status})`);
+    sp.session = data.session;
+    try { sessionStorage.setItem("pokerlab-solver", data.session); } catch (e) { /* private mode */ }
+    sp.path = [];
+    sp.show = null;
+    sp.view = null;
+    $("file-info").textContent = `${file.name}: ${data.board}, ${data.iteration.toLocaleString()} iterations`;
+    drawStatus(data);
+    await loadNode([]);
+    sp.loads++;
+  } catch (e) {
+    $("file-info").textContent = "";
+    showError(e.message);
+  } finally {
+    input.value = "";
+  }
+}
+
+// ------------------------------------------------------------------ node locking
+function drawLockBox(rep) {
+  const box = $("lockbox");
+  box.classList.toggle("hidden", rep.kind !== "decision");
+  if (rep.kind !== "decision") return;
+  const mix = $("lock-mix");
+  mix.replaceChildren();
+  rep.actions.forEach((a, i) => {
+    const lab = el("label", "lockact");
+    const inp = el("input");
+    inp.type = "number";
+    inp.min = "0";
+    inp.max = "100";
+    inp.step = "1";
+    inp.value = i === 0 ? "100" : "0";
+    inp.dataset.action = a;
+    lab.append(el("span", "", a + " %"), inp);
+    mix.appendChild(lab);
+  });
+  const here = (sp.status && sp.status.locks) || [];
+  $("lock-info").textContent = here.length ? "Locks of this solve: " + here.map((l) =>
+    `${l.path.join(" / ") || "root"}: ${l.hands} (${l.player.toUpperCase()}) ` +
+    Object.entries(l.mix).map(([a, f]) => `${a} ${pct(f, 0)}`).join(", ")).join("; ") : "";
+}
+
+async function lockAndSolve() {
+  showError("");
+  if (!sp.session || !sp.node || sp.node.kind !== "decision") return;
+  const mix = {};
+  let tot = 0;
+  document.querySelectorAll("#lock-mix input").forEach((inp) => {
+    const v = Number(inp.value || 0);
+    mix[inp.dataset.action] = v / 100;
+    tot += v;
+  });
+  if (Math.abs(tot - 100) > 0.1) { showError(`the locked mix must add up to 100%, got ${tot}%`); return; }
+  const body = { path: sp.node.path, hands: $("lock-hands").value.trim(), mix };
+  const target = Number($("target").value), iters = Number($("iterations").value);
+  if ($("target").value.trim() !== "") body.target_pct = target;
+  if ($("iterations").value.trim() !== "") body.iterations = Number.isInteger(iters) ? iters : iters.toString();
+  $("btn-lock").disabled = true;
+  try {
+    const st = await api("POST", `/api/solver/${sp.session}/lock`, body);
+    $("lock-info").textContent = "re-solving with the lock\u2026";
+    await pollRelock(st.session);
+  } catch (e) {
+    showError(e.message);
+  } finally {
+    $("btn-lock").disabled = false;
+  }
+}
+
+// the re-solve runs in its own session; the view it replaces stays until it is done
+async function pollRelock(sid) {
+  for (;;) {
+    const st = await api("GET", `/api/solver/${sid}/status`);
+    if (st.state === "running" || st.state === "starting") {
+      $("lock-info").textContent = `re-solving with the lock: iteration ${st.iteration} / ${st.max_iterations}` +
+        (st.exploitability_pct === null ? "" : ` \u00b7 exploitability ${st.exploitability_pct}%`);
+      await new Promise((r) => setTimeout(r, 250));
+      continue;
+    }
+    if (st.state === "error") throw new Error(st.message || "the re-solve failed");
+    sp.session = sid;
+    try { sessionStorage.setItem("pokerlab-solver", sid); } catch (e) { /* private mode */ }
+    drawStatus(st);
+    await loadNode(sp.path);
+    sp.relocks++;
+    return;
+  }
+}
+
+// ------------------------------------------------------------------ study views
+function mixBar(actions, freqs) {
+  const bar = el("div", "mixbar");
+  actions.forEach((a, i) => {
+    const f = freqs[i] || 0;
+    if (f <= 0) return;
+    const seg = el("span", "seg");
+    seg.style.width = (100 * f).toFixed(2) + "%";
+    seg.style.background = actionColour(a, actions);
+    seg.title = `${a} ${pct(f)}`;
+    bar.appendChild(seg);
+  });
+  bar.title = actions.map((a, i) => `${a} ${pct(freqs[i] || 0)}`).join(", ");
+  return bar;
+}
+
+function toggleView(which) {
+  sp.view = sp.view === which ? null : which;
+  $("classes-view").classList.toggle("hidden", sp.view !== "classes");
+  $("runouts-view").classList.toggle("hidden", sp.view !== "runouts");
+  if (sp.view === "classes") loadClasses();
+  if (sp.view === "runouts") loadRunouts();
+}
+
+async function loadClasses() {
+  try {
+    const rep = await api("POST", `/api/solver/${sp.session}/classes`, { path: sp.path });
+    sp.classes_ = rep;
+    drawClasses(rep);
+    sp.classesDrawn++;
+  } catch (e) { showError(e.message); }
+}
+
+function drawClasses(rep) {
+  const box = $("classes-view");
+  box.replaceChildren();
+  for (const who of ["oop", "ip"]) {
+    const rows = rep.classes.filter((r) => r.player === who);
+    const acting = rep.kind === "decision" && rep.player === who;
+    box.appendChild(el("h3", "", `${who.toUpperCase()} by hand class` + (acting ? " (to act)" : "")));
+    const t = el("table", "study-table");
+    t.dataset.player = who;
+    const hr = el("tr");
+    ["class", "combos", "share", acting ? "action mix" : "", "EV", "equity", "EQR"]
+      .forEach((h) => hr.appendChild(el("th", "", h)));
+    t.appendChild(hr);
+    for (const r of rows) {
+      const tr = el("tr");
+      tr.dataset.name = r.name;
+      for (const k of ["combos", "share", "ev", "equity", "eqr"]) tr.dataset[k] = r[k] === null ? "" : r[k];
+      tr.appendChild(el("td", "", r.name));
+      tr.appendChild(el("td", "num", fmt(r.combos, 1)));
+      tr.appendChild(el("td", "num", pct(r.share)));
+      const td = el("td");
+      if (acting) {
+        td.appendChild(mixBar(rep.actions, rep.actions.map((a) => r.actions[a])));
+        tr.dataset.mix = rep.actions.map((a) => r.actions[a]).join(",");
+      }
+      tr.appendChild(td);
+      tr.appendChild(el("td", "num", fmt(r.ev)));
+      tr.appendChild(el("td", "num", pct(r.equity)));
+      tr.appendChild(el("td", "num", fmt(r.eqr)));
+      t.appendChild(tr);
+    }
+    box.appendChild(t);
+  }
+  const cmp = rep.comparison;
+  box.appendChild(el("h3", "", "Equity distribution"));
+  box.appendChild(el("div", "info", `nut share (equity \u2265 ${pct(cmp.nut_equity, 0)}): OOP ` +
+    `${pct(cmp.nut_share.oop)} \u00b7 IP ${pct(cmp.nut_share.ip)} \u00b7 nut advantage OOP ${pct(cmp.nut_advantage)}`));
+  box.appendChild(curvesChart(cmp));
+}
+
+function curvesChart(cmp) {
+  const NS = "http://www.w3.org/2000/svg";
+  const svg = document.createElementNS(NS, "svg");
+  const W = 400, H = 160, L = 34, R = 8, T = 8, B = 20;
+  svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
+  svg.setAttribute("class", "curves");
+  svg.id = "curves";
+  const X = (p) => L + (W - L - R) * p / 100, Y = (e) => T + (H - T - B) * (1 - e);
+  const parts = [];
+  for (const e of [0, 0.5, 1]) {
+    parts.push(`<line x1="${L}" x2="${W - R}" y1="${Y(e)}" y2="${Y(e)}" class="gridline"/>`);
+    parts.push(`<text x="${L - 4}" y="${Y(e) + 3}" class="axis" text-anchor="end">${100 * e}%</text>`);
+  }
+  parts.push(`<text x="${W - R}" y="${H - 5}" class="axis" text-anchor="end">range percentile</text>`);
+  let n = 0;
+  for (const [who, cls] of [["oop", "curve-oop"], ["ip", "curve-ip"]]) {
+    const ys = cmp.curves[who];
+    if (!ys) continue;
+    n++;
+    const d = ys.map((e, i) => `${i ? "L" : "M"}${X(cmp.percentiles[i]).toFixed(1)},${Y(e).toFixed(1)}`).join(" ");
+    parts.push(`<path d="${d}" class="${cls}"><title>${who.toUpperCase()}</title></path>`);
+  }
+  parts.push(`<text x="${W - R - 60}" y="${T + 12}" class="axis curve-oop-t">OOP</text>`);
+  parts.push(`<text x="${W - R - 30}" y="${T + 12}" class="axis curve-ip-t">IP</text>`);
+  svg.innerHTML = parts.join("");
+  svg.dataset.curves = n;
+  return svg;
+}
+
+async function loadRunouts() {
+  try {
+    const rep = await api("POST", `/api/solver/${sp.session}/runouts`, { path: sp.path });
+    sp.runouts = rep;
+    drawRunouts(rep);
+    sp.runoutsDrawn++;
+  } catch (e) { showError(e.message); }
+}
+
+function drawRunouts(rep) {
+  const box = $("runouts-view");
+  box.replaceChildren();
+  box.appendChild(el("h3", "", `Runouts: the ${rep.next_street} card (${rep.unseen} cards; weight 1 = an average card)`));
+  box.appendChild(el("div", "info", `here: EV OOP ${fmt(rep.ev_oop)} \u00b7 EV IP ${fmt(rep.ev_ip)} \u00b7 ` +
+    `OOP equity ${pct(rep.equity_oop)}`));
+  box.appendChild(runoutChart(rep));
+  const t = el("table", "study-table");
+  t.id = "runout-table";
+  const hr = el("tr");
+  ["card", "weight", "EV OOP", "EV IP", "equity OOP", "next to act", "mix"].forEach((h) => hr.appendChild(el("th", "", h)));
+  t.appendChild(hr);
+  for (const r of rep.cards) {
+    const tr = el("tr");
+    tr.dataset.card = r.card;
+    tr.dataset.cards = r.cards.join(",");
+    tr.dataset.weight = r.relative;
+    tr.appendChild(el("td", "", r.cards.join(" ")));
+    tr.appendChild(el("td", "num", fmt(r.relative, 3)));
+    tr.appendChild(el("td", "num", fmt(r.ev_oop)));
+    tr.appendChild(el("td", "num", fmt(r.ev_ip)));
+    tr.appendChild(el("td", "num", pct(r.equity_oop)));
+    tr.appendChild(el("td", "", r.player ? r.player.toUpperCase() : "\u2013"));
+    const td = el("td");
+    const acts = Object.keys(r.actions);
+    if (acts.length) td.appendChild(mixBar(acts, acts.map((a) => r.actions[a])));
+    tr.appendChild(td);
+    tr.addEventListener("click", () => loadNode(sp.path.concat([r.card])));
+    t.appendChild(tr);
+  }
+  box.appendChild(t);
+}
+
+function runoutChart(rep) {
+  // OOP's equity per card (bars), the chance node's equity as a line
+  const NS = "http://www.w3.org/2000/svg";
+  const svg = document.createElementNS(NS, "svg");
+  const n = rep.cards.length, W = 400, H = 140, L = 30, R = 6, T = 6, B = 18;
+  svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
+  svg.setAttribute("class", "runout-chart");
+  const bw = (W - L - R) / Math.max(n, 1);
+  const Y = (e) => T + (H - T - B) * (1 - e);
+  const parts = [`<text x="${L - 4}" y="${Y(1) + 8}" class="axis" text-anchor="end">100%</text>`,
+    `<text x="${L - 4}" y="${Y(0)}" class="axis" text-anchor="end">0%</text>`];
+  rep.cards.forEach((r, i) => {
+    const e = r.equity_oop === null ? 0 : r.equity_oop;
+    const x = L + i * bw;
+    parts.push(`<rect x="${(x + 0.5).toFixed(1)}" y="${Y(e).toFixed(1)}" width="${Math.max(bw - 1, 1).toFixed(1)}" ` +
+      `height="${(Y(0) - Y(e)).toFixed(1)}" class="bar"><title>${r.cards.join(" ")}: OOP equity ${pct(r.equity_oop)}, ` +
+      `EV ${fmt(r.ev_oop)} / ${fmt(r.ev_ip)}</title></rect>`);
+    parts.push(`<text x="${(x + bw / 2).toFixed(1)}" y="${H - 5}" class="axis" text-anchor="middle">${r.card[0]}</text>`);
+  });
+  if (rep.equity_oop !== null) {
+    parts.push(`<line x1="${L}" x2="${W - R}" y1="${Y(rep.equity_oop)}" y2="${Y(rep.equity_oop)}" class="target"/>`);
+  }
+  svg.innerHTML = parts.join("");
+  svg.dataset.bars = n;
+  return svg;
+}
+
+// ------------------------------------------------------------------ preflop charts
+async function loadCharts() {
+  showError("");
+  const stack = $("chart-stack").value;
+  $("chart-info").textContent = "loading the blueprint's charts\u2026";
+  try {
+    const ch = await api("GET", `/api/solver/charts?stack=${encodeURIComponent(stack)}`);
+    sp.charts = ch;
+    const sel = $("chart-line");
+    sel.replaceChildren();
+    ch.charts.forEach((c, i) => {
+      const o = el("option", "", `${c.line} (${c.player} to act)`);
+      o.value = i;
+      sel.appendChild(o);
+    });
+    $("chart-info").textContent = `${ch.stack_bb} bb blueprint: ${ch.charts.length} charts, ` +
+      `${ch.flop_lines.length} lines to the flop`;
+    drawChartGrid();
+    drawFlopLines();
+    sp.chartsDrawn++;
+  } catch (e) {
+    $("chart-info").textContent = "";
+    showError(e.message);
+  }
+}
+
+function drawChartGrid() {
+  const ch = sp.charts;
+  const c = ch.charts[Number($("chart-line").value) || 0];
+  const grid = $("chart-grid");
+  grid.replaceChildren();
+  const colours = c.actions.map((a) => chartColour(a));
+  sp.classes.forEach((name, k) => {
+    const cell = el("div", "cell in");
+    cell.dataset.cls = name;
+    const fill = el("div", "fill");
+    fill.style.height = "100%";
+    let x = 0;
+    const stops = [];
+    const mix = c.grid.map((g) => g[k]);
+    mix.forEach((f, a) => {
+      const x2 = x + 100 * (f || 0);
+      stops.push(`${colours[a]} ${x.toFixed(2)}% ${x2.toFixed(2)}%`);
+      x = x2;
+    });
+    fill.style.background = `linear-gradient(to right, ${stops.join(", ")})`;
+    cell.dataset.mix = mix.join(",");
+    cell.title = `${name}: ` + c.actions.map((a, i) => `${a} ${pct(mix[i])}`).join(", ");
+    cell.append(fill, el("span", "label", name));
+    grid.appendChild(cell);
+  });
+  const legend = $("chart-legend");
+  legend.replaceChildren();
+  c.actions.forEach((a, i) => {
+    const item = el("span", "item");
+    const sw = el("span", "swatch");
+    sw.style.background = colours[i];
+    item.append(sw, el("span", "", `${a} ${pct(c.frequencies[i])}`));
+    legend.appendChild(item);
+  });
+}
+
+function chartColour(a) {
+  if (a === "fold") return "#5b8def";
+  if (a === "call" || a === "check" || a === "limp") return "#4caf50";
+  if (a === "all-in") return "#8e24aa";
+  return "#e53935";
+}
+
+function drawFlopLines() {
+  const t = $("flop-lines");
+  t.replaceChildren();
+  const hr = el("tr");
+  ["line", "pot (bb)", "stack (bb)", "OOP combos", "IP combos", ""].forEach((h) => hr.appendChild(el("th", "", h)));
+  t.appendChild(hr);
+  sp.charts.flop_lines.forEach((f, i) => {
+    const tr = el("tr");
+    tr.dataset.line = f.line;
+    tr.appendChild(el("td", "", f.line));
+    tr.appendChild(el("td", "num", fmt(f.pot_bb, 1)));
+    tr.appendChild(el("td", "num", fmt(f.stack_bb, 1)));
+    tr.appendChild(el("td", "num", fmt(f.oop_combos, 1)));
+    tr.appendChild(el("td", "num", fmt(f.ip_combos, 1)));
+    const b = el("button", "use", "Use");
+    b.type = "button";
+    b.dataset.i = i;
+    b.addEventListener("click", () => useFlopLine(f));
+    const td = el("td");
+    td.appendChild(b);
+    tr.appendChild(td);
+    t.appendChild(tr);
+  });
+}
+
+async function useFlopLine(f) {
+  $("oop").value = f.oop;
+  $("ip").value = f.ip;
+  $("pot").value = f.pot;
+  $("stack").value = f.stack;
+  saveForm();
+  await Promise.all([loadRange("oop", f.oop, false), loadRange("ip", f.ip, false)]);
+  sp.filled = (sp.filled || 0) + 1;
+  estimate(true);
+}
+
+// ------------------------------------------------------------------ the flop report
+// The form's spot without its board solved on every flop of a set (pokerlab spot report);
+// the server filters the rows by texture and averages them (subgame/aggregate.py); this
+// part sorts and draws.
+const REPORT_KEY = "pokerlab-solver-report";
+
+function reportError(msg) { $("report-error").textContent = msg || ""; }
+
+function reportFilter() {
+  return ["rf-suits", "rf-pairing", "rf-conn", "rf-high"].map((id) => $(id).value).filter((v) => v).join(",");
+}
+
+async function runReport() {
+  reportError("");
+  saveForm();
+  const body = spotBody();
+  delete body.board;  // each flop of the set replaces the form's board
+  const set = $("report-set").value;
+  body.flops = set === "list" ? $("report-list").value.trim() : set;
+  const tex = $("report-texture").value.trim();
+  if (tex) body.texture = tex;
+  const target = Number($("target").value);
+  const iters = Number($("iterations").value);
+  if ($("target").value.trim() !== "") body.target_pct = target;
+  if ($("iterations").value.trim() !== "") body.iterations = Number.isInteger(iters) ? iters : iters.toString();
+  $("btn-report").disabled = true;
+  try {
+    const st = await api("POST", "/api/solver/report", body);
+    sp.report = st.report;
+    sp.reportSort = null;
+    try { sessionStorage.setItem(REPORT_KEY, st.report); } catch (e) { /* private mode */ }
+    drawReport(st);
+    pollReport();
+  } catch (e) {
+    reportError(e.message);
+    $("btn-report").disabled = false;
+  }
+}
+
+async function stopReport() {
+  if (!sp.report) return;
+  try { drawReport(await api("POST", `/api/solver/report/${sp.report}/stop`)); } catch (e) { reportError(e.message); }
+}
+
+async function reportStatus() {
+  const f = reportFilter();
+  return api("GET", `/api/solver/report/${sp.report}/status` + (f ? `?texture=${encodeURIComponent(f)}` : ""));
+}
+
+async function refreshReport() {
+  if (!sp.report) return;
+  try { drawReport(await reportStatus()); } catch (e) { reportError(e.message); }
+}
+
+async function pollReport() {
+  if (sp.reportPolling) return;
+  sp.reportPolling = true;
+  try {
+    while (sp.report) {
+      let st;
+      try {
+        st = await reportStatus();
+      } catch (e) {
+        reportError(e.message);
+        break;
+      }
+      sp.reportPolls = (sp.reportPolls || 0) + 1;
+      drawReport(st);
+      if (st.state !== "running" && st.state !== "starting") break;
+      await new Promise((r) => setTimeout(r, 400));
+    }
+  } finally {
+    sp.reportPolling = false;
+  }
+}
+
+function drawReport(st) {
+  sp.reportStatus = st;
+  const running = st.state === "running" || st.state === "starting";
+  $("btn-report").disabled = running;
+  $("btn-report-stop").disabled = !running || st.stopping;
+  $("report-bar").style.width = (100 * st.progress).toFixed(1) + "%";
+  const p = $("report-progress");
+  p.dataset.done = st.done;
+  p.dataset.total = st.total;
+  p.dataset.state = st.state;
+  let eta = "";
+  if (running && st.eta_seconds !== null) {
+    eta = st.eta_seconds < 90 ? ` \u00b7 about ${Math.ceil(st.eta_seconds)} s left` :
+      ` \u00b7 about ${Math.ceil(st.eta_seconds / 60)} min left`;
+  }
+  const why = { done: "done", stopped: "stopped", "time limit": "time limit", unwatched: "stopped unwatched",
+    error: "error" }[st.reason] || st.state;
+  p.textContent = `${running ? "Solving" : "Report"}: ${st.done} / ${st.total} flops` +
+    (st.texture.length ? ` (${st.texture.join(", ")})` : "") +
+    (st.current ? ` \u00b7 solving ${st.current}` : "") + ` \u00b7 ${st.seconds.toFixed(1)} s` + eta +
+    (st.stopping ? " \u00b7 stopping after this flop" : "") + (running ? "" : ` \u00b7 ${why}`) +
+    (st.message ? ` \u00b7 ${st.message}` : "");
+  if (st.state === "error") reportError(st.message);
+  $("report-view").classList.toggle("hidden", st.done === 0);
+  drawReportTable(st);
+  drawReportChart(st);
+  sp.reportDrawn = (sp.reportDrawn || 0) + 1;
+}
+
+function rankValue(ch) { return 12 - RANKS.indexOf(ch); }
+
+function reportValue(r, key) {
+  if (key === "board") return rankValue(r.board[0]) * 169 + rankValue(r.board[2]) * 13 + rankValue(r.board[4]);
+  if (key.startsWith("a:")) return r.root_actions[key.slice(2)] || 0;
+  const v = r[key];
+  return v === null || v === undefined ? -Infinity : v;
+}
+
+function sortedReportRows(st) {
+  const rows = st.rows.slice();
+  const s = sp.reportSort;
+  if (!s) return rows;  // the set's order
+  rows.sort((a, b) => {
+    const x = reportValue(a, s.key), y = reportValue(b, s.key);
+    return (x < y ? -1 : x > y ? 1 : 0) * (s.dir === "asc" ? 1 : -1);
+  });
+  return rows;
+}
+
+function sortReport(key) {
+  const s = sp.reportSort;
+  sp.reportSort = s && s.key === key ? { key, dir: s.dir === "asc" ? "desc" : "asc" } :
+    { key, dir: "desc" };
+  drawReportTable(sp.reportStatus);
+  drawReportChart(sp.reportStatus);
+}
+
+function drawReportTable(st) {
+  const t = $("report-table");
+  t.replaceChildren();
+  const cols = [["board", "board"], ["weight", "weight"], ["ev_oop", "EV OOP"], ["ev_ip", "EV IP"],
+    ["equity_oop", "equity OOP"]].concat(st.actions.map((a) => ["a:" + a, a]))
+    .concat([["exploitability_pct", "expl. % pot"]]);
+  const hr = el("tr");
+  for (const [key, label] of cols) {
+    const th = el("th", "", label);
+    th.dataset.key = key;
+    th.title = "sort by " + label;
+    if (sp.reportSort && sp.reportSort.key === key) th.classList.add("sorted-" + sp.reportSort.dir);
+    th.addEventListener("click", () => sortReport(key));
+    hr.appendChild(th);
+  }
+  t.appendChild(hr);
+  const rows = sortedReportRows(st);
+  for (const r of rows) {
+    const tr = el("tr");
+    tr.dataset.board = r.board;
+    const td = el("td");
+    const b = el("button", "open", r.board);
+    b.type = "button";
+    b.title = `open ${r.board} in the solver (fills the form's board)`;
+    b.addEventListener("click", () => openFlop(r.board));
+    td.appendChild(b);
+    tr.appendChild(td);
+    tr.appendChild(el("td", "num", fmt(r.weight, 2)));
+    tr.appendChild(el("td", "num", fmt(r.ev_oop)));
+    tr.appendChild(el("td", "num", fmt(r.ev_ip)));
+    tr.appendChild(el("td", "num", pct(r.equity_oop)));
+    for (const a of st.actions) tr.appendChild(el("td", "num", pct(r.root_actions[a] || 0)));
+    tr.appendChild(el("td", "num", fmt(r.exploitability_pct, 3)));
+    tr.title = `${r.texture.suits}, ${r.texture.pairing}, ${r.texture.high}-high, ${r.texture.connectedness}`;
+    t.appendChild(tr);
+  }
+  const s = st.summary;
+  if (s) {
+    const tr = el("tr", "avg");
+    tr.appendChild(el("td", "", `weighted average (${rows.length})`));
+    tr.appendChild(el("td", "num", fmt(s.weight, 2)));
+    tr.appendChild(el("td", "num", fmt(s.ev_oop)));
+    tr.appendChild(el("td", "num", fmt(s.ev_ip)));
+    tr.appendChild(el("td", "num", pct(s.equity_oop)));
+    for (const a of st.actions) tr.appendChild(el("td", "num", pct(s.root_actions[a] || 0)));
+    tr.appendChild(el("td", "num", ""));
+    t.appendChild(tr);
+  }
+  $("report-shown").textContent = `${st.shown} of ${st.done} flops` +
+    (st.filter.length ? ` (${st.filter.join(", ")})` : "");
+  $("report-shown").dataset.shown = st.shown;
+}
+
+function drawReportChart(st) {
+  // the first decision's action mix per flop (the table's order) as stacked bars, the average last
+  const svg = $("report-chart");
+  const W = Math.max(240, Math.round(svg.clientWidth || 600)), H = 170, L = 34, R = 6, T = 6, B = 24;
+  svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
+  const rows = sortedReportRows(st);
+  const bars = rows.map((r) => [r.board, r.root_actions]);
+  if (st.summary) bars.push(["avg", st.summary.root_actions]);
+  const n = bars.length;
+  const bw = (W - L - R) / Math.max(n, 1);
+  const Y = (v) => T + (H - T - B) * (1 - v);
+  const parts = [];
+  for (const v of [0, 0.5, 1]) {
+    parts.push(`<line x1="${L}" x2="${W - R}" y1="${Y(v)}" y2="${Y(v)}" class="gridline"/>`);
+    parts.push(`<text x="${L - 4}" y="${Y(v) + 3}" class="axis" text-anchor="end">${100 * v}%</text>`);
+  }
+  const colours = st.actions.map((a) => actionColour(a, st.actions));
+  bars.forEach(([label, mix], i) => {
+    let y = 0;
+    const x = L + i * bw;
+    st.actions.forEach((a, k) => {
+      const f = mix[a] || 0;
+      if (f <= 0) return;
+      parts.push(`<rect x="${(x + 0.5).toFixed(1)}" y="${Y(y + f).toFixed(1)}" width="${Math.max(bw - 1, 1).toFixed(1)}" ` +
+        `height="${(Y(y) - Y(y + f)).toFixed(1)}" fill="${colours[k]}"><title>${label}: ${a} ${pct(f)}</title></rect>`);
+      y += f;
+    });
+    const text = n <= 30 || label === "avg" ? label : label[0];
+    parts.push(`<text x="${(x + bw / 2).toFixed(1)}" y="${H - 8}" class="axis" text-anchor="middle"` +
+      `${n > 12 ? ' font-size="8"' : ""}>${text}</text>`);
+  });
+  svg.innerHTML = parts.join("");
+  svg.dataset.bars = n;
+  const legend = $("report-legend");
+  legend.replaceChildren();
+  st.actions.forEach((a, i) => {
+    const item = el("span", "item");
+    const sw = el("span", "swatch");
+    sw.style.background = colours[i];
+    item.append(sw, el("span", "", a));
+    legend.appendChild(item);
+  });
+}
+
+function openFlop(board) {
+  // the flop's spot in the normal solve view: the form's board, then Solve
+  $("board").value = board;
+  syncPicker();
+  saveForm();
+  estimate(true);
+  sp.opened = (sp.opened || 0) + 1;
+  $("report-info").textContent = `${board} is in the form: press Solve`;
+  $("spot").scrollIntoView({ block: "start" });
+  $("btn-solve").focus();
+}
+
+function initReport(cfg) {
+  const sel = $("report-set");
+  if (cfg.report_sets) {
+    sel.replaceChildren();
+    for (const n of cfg.report_sets) {
+      const o = el("option", "", `${n} flops`);
+      o.value = String(n);
+      sel.appendChild(o);
+    }
+    const o = el("option", "", "a list of boards");
+    o.value = "list";
+    sel.appendChild(o);
+  }
+  for (const r of RANKS) {
+    const o = el("option", "", `${r}-high`);
+    o.value = `${r}-high`;
+    $("rf-high").appendChild(o);
+  }
+  $("report-list").addEventListener("input", () => { if ($("report-list").value.trim()) sel.value = "list"; });
+  $("btn-report").addEventListener("click", runReport);
+  $("btn-report-stop").addEventListener("click", stopReport);
+  for (const id of ["rf-suits", "rf-pairing", "rf-conn", "rf-high"]) $(id).addEventListener("change", refreshReport);
+  window.addEventListener("resize", debounce(() => { if (sp.reportStatus) drawReportChart(sp.reportStatus); }, 150));
+}
+
+async function resumeReport() {
+  let saved = null;
+  try { saved = sessionStorage.getItem(REPORT_KEY); } catch (e) { saved = null; }
+  if (!saved) return;
+  sp.report = saved;
+  try {
+    drawReport(await reportStatus());
+    pollReport();
+  } catch (e) {
+    sp.report = null;
+  }
+}
+
 // ------------------------------------------------------------------ start
 async function init() {
   try {
     const cfg = await api("GET", "/api/solver/config");
     sp.classes = cfg.classes;
     $("target").value = cfg.target_pct;
+    $("target").min = cfg.min_target_pct;
     $("iterations").value = cfg.iterations;
     $("iterations").max = cfg.max_iterations;
+    restoreForm();  // a reload keeps what was typed
+    initReport(cfg);
   } catch (e) {
     showError(e.message);
     return;
@@ -533,8 +1308,25 @@ async function init() {
   }
   drawPainter();
   $("btn-tree").addEventListener("click", treeSize);
+  const later = debounce(() => estimate(true), 400);
+  for (const id of FORM) {
+    $(id).addEventListener("input", () => { saveForm(); if (id !== "target" && id !== "iterations") later(); });
+    $(id).addEventListener("change", saveForm);
+  }
+  document.querySelectorAll("#board-picker .pcard").forEach((b) => b.addEventListener("click", () => {
+    saveForm();
+    later();
+  }));
+  estimate(true);
   $("btn-solve").addEventListener("click", solve);
   $("btn-stop").addEventListener("click", stop);
+  $("btn-save").addEventListener("click", saveSolve);
+  $("load-file").addEventListener("change", loadSolve);
+  $("btn-lock").addEventListener("click", lockAndSolve);
+  $("btn-classes").addEventListener("click", () => toggleView("classes"));
+  $("btn-runouts").addEventListener("click", () => toggleView("runouts"));
+  $("btn-charts").addEventListener("click", loadCharts);
+  $("chart-line").addEventListener("change", () => { if (sp.charts) drawChartGrid(); });
   window.addEventListener("resize", debounce(() => { if (sp.status) drawChart(sp.status); }, 150));
   document.querySelectorAll("input[name=show]").forEach((r) => r.addEventListener("change", () => {
     sp.show = r.value;
@@ -554,6 +1346,7 @@ async function init() {
       sp.session = null;
     }
   }
+  await resumeReport();
   sp.ready = true;
 }
 

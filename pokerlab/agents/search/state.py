@@ -1,0 +1,99 @@
+"""What a search agent keeps between its solves: the figures a match reports
+(:class:`SearchStats`), the solves of the current hand (:class:`Solve`, by
+:func:`public_key`), the timing constants, and the :class:`Searcher` protocol the solving
+modules read the agent through."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from pokerlab.holdem.view import PlayerView
+
+RATE_S_PER_BYTE = 2e-9
+"""Seconds of one DCFR iteration per byte of the solver's estimated memory, one thread
+(measured on this 2-core machine with the float32 kernel, the other core busy: 1.3e-9 to
+2.2e-9 over river and turn spots of 0.1 to 18 MB; the float64 kernel before it took 3.4e-9
+to 4.2e-9); each agent refines it from its own solves."""
+
+LOCKED_ITERATIONS = 50
+"""Iterations after which a solve with locked opponent decisions or a gadget (safe) stops
+within its budget (its exploitability is no measure of convergence: the best response
+ignores the locks, the gadget changes the game); unlocked river solves reach 0.5% of the
+pot in 50-100."""
+
+LIMITED_ITERATIONS = 100
+"""The same for a depth-limited solve (its leaves are estimates, refreshed as it goes)."""
+
+MIN_ITERATIONS = 25
+"""A subgame is solved only when at least this many iterations fit the budget."""
+
+BUILD_SHARE = 0.85
+"""Share of the remaining budget planned for iterations (the rest builds the solver)."""
+
+LEAF_COST = {0: (0.03, 0.035), 1: (0.006, 0.025)}
+"""Starting estimates, per leaf of a depth-limited flop (0) or turn (1) spot, of the seconds
+to build its continuation (the base policy's tree, buckets of 8 flop runouts or every river)
+and to evaluate it once for both players (benchmarks/bench_continuation.py on this
+machine)."""
+
+PRUNE = 1e-3
+"""Combos whose weight is below this share of the range's largest are dropped from a
+subgame (unsafe ranges); the searcher's own hand is always kept."""
+
+
+@dataclass
+class Solve:
+    """A solve of this hand: what later decisions nest in."""
+
+    solver: Any
+    searcher: int
+    street: int
+    n_events: int  # view events at the solve's root
+    stack: int  # chips behind at the start of the solve's street (effective)
+    key: tuple[Any, ...] = ()  # the public state at the root (public_key)
+
+
+@dataclass
+class SearchStats:
+    think_ms: list[float] = field(default_factory=list)
+    searches: int = 0
+    fallbacks: int = 0
+    nested: int = 0
+    safe_solves: int = 0
+    iterations: int = 0
+    coarser: int = 0
+    blueprint_gadgets: int = 0
+    locked_nodes: int = 0
+    model_refits: int = 0
+    depth_limited: int = 0
+    street_solves: int = 0
+    reasons: dict[str, int] = field(default_factory=dict)
+
+
+def public_key(view: PlayerView, n_events: int | None = None) -> tuple[Any, ...]:
+    """The searcher and the public events of ``view`` (its first ``n_events`` events)."""
+    from pokerlab.holdem.events import HoleDealt
+
+    ev = view.events if n_events is None else view.events[:n_events]
+    return (view.player, tuple(e for e in ev if not isinstance(e, HoleDealt)))
+
+
+class Searcher(Protocol):
+    """The search agent as the solving modules see it."""
+
+    config: Any
+    base: Any
+    opponent: Any
+    beliefs: Any
+    stats: SearchStats
+    rng: Any
+    tree: Any
+    ladder: tuple[Any, ...]
+    rate: float
+    leaf_cost: dict[int, tuple[float, float]]
+    prev: Solve | None
+    solves: dict[tuple[Any, ...], Solve]
+
+    def solve_at(self, view: PlayerView, deadline: float, mine: int | None, *,
+                 root_actor: int | None = None, nest: bool = True) -> tuple[Any, int] | None: ...
