@@ -141,7 +141,6 @@ class Fixed:
 def curve(game: str, hands: int, pmaxes: tuple[float, ...]) -> list[dict[str, Any]]:
     """Final strategies of adapt(eps=inf,pmax=P) against fixed opponents, exactly."""
     from pokerlab.agents.adapt import adapt_tree
-    from pokerlab.agents.registry import build_agent
     from pokerlab.evaluation.matches import hand_seed, play_small_hand
     from pokerlab.opponents.models import load_model
     from pokerlab.opponents.response import (
@@ -150,6 +149,7 @@ def curve(game: str, hands: int, pmaxes: tuple[float, ...]) -> list[dict[str, An
         model_slots,
         response_curve,
     )
+    from pokerlab.registry import build_agent
 
     g, tree = adapt_tree(game)
     cg = tree.cg

@@ -117,8 +117,8 @@ def twin(agent: Any, cfg: Any, runouts: int, seed: int) -> dict[str, Any]:
 
 
 def main() -> None:
-    from pokerlab.agents import make_agent
     from pokerlab.holdem.engine import HoldemConfig
+    from pokerlab.registry import make_agent
 
     ap = argparse.ArgumentParser()
     ap.add_argument("--stack", type=float, default=100.0)

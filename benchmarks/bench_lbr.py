@@ -31,7 +31,7 @@ BASELINES = ("call", "raise", "random", "tag", "pushfold")
 
 
 def _default_agent() -> str:
-    from pokerlab.agents.registry import BLUEPRINT_FILES, shipped_policy
+    from pokerlab.registry import BLUEPRINT_FILES, shipped_policy
 
     return "blueprint" if shipped_policy(BLUEPRINT_FILES) is not None else "tag"
 

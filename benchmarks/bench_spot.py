@@ -26,8 +26,8 @@ Both solvers' betting trees are counted (decisions, folds, showdowns: pokerlab's
 ``build_betting_tree`` in this process, the peer's ``ActionTree`` in its harness) and
 printed side by side, so a spot where the two trees differ shows it (``tree.same``).
 
-Usage: ``python benchmarks/bench_spot.py [--spots LIST (river,turn,flop,flop1)] [--quick] [--peer BIN] [--peer-only]
-[--target PCT] [--threads 1,2] [--timeout S] [--compress] [--repeat N] [--json]``.
+Usage: ``python benchmarks/bench_spot.py [--spots LIST (river,turn,flop,flop1)] [--quick]
+[--peer BIN] [--peer-only] [--target PCT] [--threads 1,2] [--timeout S] [--compress] [--repeat N] [--json]``.
 Exit 2: the peer is not built; exit 1: ``pokerlab spot solve`` failed (the peer's figures are still printed).
 """
 

@@ -44,7 +44,6 @@ import resource
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -99,13 +98,11 @@ def pokerlab_cmd() -> list[str]:
     return [str(script)] if script.exists() else [sys.executable, "-m", "pokerlab.cli"]
 
 
-def report_args(a: argparse.Namespace, tpl: dict[str, Any], folder: Path) -> list[str]:
-    """The ``spot report`` options of the template (ranges as @FILE in ``folder``)."""
-    oop, ip = folder / "oop.txt", folder / "ip.txt"
-    oop.write_text(tpl["oop"])
-    ip.write_text(tpl["ip"])
+def report_args(a: argparse.Namespace, tpl: dict[str, Any]) -> list[str]:
+    """The ``spot report`` options of the template (ranges as text: ``spot report`` reads no
+    @FILE)."""
     return ["--pot", str(tpl["pot"]), "--stack", str(tpl["stack"]),
-            "--big-blind", str(tpl["big_blind"]), "--oop", f"@{oop}", "--ip", f"@{ip}",
+            "--big-blind", str(tpl["big_blind"]), "--oop", tpl["oop"], "--ip", tpl["ip"],
             "--flop-bets", a.flop_bets, "--turn-bets", a.turn_bets, "--river-bets", a.river_bets,
             "--raises", a.raises, "--raise-cap", str(a.raise_cap), "--target", str(a.target),
             "--iterations", str(a.iterations)]
@@ -241,25 +238,24 @@ def main(argv: list[str] | None = None) -> int:
         "flop_count": n, "boards": boards, "cpu_count": cores, "goal_seconds": GOAL_SECONDS,
     }
     try:
-        with tempfile.TemporaryDirectory(prefix="bench_spot_report_") as tmp:
-            targs = report_args(a, tpl, Path(tmp))
-            if a.ray_nodes:
-                with local_cluster(a.ray_nodes) as address:
-                    runs: dict[str, Any] = {}
-                    for w in range(1, a.ray_nodes + 1):
-                        res = run_report(boards, targs, w, address, a.timeout)
-                        runs[f"workers_{w}"] = summarize(res, n, w)
-                        if not a.json:
-                            print(f"[ray, {w} worker(s) done]", file=sys.stderr, flush=True)
-                base = runs["workers_1"]["flops_per_second"]
+        targs = report_args(a, tpl)
+        if a.ray_nodes:
+            with local_cluster(a.ray_nodes) as address:
+                runs: dict[str, Any] = {}
                 for w in range(1, a.ray_nodes + 1):
-                    r = runs[f"workers_{w}"]
-                    r["speedup_over_1_worker"] = r["flops_per_second"] / base
-                out.update(ray_nodes=a.ray_nodes, ray=runs)
-            else:
-                workers = a.workers if a.workers is not None else cores
-                res = run_report(boards, targs, workers, a.ray_address, a.timeout)
-                out.update(summarize(res, n, workers))
+                    res = run_report(boards, targs, w, address, a.timeout)
+                    runs[f"workers_{w}"] = summarize(res, n, w)
+                    if not a.json:
+                        print(f"[ray, {w} worker(s) done]", file=sys.stderr, flush=True)
+            base = runs["workers_1"]["flops_per_second"]
+            for w in range(1, a.ray_nodes + 1):
+                r = runs[f"workers_{w}"]
+                r["speedup_over_1_worker"] = r["flops_per_second"] / base
+            out.update(ray_nodes=a.ray_nodes, ray=runs)
+        else:
+            workers = a.workers if a.workers is not None else cores
+            res = run_report(boards, targs, workers, a.ray_address, a.timeout)
+            out.update(summarize(res, n, workers))
     except ReportError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1

@@ -48,6 +48,10 @@ BENCHES: dict[str, tuple[str, list[str]]] = {
     "matches": ("bench_matches.py", ["--hands", "100000", "--pk-hands", "200"]),
     "deepcfr": ("bench_deepcfr.py", ["--seeds", "1", "--budget", "20", "--checkpoints", "3"]),
     "continuation": ("bench_continuation.py", ["--calls", "20"]),
+    "spot_startup": ("bench_spot_startup.py", ["--runs", "10"]),
+    "spot_report": ("bench_spot_report.py", ["--flops", "5"]),
+    "spot_report_ray": ("bench_spot_report.py", ["--flops", "8", "--ray-nodes", "2",
+                                                 "--raises", "none"]),
 }
 
 

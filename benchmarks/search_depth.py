@@ -60,7 +60,7 @@ def main(argv: list[str] | None = None) -> int:
     specs = [s.strip() for s in a.specs.split(";") if s.strip()]
     if not specs:
         raise fail("--specs names no searcher")
-    from pokerlab.evaluation.think import summarize
+    from pokerlab.think import summarize
 
     bb = 100.0
     started = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())

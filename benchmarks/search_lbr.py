@@ -57,9 +57,9 @@ class Chunk:
 
 def run_chunk(c: Chunk) -> tuple[np.ndarray, dict[str, Any]]:
     """LBR's chips per deal and seat against ``c.spec`` (built here), and its counters."""
-    from pokerlab.agents import make_agent
     from pokerlab.evaluation.lbr import LBRConfig, per_deal_holdem
     from pokerlab.holdem.engine import HoldemConfig
+    from pokerlab.registry import make_agent
 
     cfg = HoldemConfig.from_bb(c.stack_bb)
     agent = make_agent(c.spec, game="hunl", config=cfg)

@@ -87,10 +87,10 @@ def main(argv: list[str] | None = None) -> int:
     a = ap.parse_args(argv)
     if a.hands < 2 or a.hands % 2 or a.history_hands < 2:
         raise fail("--hands must be even and >= 2, --history-hands >= 2")
-    from pokerlab.agents.registry import MORE_BLUEPRINT_FILES, PACKAGE_DATA
     from pokerlab.arena.matches import play_match
-    from pokerlab.evaluation.think import summarize
     from pokerlab.opponents.hunl_model import default_base_path
+    from pokerlab.registry import MORE_BLUEPRINT_FILES, PACKAGE_DATA
+    from pokerlab.think import summarize
 
     base_policy = default_base_path() if a.stack == 100 else PACKAGE_DATA / MORE_BLUEPRINT_FILES[0]
 

@@ -62,10 +62,10 @@ class Chunk:
 def run_chunk(c: Chunk) -> dict[str, Any]:
     """Hands ``start..stop-1`` of ``spec`` against ``opponent`` with AIVAT, and the counters
     of ``spec``'s agent over them."""
-    from pokerlab.agents.registry import build_agent
     from pokerlab.evaluation.aivat import aivat_match
     from pokerlab.evaluation.matches import agent_counters
     from pokerlab.holdem.engine import HoldemConfig
+    from pokerlab.registry import build_agent
 
     hc = HoldemConfig.from_bb(c.stack)
     a = build_agent(c.spec, game="hunl", config=hc)
@@ -138,7 +138,7 @@ def main(argv: list[str] | None = None) -> int:
         raise fail("--hands must be even and >= 2")
     if a.workers < 1:
         raise fail("--workers must be >= 1")
-    from pokerlab.evaluation.think import summarize
+    from pokerlab.think import summarize
 
     bb = 100.0  # HoldemConfig.from_bb: the big blind is 100 chips
     started = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())

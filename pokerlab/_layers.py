@@ -9,15 +9,17 @@ way.  Names are the top-level modules and sub-packages of :mod:`pokerlab`.
 from __future__ import annotations
 
 LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("base", ("errors", "io", "rng", "executor", "runlock", "lazy", "kinds", "_layers")),
+    ("base", ("errors", "io", "rng", "executor", "runlock", "lazy", "kinds", "think",
+              "_layers")),
     ("cards", ("cards",)),
     ("holdem", ("holdem",)),
     ("games", ("games", "abstraction")),
     ("policy", ("policy",)),
     ("solvers", ("solvers", "subgame", "evaluation", "pushfold")),
     ("agents", ("agents",)),
-    ("applications", ("blueprint", "play", "opponents", "deepcfr", "selfplay", "hands",
-                      "interop", "arena")),
+    ("applications", ("blueprint", "opponents", "deepcfr", "selfplay", "interop")),
+    ("composition", ("registry",)),
+    ("spec users", ("hands", "play", "arena")),
     ("front end", ("commands", "cli", "demo", "demo_solvers", "__init__", "__main__")),
 )
 """(layer name, the top-level names in it), from the bottom up."""

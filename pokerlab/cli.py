@@ -18,8 +18,8 @@ from typing import Any
 import typer
 import typer.core
 
-from pokerlab.commands._common import RAW_ARGS, error_message
-from pokerlab.commands._common import friendly as _friendly
+from pokerlab.commands import RAW_ARGS, error_message
+from pokerlab.commands import friendly as _friendly
 from pokerlab.errors import PokerlabError
 
 

@@ -29,6 +29,10 @@ TERMINAL = 4
 """A full game's end whose payoffs are in the tree's utility table."""
 
 
+NAMES = ("decision", "fold", "showdown", "chance", "terminal")
+"""The name of each kind, indexed by its value (reports, JSON, messages)."""
+
+
 class NodeKind(IntEnum):
     """The same kinds as an enum (for messages and plain-Python code)."""
 

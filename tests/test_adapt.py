@@ -18,10 +18,10 @@ from pokerlab.agents.adapt_kernels import (
     constrained_best_response_value,
     constrained_br_value,
 )
-from pokerlab.agents.registry import build_agent
 from pokerlab.errors import AgentError
 from pokerlab.evaluation.exploit import best_response, best_response_values, expected_values
 from pokerlab.evaluation.matches import play_small_hand, sample_chance, small_hand_end
+from pokerlab.registry import build_agent
 
 
 def _random_slots(cg, rng):
@@ -306,8 +306,8 @@ def test_blueprint_info_of_the_shipped_thesis_policy_names_its_preset() -> None:
 
     from typer.testing import CliRunner
 
-    from pokerlab.agents.registry import THESIS_FILES, shipped_policy
     from pokerlab.cli import app
+    from pokerlab.registry import THESIS_FILES, shipped_policy
 
     p = shipped_policy(THESIS_FILES)
     if p is None:

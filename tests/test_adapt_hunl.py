@@ -15,13 +15,13 @@ from pokerlab.agents.adapt_hunl import (
     observe_hand,
     parse_hunl_spec,
 )
-from pokerlab.agents.registry import build_agent, check_spec_stack, spec_stack_bb
 from pokerlab.agents.rules import CallAgent, RaiseAgent, TagAgent
 from pokerlab.errors import AgentError, ConfigError
 from pokerlab.evaluation.matches import hand_cards, hand_seed, play_hunl_hand
 from pokerlab.holdem.engine import HoldemConfig, HoldemState
 from pokerlab.holdem.events import Shown, events_of
 from pokerlab.holdem.view import final_view, learns
+from pokerlab.registry import build_agent, check_spec_stack, spec_stack_bb
 
 CFG = HoldemConfig.from_bb(100)
 Z95 = 1.959963984540054

@@ -227,7 +227,7 @@ def test_the_hunl_adaptive_agent_counts_only_what_was_shown() -> None:
     """The learning agents read the view, not the state: the same showdown hand counted
     at (node, bucket) when shown, at the node only when the opponent mucked."""
     from pokerlab.agents.adapt_hunl import HUNLAdaptAgent, HUNLAdaptConfig
-    from pokerlab.agents.registry import build_agent
+    from pokerlab.registry import build_agent
 
     bp = build_agent("blueprint", game="hunl", config=CFG)
     st = _hand()

@@ -19,7 +19,6 @@ from pokerlab.agents import (
     RaisedTo,
     Shown,
     checked_act,
-    make_agent,
 )
 from pokerlab.agents.oracle import random_config
 from pokerlab.agents.random_agent import DEFAULT_WEIGHTS, RandomAgent, SplitMix64, play_hand
@@ -32,6 +31,7 @@ from pokerlab.holdem.engine import (
     HoldemState,
     Phase,
 )
+from pokerlab.registry import make_agent
 
 
 def _view_cards(v: PlayerView) -> set[int]:
@@ -228,7 +228,7 @@ def test_agent_spec_errors(tmp_path: Path) -> None:
         make_agent(f"policy:{tmp_path / 'missing.npz'}")
     with pytest.raises(AgentError, match="needs a file"):
         make_agent("policy:")
-    from pokerlab.agents.registry import THESIS_FILES, shipped_policy
+    from pokerlab.registry import THESIS_FILES, shipped_policy
 
     if shipped_policy(THESIS_FILES) is None:
         with pytest.raises(AgentError, match="no thesis policy is installed"):

@@ -12,10 +12,10 @@ from policy_helpers import random_indexed_policy
 from pokerlab.abstraction.action_map import CALL, FOLD, RAISE0, ActionMap
 from pokerlab.abstraction.action_tree import DECISION
 from pokerlab.abstraction.bets import preset
-from pokerlab.agents import make_agent
 from pokerlab.agents.policy_agent import ALLIN_BEHIND
 from pokerlab.cards.cards import parse_cards
 from pokerlab.holdem.engine import Action, ActionKind, HoldemConfig, HoldemState
+from pokerlab.registry import make_agent
 
 GAME = "hunl(stack=100,bets=small,buckets=test)"
 """``small`` bets at 100 bb: preflop 3x / all-in, cap 2; postflop 50% / all-in, cap 2."""
@@ -116,9 +116,9 @@ def test_on_tree_histories_are_followed_exactly(tmp_path: Path) -> None:
 
 
 def test_shipped_agent_is_the_small_preset_with_tags_sizes_on_its_tree() -> None:
-    from pokerlab.agents.registry import build_agent
     from pokerlab.blueprint.config import BlueprintConfig
     from pokerlab.blueprint.config import preset as bp_preset
+    from pokerlab.registry import build_agent
 
     ag = build_agent("blueprint", game="hunl", config=HoldemConfig.from_bb(100))
     cfg = BlueprintConfig.from_json(ag.policy.metadata["config"])

@@ -393,8 +393,8 @@ def test_a_pushfold_blueprint_is_an_agent(pushfold_run: Path, opponent: str) -> 
 
 
 def test_a_pushfold_blueprint_agent_only_folds_or_shoves(pushfold_run: Path) -> None:
-    from pokerlab.agents.registry import make_agent
     from pokerlab.holdem.engine import HoldemConfig
+    from pokerlab.registry import make_agent
 
     agent = make_agent(f"policy:{pushfold_run / 'policy.npz'}", game="hunl",
                        config=HoldemConfig.from_bb(10.0))

@@ -35,7 +35,8 @@ def test_rewrites_only_its_section(tmp_path: Path) -> None:
     assert "second" in text and "first" not in text and "no peer" not in text
     assert "| rate_per_s | 1,234,567 |" in text and "| ratio | 2.5 |" in text
     assert "| nested.a | 1 |" in text and "| many | (20 values) |" in text
-    assert set(ra.BENCHES) >= {"evaluator", "solvers", "hands", "abstraction"}
+    assert set(ra.BENCHES) >= {"evaluator", "solvers", "hands", "abstraction", "spot_startup",
+                               "spot_report"}
     assert all((ROOT / "benchmarks" / s).is_file() for s, _ in ra.BENCHES.values())
 
 

@@ -234,13 +234,13 @@ def test_board_tables_and_hand_strength_are_exact() -> None:
     """The kernel's per-board tables (rank-pair fill plus flush corrections) hold every
     combo's evaluator strength, and the hand strength from them equals the direct count
     of :func:`pokerlab.blueprint.cards.hand_strength` (the same float), flushes included."""
-    from pokerlab.blueprint.cards import _combos64, hand_strength
+    from pokerlab.blueprint.cards import combos64, hand_strength
     from pokerlab.cards.cards import COMBO_INDEX
     from pokerlab.cards.evaluator import eval_tables
     from pokerlab.cards.evaluator_kernels import combos_on_board_kernel
     from pokerlab.cards.hand_classes import NUM_STRENGTHS
 
-    combos = _combos64()
+    combos = combos64()
     ci = np.ascontiguousarray(COMBO_INDEX, dtype=np.int64)
     mat = np.zeros((4, 52, 52), np.int16)
     hist = np.zeros((4, NUM_STRENGTHS + 2), np.int16)
@@ -330,9 +330,9 @@ def _eval_tables() -> object:
 
 
 def _combos() -> np.ndarray:
-    from pokerlab.blueprint.cards import _combos64
+    from pokerlab.blueprint.cards import combos64
 
-    return _combos64()
+    return combos64()
 
 
 def test_seed_state_nonzero_and_distinct() -> None:

@@ -10,12 +10,12 @@ import pytest
 from typer.testing import CliRunner
 
 from pokerlab.agents.policy_agent import load_policy_agent
-from pokerlab.agents.registry import shipped_blueprints
 from pokerlab.blueprint.charts import Charts, charts_json, preflop_charts
 from pokerlab.cards.cards import combo_index, parse_cards
 from pokerlab.cards.ranges import parse_range
 from pokerlab.cli import app
 from pokerlab.holdem.engine import HoldemState
+from pokerlab.registry import shipped_blueprints
 
 runner = CliRunner()
 HANDS = [("AsAh", "7c2d"), ("7c2d", "KsQs"), ("KsQs", "5h4h"), ("5h4h", "JdTd"), ("9c9d", "AhKc")]

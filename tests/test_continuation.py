@@ -40,8 +40,7 @@ def cfg() -> HoldemConfig:
 
 @pytest.fixture(scope="module")
 def agent(cfg: HoldemConfig) -> Any:
-    from pokerlab.agents import make_agent
-    from pokerlab.agents.registry import BLUEPRINT_FILES, shipped_policy
+    from pokerlab.registry import BLUEPRINT_FILES, make_agent, shipped_policy
 
     if shipped_policy(BLUEPRINT_FILES) is None:
         pytest.skip("no blueprint shipped")
@@ -118,7 +117,7 @@ def test_values_add_up_to_the_leaf_pot(agent: Any, stack_bb: int) -> None:
     200 bb with the 200-bb blueprint too."""
     cfg = HoldemConfig.from_bb(stack_bb)
     if stack_bb != 100:
-        from pokerlab.agents import make_agent
+        from pokerlab.registry import make_agent
 
         agent = make_agent("blueprint", game="hunl", config=cfg)
         assert agent.game.config.stacks == (20000, 20000)
@@ -264,7 +263,7 @@ def test_a_randomised_translation_is_the_mixture_over_the_agents_draws(agent: An
     seats).  The continuation is the mixture of the two readings with the translation's
     probabilities: equal to the brute force of agents re-seeded onto each branch, weighted
     by those probabilities."""
-    from pokerlab.agents import make_agent
+    from pokerlab.registry import make_agent
 
     path = [_bet(550), CALL]
     view = _view(cfg, 2)
@@ -361,7 +360,7 @@ def test_runout_weights_are_unbiased(agent: Any, cfg: HoldemConfig) -> None:
 
 # ----------------------------------------------------------------------------- bad input
 def test_bad_input_is_one_clear_error(agent: Any, cfg: HoldemConfig) -> None:
-    from pokerlab.agents import make_agent
+    from pokerlab.registry import make_agent
 
     view = _view(cfg, 2)
     runs = [(0,), (1,)]

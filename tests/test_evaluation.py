@@ -14,8 +14,8 @@ from pokerlab.evaluation import (
     policy_slot_probs,
     tabulate_policy,
 )
-from pokerlab.evaluation import tree_kernels as tk
 from pokerlab.games import load_game
+from pokerlab.games import pass_kernels as tk
 from pokerlab.games.compiled import compile_game
 from pokerlab.policy import FirstActionPolicy, PolicyLookupError, TabularPolicy, UniformRandomPolicy
 

@@ -14,7 +14,7 @@ from pokerlab.games import (
     register_game,
     registered_games,
 )
-from pokerlab.games.compiled import compile_game
+from pokerlab.games.compiled import KIND_CHANCE, KIND_TERMINAL, compile_game
 from pokerlab.games.public_tree import build_public_tree
 
 
@@ -137,13 +137,13 @@ def test_compile_counts(name: str, infosets: int, nodes: int) -> None:
     for h in range(cg.num_nodes):
         s, c = cg.child_start[h], cg.child_count[h]
         assert all(cg.children[s:s + c] > h)
-        if cg.kind[h] == 1:
+        if cg.kind[h] == KIND_CHANCE:
             assert cg.edge_prob[s:s + c].sum() == pytest.approx(1.0)
     tree = build_public_tree(game)
     assert tree.num_infosets == infosets
     assert build_public_tree(game) is tree
     # one chance-weighted utility matrix per terminal public state
-    assert tree.utility.shape[0] == int((tree.kind == 0).sum())
+    assert tree.utility.shape[0] == int((tree.kind == KIND_TERMINAL).sum())
 
 
 def test_lazy_registration(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:

@@ -148,7 +148,7 @@ def test_sampled_lbr_within_ci_of_exact_on_leduc(actions: str) -> None:
 
 # ----------------------------------------------------------------------------- HUNL
 def test_hunl_lbr_against_calling_station_is_large() -> None:
-    from pokerlab.agents import make_agent
+    from pokerlab.registry import make_agent
 
     r = lbr_holdem(make_agent("call"), lbr=LBRConfig(actions="fcpa", hands=12, seed=0))
     assert r.hands == 24 and r.unit == "mbb/hand"
@@ -159,7 +159,7 @@ def test_hunl_lbr_against_calling_station_is_large() -> None:
 
 
 def test_hunl_lbr_random_above_tag() -> None:
-    from pokerlab.agents import make_agent
+    from pokerlab.registry import make_agent
 
     cfg = LBRConfig(actions="fc", hands=3, seed=1)
     rnd = lbr_holdem(make_agent("random"), lbr=cfg)
@@ -169,9 +169,9 @@ def test_hunl_lbr_random_above_tag() -> None:
 
 
 def test_all_hands_probabilities_match_single_queries() -> None:
-    from pokerlab.agents import make_agent
     from pokerlab.holdem.engine import HoldemConfig, HoldemState
     from pokerlab.policy.range_query import all_hands_probabilities
+    from pokerlab.registry import make_agent
 
     st = HoldemState(config=HoldemConfig.from_bb(100))
     st.deal_hole([0, 1])
@@ -193,11 +193,11 @@ def test_all_hands_probabilities_match_single_queries() -> None:
 
 def test_indexed_policy_agent_all_hands_fast_path(tmp_path) -> None:  # type: ignore[no-untyped-def]
     from pokerlab.abstraction.action_tree import compile_tree
-    from pokerlab.agents import make_agent
     from pokerlab.holdem.engine import HoldemConfig, HoldemState
     from pokerlab.policy.indexed import IndexedPolicy, save_indexed_policy
     from pokerlab.policy.range_query import indexed_policy_all_hands as _indexed_policy_all_hands
     from pokerlab.policy.range_query import with_hole as _with_hole
+    from pokerlab.registry import make_agent
 
     g = load_game("hunl(stack=20,bets=small,buckets=test)")
     tree = compile_tree(g.action_map.bets, g.config)

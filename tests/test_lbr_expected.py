@@ -52,7 +52,7 @@ CFG = HoldemConfig.from_bb(100)
 
 @pytest.fixture(scope="module")
 def blueprint() -> Any:
-    from pokerlab.agents import make_agent
+    from pokerlab.registry import make_agent
 
     return make_agent("blueprint-100", game="hunl", config=CFG)
 
@@ -144,7 +144,7 @@ def test_expected_equals_brute_force_blueprint(blueprint: Any, deal: int) -> Non
 
 
 def test_expected_equals_brute_force_tag() -> None:
-    from pokerlab.agents import make_agent
+    from pokerlab.registry import make_agent
 
     tag = make_agent("tag", game="hunl", config=CFG)
     for seat in (0, 1):

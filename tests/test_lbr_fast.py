@@ -34,8 +34,7 @@ C64 = np.ascontiguousarray(COMBOS, dtype=np.int64)
 
 
 def _blueprint(stack_bb: float = 100.0):  # type: ignore[no-untyped-def]
-    from pokerlab.agents import make_agent
-    from pokerlab.agents.registry import BLUEPRINT_FILES, shipped_policy
+    from pokerlab.registry import BLUEPRINT_FILES, make_agent, shipped_policy
 
     if shipped_policy(BLUEPRINT_FILES) is None:
         pytest.skip("no blueprint shipped")
@@ -104,7 +103,7 @@ def _tag_views() -> list:  # type: ignore[type-arg]
 
 
 def test_tag_range_query_equals_single_queries() -> None:
-    from pokerlab.agents import make_agent
+    from pokerlab.registry import make_agent
 
     tag = make_agent("tag")
     for view in _tag_views():
@@ -151,7 +150,7 @@ def test_vectorised_lbr_equals_reference_hand_by_hand_blueprint(actions: str) ->
 
 
 def test_vectorised_lbr_equals_reference_hand_by_hand_tag() -> None:
-    from pokerlab.agents import make_agent
+    from pokerlab.registry import make_agent
 
     tag = make_agent("tag")
     cfg = HoldemConfig.from_bb(200)
@@ -163,7 +162,7 @@ def test_vectorised_lbr_equals_reference_hand_by_hand_tag() -> None:
 
 
 def test_pushfold_range_query_equals_single_queries() -> None:
-    from pokerlab.agents import make_agent
+    from pokerlab.registry import make_agent
 
     pf = make_agent("pushfold")
     cfg = HoldemConfig.from_bb(10)
@@ -311,8 +310,7 @@ def test_fold_vectors_equal_the_fold_column_at_each_child() -> None:
 
 
 def _blueprint_200():  # type: ignore[no-untyped-def]
-    from pokerlab.agents import make_agent
-    from pokerlab.agents.registry import BLUEPRINT_FILES, shipped_policy
+    from pokerlab.registry import BLUEPRINT_FILES, make_agent, shipped_policy
 
     if shipped_policy(BLUEPRINT_FILES) is None:
         pytest.skip("no blueprint shipped")

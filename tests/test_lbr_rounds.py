@@ -24,8 +24,7 @@ CFG = HoldemConfig.from_bb(100)
 
 
 def _blueprint():  # type: ignore[no-untyped-def]
-    from pokerlab.agents import make_agent
-    from pokerlab.agents.registry import BLUEPRINT_FILES, shipped_policy
+    from pokerlab.registry import BLUEPRINT_FILES, make_agent, shipped_policy
 
     if shipped_policy(BLUEPRINT_FILES) is None:
         pytest.skip("no blueprint shipped")

@@ -21,8 +21,7 @@ from pokerlab.holdem.engine import HoldemConfig
 
 
 def _agent(spec: str, stack_bb: float):  # type: ignore[no-untyped-def]
-    from pokerlab.agents import make_agent
-    from pokerlab.agents.registry import BLUEPRINT_FILES, shipped_policy
+    from pokerlab.registry import BLUEPRINT_FILES, make_agent, shipped_policy
 
     if shipped_policy(BLUEPRINT_FILES) is None:
         pytest.skip("no blueprint shipped")
@@ -79,7 +78,7 @@ def test_real_tree_holds_randomised_translations_and_is_built_lazily() -> None:
 
 
 def test_rule_agents_do_not_take_the_tree_kernel() -> None:
-    from pokerlab.agents import make_agent
+    from pokerlab.registry import make_agent
 
     assert tree_kernel_ok(make_agent("tag")) is None
     assert tree_kernel_ok(make_agent("call")) is None

@@ -166,8 +166,8 @@ def test_aivat_chunks_equal_the_one_process_match() -> None:
     assert one.raw.size == 30 and np.any(one.raw != 0) and two.known == one.known
     assert two.agents == ("blueprint-100", "tag")
     with pytest.raises(ConfigError, match="even"):
-        from pokerlab.agents import make_agent
         from pokerlab.evaluation.aivat import aivat_match as core
+        from pokerlab.registry import make_agent
         core(make_agent("call"), make_agent("tag"), hands=2, start=1)
 
 

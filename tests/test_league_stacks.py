@@ -9,16 +9,16 @@ import json
 import pytest
 from typer.testing import CliRunner
 
-from pokerlab.agents.registry import (
+from pokerlab.arena.league import LeagueConfig, lbr_action_sets, run_league
+from pokerlab.arena.matches import resolve_stack
+from pokerlab.errors import AgentError
+from pokerlab.registry import (
     BLUEPRINT_FILES,
     agent_stack_bb,
     shipped_blueprints,
     shipped_policy,
     spec_stack_bb,
 )
-from pokerlab.arena.league import LeagueConfig, lbr_action_sets, run_league
-from pokerlab.arena.matches import resolve_stack
-from pokerlab.errors import AgentError
 
 needs_blueprint = pytest.mark.skipif(shipped_policy(BLUEPRINT_FILES) is None,
                                      reason="no blueprint shipped")
@@ -26,7 +26,7 @@ needs_blueprint = pytest.mark.skipif(shipped_policy(BLUEPRINT_FILES) is None,
 
 @needs_blueprint
 def test_blueprint_stacks() -> None:
-    from pokerlab.agents import make_agent
+    from pokerlab.registry import make_agent
 
     assert spec_stack_bb("blueprint") == 100.0 and spec_stack_bb("blueprint-100") == 100.0
     assert spec_stack_bb("tag") is None
@@ -75,9 +75,9 @@ needs_blueprint_200 = pytest.mark.skipif(200.0 not in shipped_blueprints(),
 def test_the_200bb_blueprint_is_the_acpc_game() -> None:
     """``blueprint-200`` plays the ACPC / Slumbot game (blinds 50/100, stacks 20,000), and
     ``blueprint`` means it at a 200 bb table (the 100 bb one otherwise)."""
-    from pokerlab.agents import make_agent
     from pokerlab.cli import app
     from pokerlab.holdem.engine import HoldemConfig
+    from pokerlab.registry import make_agent
 
     a = make_agent("blueprint-200")
     assert agent_stack_bb(a) == 200.0

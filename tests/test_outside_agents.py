@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from pokerlab.agents import make_agent
 from pokerlab.arena import play_match, run_lbr, run_league
 from pokerlab.arena.league import LeagueConfig
 from pokerlab.errors import AgentError
+from pokerlab.registry import make_agent
 
 BOTS = Path(__file__).parent / "outside"
 SPEC = "python:tiny_outside_bot:make_bot"

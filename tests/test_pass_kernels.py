@@ -33,6 +33,8 @@ def test_one_set_of_node_kinds() -> None:
     assert (subgame_tree.DECISION, subgame_tree.CHANCE, subgame_tree.FOLD,
             subgame_tree.SHOWDOWN) == (0, 3, 1, 2)
     assert kinds.NodeKind(3).name == "CHANCE"
+    assert [kinds.NAMES[k] for k in (kinds.DECISION, kinds.CHANCE, kinds.TERMINAL)] == \
+        ["decision", "chance", "terminal"]
     cg = compile_game(load_game("kuhn"))
     assert sorted(set(cg.kind.tolist())) == [0, 3, 4]
     assert int(cg.kind[0]) == kinds.CHANCE
@@ -63,10 +65,13 @@ def test_passes_match_their_twins(game_name: str) -> None:
     vargs = (cg.kind, cg.child_start, cg.child_count, cg.children, cg.edge_prob, cg.edge_slot,
              sp, cg.utility)
     v1, v2 = np.zeros((n, p)), np.zeros((n, p))
-    pk.tree_values(*vargs, 1, 2, v1)
-    pk.tree_values_py(*vargs, 1, 2, v2)
+    pk.tree_values(*vargs, 0, p, v1)
+    pk.tree_values_py(*vargs, 0, p, v2)
     np.testing.assert_allclose(v1, v2, rtol=0, atol=1e-12)
-    assert not v1[:, 0].any()  # only the asked column is written
+    np.testing.assert_allclose(v1.sum(axis=1), 0.0, atol=1e-12)  # zero-sum
+    one = np.zeros((n, 1))
+    pk.tree_values(*vargs, 1, 2, one)  # player 1 alone
+    np.testing.assert_array_equal(one[:, 0], v1[:, 1])
     for br in (0, 1):
         free = np.full(cg.num_infosets, -1, dtype=np.int64)
         forced = free.copy()

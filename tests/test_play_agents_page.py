@@ -21,8 +21,8 @@ import pytest
 pytest.importorskip("uvicorn")
 sync_api = pytest.importorskip("playwright.sync_api")
 
-import pokerlab.agents.registry as registry  # noqa: E402
 import pokerlab.play.agent_pool as pool  # noqa: E402
+import pokerlab.registry as registry  # noqa: E402
 from pokerlab.agents.rules import CallAgent  # noqa: E402
 from pokerlab.play.agent_pool import offered_specs  # noqa: E402
 from pokerlab.play.server import BackgroundServer, ServerConfig  # noqa: E402

@@ -19,7 +19,7 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from fastapi.testclient import TestClient  # noqa: E402
 
-import pokerlab.agents.registry as registry  # noqa: E402
+import pokerlab.registry as registry  # noqa: E402
 from pokerlab.play.agent_pool import LEAGUE_FILE, offered_specs, session_agent, strengths  # noqa: E402
 from pokerlab.play.server import PlayServer, ServerConfig, create_app  # noqa: E402
 from pokerlab.play.session import PlayError, Session, SessionConfig, StaleDecision  # noqa: E402
@@ -164,7 +164,7 @@ def test_coach_marks_nodes_the_equilibrium_never_reaches():
 
 
 def test_policy_agents_share_one_policy_and_an_extra_session_is_small():
-    from pokerlab.agents.registry import BLUEPRINT_FILES, shipped_policy
+    from pokerlab.registry import BLUEPRINT_FILES, shipped_policy
 
     if shipped_policy(BLUEPRINT_FILES) is None:
         pytest.skip("no shipped blueprint")

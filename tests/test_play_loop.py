@@ -21,7 +21,7 @@ import pytest
 pytest.importorskip("uvicorn")
 wsc = pytest.importorskip("websockets.sync.client")
 
-import pokerlab.agents.registry as registry  # noqa: E402
+import pokerlab.registry as registry  # noqa: E402
 from pokerlab.agents.rules import CallAgent  # noqa: E402
 from pokerlab.play.server import BackgroundServer, ServerConfig  # noqa: E402
 

@@ -18,7 +18,7 @@ with warnings.catch_warnings():  # starlette's notice about httpx, not ours
     warnings.simplefilter("ignore")
     from fastapi.testclient import TestClient  # noqa: E402
 
-import pokerlab.agents.registry as agents_base  # noqa: E402
+import pokerlab.registry as agents_base  # noqa: E402
 from pokerlab.agents.rules import CallAgent  # noqa: E402
 from pokerlab.cards.cards import card_str  # noqa: E402
 from pokerlab.holdem import phh  # noqa: E402

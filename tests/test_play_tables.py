@@ -11,12 +11,11 @@ from pathlib import Path
 import pytest
 
 from pokerlab.holdem import events as hev
-from pokerlab.play.events import ActionTaken, EngineRecord
 from pokerlab.play.generic_table import GenericSession
 from pokerlab.play.holdem_table import HoldemSession
 from pokerlab.play.pushfold_table import PushFoldGrader, PushFoldSession
 from pokerlab.play.registry import GAMES, TABLES, table_spec
-from pokerlab.play.session import PlayError, Session, SessionConfig
+from pokerlab.play.session import ActionTaken, EngineRecord, PlayError, Session, SessionConfig
 from pokerlab.play.small_table import KuhnTable, LeducTable
 
 PLAY = Path(__file__).resolve().parent.parent / "pokerlab" / "play"

@@ -10,12 +10,12 @@ from typing import Any
 
 from policy_helpers import random_indexed_policy
 
-from pokerlab.agents import make_agent
 from pokerlab.agents.policy_agent import HUNLPolicyAgent
 from pokerlab.agents.random_agent import RandomAgent
 from pokerlab.evaluation.matches import hand_cards, play_hunl_hand
 from pokerlab.games import load_game
 from pokerlab.holdem.engine import Action, HoldemConfig
+from pokerlab.registry import make_agent
 
 GAME = "hunl(stack=100,bets=small,buckets=test)"
 

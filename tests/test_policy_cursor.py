@@ -9,9 +9,9 @@ from policy_helpers import random_indexed_policy
 
 from pokerlab.abstraction.action_map import CALL, RAISE0
 from pokerlab.abstraction.cursor import Cursor
-from pokerlab.agents import make_agent
 from pokerlab.cards.cards import parse_cards
 from pokerlab.holdem.engine import Action, ActionKind, HoldemConfig, HoldemState
+from pokerlab.registry import make_agent
 
 GAME = "hunl(stack=100,bets=small,buckets=test)"
 

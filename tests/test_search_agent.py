@@ -6,10 +6,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from pokerlab.agents.registry import build_agent
 from pokerlab.agents.search import SearchConfig, parse_search_spec
 from pokerlab.errors import AgentError
 from pokerlab.holdem.engine import HoldemConfig
+from pokerlab.registry import build_agent
 
 CFG = HoldemConfig.from_bb(100)
 

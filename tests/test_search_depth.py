@@ -8,7 +8,6 @@ from typing import Any
 import numpy as np
 import pytest
 
-from pokerlab.agents import make_agent
 from pokerlab.agents.leaves import ModicumLeaves, compatible_mass
 from pokerlab.agents.search import parse_search_spec
 from pokerlab.cards.cards import COMBOS
@@ -16,6 +15,7 @@ from pokerlab.errors import AgentError
 from pokerlab.evaluation.matches import hand_cards, hand_seed, play_hunl_hand
 from pokerlab.holdem.engine import Action, ActionKind, HoldemConfig, HoldemState
 from pokerlab.holdem.view import final_view
+from pokerlab.registry import make_agent
 
 CFG = HoldemConfig.from_bb(100)
 

@@ -9,12 +9,12 @@ import pytest
 
 from pokerlab.abstraction.action_map import CALL, FOLD
 from pokerlab.abstraction.action_tree import DECISION
-from pokerlab.agents.registry import build_agent
 from pokerlab.agents.search import LearningSearchAgent, SearchAgent, SearchConfig, parse_search_spec
 from pokerlab.arena.matches import play_match
 from pokerlab.errors import AgentError
 from pokerlab.holdem.engine import HoldemConfig
 from pokerlab.holdem.view import learns
+from pokerlab.registry import build_agent
 
 CFG = HoldemConfig.from_bb(100)
 
@@ -65,7 +65,8 @@ def test_learning_against_call_moves_the_model_away_from_folding() -> None:
         lo = int(agent.opponent.prior.policy.node_offset[node])
         nb = int(agent.opponent.prior.policy.num_buckets[node])
         kk = int(k[node])
-        counted = agent.opponent.obs.known[lo:lo + nb * kk].sum() + agent.opponent.obs.public[cs[node]:cs[node] + kk].sum()
+        obs = agent.opponent.obs
+        counted = obs.known[lo:lo + nb * kk].sum() + obs.public[cs[node]:cs[node] + kk].sum()
         if counted == 0:
             continue
         acts = [int(a) for a in tree.child_action[cs[node]:cs[node] + kk]]

@@ -8,11 +8,11 @@ import numpy as np
 import pytest
 
 from pokerlab.agents.beliefs import HoldemBeliefs
-from pokerlab.agents.registry import build_agent
 from pokerlab.agents.search import SearchConfig, parse_search_spec
 from pokerlab.errors import AgentError
 from pokerlab.holdem.actions import Action, ActionKind
 from pokerlab.holdem.engine import HoldemConfig, HoldemState
+from pokerlab.registry import build_agent
 
 CFG = HoldemConfig.from_bb(100)
 
@@ -29,7 +29,7 @@ def test_model_and_lock_specs() -> None:
         with pytest.raises(AgentError, match=msg):
             parse_search_spec(bad)
     with pytest.raises(AgentError, match="commas or parentheses"):
-        SearchConfig(model="adapt(refit=5)")
+        SearchConfig.from_keys(model="adapt(refit=5)")
     with pytest.raises(AgentError, match="unknown agent|not a|bad|no such"):
         build_agent("search(model=nonsense-agent)", config=CFG)
 

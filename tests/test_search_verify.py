@@ -7,10 +7,10 @@ from typing import Any
 
 import numpy as np
 
-from pokerlab.agents import make_agent
 from pokerlab.evaluation.matches import hand_cards, hand_seed, play_hunl_hand
 from pokerlab.holdem.engine import Action, ActionKind, HoldemConfig, HoldemState
 from pokerlab.holdem.view import final_view
+from pokerlab.registry import make_agent
 from pokerlab.subgame.resolve import node_reach
 from pokerlab.subgame.solver import SolveConfig, SpotSolver
 from pokerlab.subgame.tree import make_spot, tree_config

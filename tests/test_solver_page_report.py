@@ -244,19 +244,31 @@ def test_flop_report_in_the_browser(server, context):
     page.click("#btn-report")
     page.wait_for_function("document.querySelector('#report-error').textContent.includes('AsKx2c')")
     assert "bad board 'AsKx2c'" in page.text_content("#report-error")
-    # the report: progress, then the table in the set's order
-    page.fill("#report-list", BOARDS)
+    # the 25 flop set: progress; a second report while it runs (another tab of the visitor) is
+    # refused with the message; Stop ends it after the flop being solved
+    page.select_option("#report-set", "25")
     page.click("#btn-report")
     page.wait_for_function("window.solverPage.reportPolls > 0")
     assert page.text_content("#report-error") == ""
+    assert "/ 25 flops" in page.text_content("#report-progress")
+    assert page.get_attribute("#report-progress", "data-state") == "running"
+    other.select_option("#report-set", "list")
+    other.fill("#report-list", BOARDS)
+    other.click("#btn-report")
+    other.wait_for_function("document.querySelector('#report-error').textContent.length > 0")
+    msg = other.text_content("#report-error")
+    assert "already have 1 solve(s) running" in msg and "a flop report running" in msg
+    page.click("#btn-report-stop")
+    page.wait_for_function("document.querySelector('#report-progress').dataset.state === 'stopped'",
+                           timeout=120_000)
+    assert "stopped after" in page.text_content("#report-progress")
+    assert int(page.get_attribute("#report-progress", "data-done")) < 25
+    # a list of three boards: the table in the list's order
+    page.select_option("#report-set", "list")
+    page.fill("#report-list", BOARDS)
+    page.click("#btn-report")
+    page.wait_for_function("document.querySelector('#report-progress').dataset.state === 'running'")
     assert "/ 3 flops" in page.text_content("#report-progress")
-    if page.get_attribute("#report-progress", "data-state") == "running":
-        # a second report while it runs (another tab of the visitor): refused with the message
-        other.select_option("#report-set", "25")
-        other.click("#btn-report")
-        other.wait_for_function("document.querySelector('#report-error').textContent.length > 0")
-        assert "already have 1 solve(s) running" in other.text_content("#report-error")
-        assert "a flop report running" in other.text_content("#report-error")
     page.wait_for_function("document.querySelector('#report-progress').dataset.state === 'done'",
                            timeout=120_000)
     assert page.get_attribute("#report-progress", "data-done") == "3"
@@ -289,6 +301,6 @@ def test_flop_report_in_the_browser(server, context):
     # a row opens its flop in the solve view: the form's board
     page.click("#report-table tr[data-board='QsQd3h'] button.open")
     assert page.input_value("#board") == "QsQd3h"
-    assert page.eval_on_selector_all("#board-picker .pcard.on", "bs => bs.map(b => b.dataset.card)") == [
-        "Qs", "Qd", "3h"] or sorted(page.eval_on_selector_all(
-            "#board-picker .pcard.on", "bs => bs.map(b => b.dataset.card)")) == ["3h", "Qd", "Qs"]
+    on = page.eval_on_selector_all("#board-picker .pcard.on", "bs => bs.map(b => b.dataset.card)")
+    assert sorted(on) == ["3h", "Qd", "Qs"]
+    assert "QsQd3h is in the form" in page.text_content("#report-info")

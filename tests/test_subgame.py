@@ -17,7 +17,7 @@ from pokerlab.solvers.regret import regret_match_columns, regret_match_columns_p
 from pokerlab.subgame import SolveConfig, SpotError, SpotFileError, SpotSolver, make_spot, tree_config
 from pokerlab.subgame import solver_kernels as K
 from pokerlab.subgame.deal import build_deal, count_slots
-from pokerlab.subgame.tree import DECISION, build_betting_tree, parse_sizes
+from pokerlab.subgame.tree import CHANCE, DECISION, build_betting_tree, parse_sizes
 
 RIVER = "Td9d6hQc2s"
 SMALL_OOP = "AA,KK,QQ,JTs,98s,A5s,76s"
@@ -82,7 +82,7 @@ def test_donk_sizes_and_streets() -> None:
     # turn: OOP leads at 50% (no previous street); after check, bet, call the river is dealt
     assert bt.action_names[0] == ["check", "bet 50"]
     node = bt.child(bt.child(bt.child(0, 0), 1), 1)  # check, bet 50 (IP), call (OOP)
-    assert bt.kind[node] == 1  # chance: the river
+    assert bt.kind[node] == CHANCE  # the river
     river = bt.child(node, 0)
     assert bt.action_names[river] == ["check", "bet 50"]  # OOP called: its lead is a 25% donk bet
     node = bt.child(bt.child(0, 1), 1)  # bet 50 (OOP), call (IP)

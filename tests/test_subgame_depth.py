@@ -109,7 +109,7 @@ def test_depth_limited_turn_equals_the_locked_whole_tree() -> None:
         twin = 0
         for name in reversed(path):
             twin = full.tree.child(twin, full.tree.action_names[twin].index(name))
-        np.testing.assert_allclose(dls._avg_at(node, 0), full._avg_at(twin, 0), atol=2e-4)
+        np.testing.assert_allclose(dls.average_strategy(node, 0), full.average_strategy(twin, 0), atol=2e-4)
         compared += 1
     assert compared >= 5
     assert model.calls["cfr"] == 30 * 2 * len(dls.leaf_nodes)

@@ -123,3 +123,27 @@ def test_gadget_values_are_checked() -> None:
     s = SpotSolver(_spot())
     with pytest.raises(SpotError, match="1326"):
         s.set_gadget(0, np.zeros(5))
+
+
+def test_public_solver_api_matches_the_reports() -> None:
+    """``SpotSolver.average_strategy`` is the strategy ``node_report`` shows (per hand, in
+    the solver's order) and ``counterfactual_values`` the per-hand values behind
+    ``values()`` / ``best_response_values()`` (their ratio: the normaliser cancels)."""
+    s = SpotSolver(_spot(), SolveConfig(isomorphism=False), threads=1)
+    s.steps(20)
+    sigma = s.average_strategy(0)
+    names, strat = strategy_at(s, ())
+    assert names == s.action_names(0) and sigma.shape == (len(names), s.deal.combos[0].size)
+    np.testing.assert_array_equal(strat[:, s.deal.combos[0]], sigma)
+    np.testing.assert_allclose(sigma.sum(axis=0), 1.0, atol=1e-12)
+    node = s.cursor(["bet 50"]).node
+    below = strategy_at(s, ["bet 50"])[1][:, s.deal.combos[1]]
+    np.testing.assert_array_equal(s.average_strategy(node), below)
+    for p in (0, 1):
+        w = s.deal.weights[p]
+        ev = float(np.dot(w, s.counterfactual_values(p)))
+        br = float(np.dot(w, s.counterfactual_values(p, best_response=True)))
+        assert br >= ev > 0
+        assert ev / br == pytest.approx(s.values()[p] / s.best_response_values()[p], rel=1e-12)
+        full = counterfactual_values(s, (), p, best_response=False)
+        np.testing.assert_allclose(full[s.deal.combos[p]], s.counterfactual_values(p), rtol=0, atol=0)

@@ -206,7 +206,7 @@ def test_agent_plays_a_thesis_policy(tmp_path) -> None:  # type: ignore[no-untyp
 def test_shipped_thesis_agent() -> None:
     if not T.SHIPPED_POLICY.is_file():
         pytest.skip("no shipped thesis policy")
-    from pokerlab.agents import make_agent
+    from pokerlab.registry import make_agent
 
     agent = make_agent("thesis")
     assert isinstance(agent, T.ThesisAgent)

@@ -6,7 +6,6 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from pokerlab.agents import make_agent
 from pokerlab.agents.search import parse_search_spec
 from pokerlab.agents.tilt_model import (
     CALL,
@@ -24,6 +23,7 @@ from pokerlab.evaluation.matches import hand_cards, hand_seed, play_hunl_hand
 from pokerlab.holdem.engine import Action, ActionKind, HoldemConfig, HoldemState
 from pokerlab.holdem.view import final_view
 from pokerlab.policy.range_query import all_hands_probabilities
+from pokerlab.registry import make_agent
 
 CFG = HoldemConfig.from_bb(100)
 

@@ -50,7 +50,7 @@ from pokerlab.holdem.engine import ActionKind, HoldemConfig, HoldemState, Phase
 DECISION = kinds.DECISION
 FOLD_TERMINAL = kinds.FOLD
 SHOWDOWN_TERMINAL = kinds.SHOWDOWN
-KIND_NAMES = ("decision", "fold", "showdown")
+KIND_NAMES = kinds.NAMES[:3]
 
 # bytes per node: street, actor, kind (int8) + num_children (int16) + pot, to_call,
 # committed0, committed1 (int64) + child_start (int64)

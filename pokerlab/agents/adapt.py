@@ -9,7 +9,7 @@ pmax=P)``.
 
 **What it sees.**  Only its own information: at each decision the information-state string
 of its seat; after each hand (the ``end_hand(view)`` call that matches and the play tables
-make at the end of every hand, ``view`` a :class:`pokerlab.evaluation.matches.SmallHandEnd`)
+make at the end of every hand, ``view`` a :class:`pokerlab.games.hand_end.SmallHandEnd`)
 its own final information state -- which holds the public actions -- and, only when the
 hand reached a showdown (no fold), the opponent's final information state, which the
 showdown shows.  It never sees the finished game state.  The hand is located in the
@@ -70,8 +70,9 @@ from scipy.optimize import linprog
 from pokerlab.agents.adapt_kernels import constrained_br_value
 from pokerlab.agents.base import AgentBase
 from pokerlab.errors import AgentError, ConfigError
-from pokerlab.evaluation.matches import SmallHandEnd, is_fold
 from pokerlab.games.compiled import KIND_DECISION, KIND_TERMINAL, CompiledGame
+from pokerlab.games.hand_end import SmallHandEnd, is_fold
+from pokerlab.games.spec import check_keys, parse_call
 from pokerlab.solvers.lp import behaviour_from_plan, payoff_matrix
 
 __all__ = ["AdaptAgent", "AdaptConfig", "AdaptTree", "parse_spec", "rnr_slots"]
@@ -218,31 +219,18 @@ _KEYS = ("base", "prior", "strength", "eps", "grid", "pmax", "refit")
 
 def parse_spec(spec: str) -> AdaptConfig:
     """``adapt``, ``adapt:BASE`` or ``adapt(key=value,...)`` (keys: base, prior, strength,
-    eps, grid as ``P1/P2/..``, pmax, refit) to its :class:`AdaptConfig`."""
-    s = spec.strip()
-    low = s.lower()
-    if low == "adapt":
-        return AdaptConfig()
-    if low.startswith("adapt:"):
-        base = s.split(":", 1)[1].strip()
-        if not base:
-            raise AgentError(f"agent spec {spec!r}: adapt:BASE needs a base spec")
-        return AdaptConfig(base=base)
-    if not (low.startswith("adapt(") and s.endswith(")")):
+    eps, grid as ``P1/P2/..``, pmax, refit) to its :class:`AdaptConfig` (the syntax:
+    :func:`pokerlab.games.spec.parse_call`)."""
+    call = parse_call(spec, error=AgentError, what="agent spec", usage="adapt, adapt:BASE or "
+                      "adapt(key=value,...)", suffix=False)
+    if call.name.lower() != "adapt":
         raise AgentError(f"agent spec {spec!r}: expected adapt, adapt:BASE or "
                          "adapt(key=value,...)")
-    body = s[len("adapt("):-1].strip()
+    if call.suffix is not None:
+        return AdaptConfig(base=call.suffix)
+    check_keys(call, _KEYS, error=AgentError, what="agent spec")
     kw: dict[str, Any] = {}
-    for part in filter(None, (x.strip() for x in body.split(","))):
-        if "=" not in part:
-            raise AgentError(f"agent spec {spec!r}: {part!r} is not key=value")
-        k, v = (x.strip() for x in part.split("=", 1))
-        k = k.lower()
-        if k not in _KEYS:
-            raise AgentError(f"agent spec {spec!r}: unknown key {k!r}; known: "
-                             f"{', '.join(_KEYS)}")
-        if k in kw:
-            raise AgentError(f"agent spec {spec!r}: {k!r} given twice")
+    for k, v in call.params:
         try:
             if k in ("base", "prior"):
                 kw[k] = v
@@ -353,7 +341,7 @@ class AdaptAgent(AgentBase):
 
     def __init__(self, game_name: str, config: AdaptConfig, base: Any, prior: Any, *,
                  name: str = "adapt", seed: int = 0) -> None:
-        from pokerlab.evaluation.exploit import best_response_values, policy_slot_probs
+        from pokerlab.policy.exact import best_response_values, policy_slot_probs
 
         self.name = name
         self.config = config
@@ -416,7 +404,7 @@ class AdaptAgent(AgentBase):
         return out
 
     def _refit(self) -> None:
-        from pokerlab.evaluation.exploit import best_response_values, expected_values
+        from pokerlab.policy.exact import best_response_values, expected_values
 
         cg = self.tree.cg
         msp = self.model_slots()

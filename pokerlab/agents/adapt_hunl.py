@@ -35,8 +35,8 @@ when the run is complete.  ``warm=W > 0`` starts the run at the base instead of 
 scratch (regrets and average-strategy sums proportional to the base's probabilities).
 Each run's seed comes from the seed of the hand that started it and the run's number, so
 a match is reproducible from its seed.  The trainer is an application above this layer:
-the agent names it (:data:`RESPONDER`) and imports it when the first refit is due (or is
-given one: ``responder=``).
+the agent is handed it (``responder=``) by the registry (:mod:`pokerlab.registry`, the
+composition root); it names no module.
 
 **Safety** ("risk what you've won", Ganzfried & Sandholm 2015, on *realised* chips): a
 budget starts at ``eps`` big blinds and moves by the chips the agent wins or loses in every
@@ -61,15 +61,11 @@ import numpy as np
 
 from pokerlab.agents.base import AgentBase, PlayerView
 from pokerlab.errors import AgentError, ConfigError
+from pokerlab.games.spec import check_keys, parse_call
 
-__all__ = ["HUNLAdaptAgent", "HUNLAdaptConfig", "HUNLObservations", "RESPONDER",
+__all__ = ["HUNLAdaptAgent", "HUNLAdaptConfig", "HUNLObservations", "Responder",
            "make_hunl_adapt_agent", "observe_hand", "observe_opponent", "parse_hunl_spec",
            "posterior", "with_policy"]
-
-RESPONDER = "pokerlab.opponents.hunl_model:adapt_trainer"
-"""The response trainer (``module:function``), imported by name when a refit is first due:
-the blueprint trainer is an application above the agents layer."""
-
 
 # ------------------------------------------------------------------------ observations
 @dataclass
@@ -305,33 +301,22 @@ _SMALL_ONLY = ("prior", "grid", "pmax")
 
 def parse_hunl_spec(spec: str) -> HUNLAdaptConfig:
     """``adapt``, ``adapt:POLICY`` or ``adapt(key=value,...)`` (keys: base, strength,
-    refit, p, iterations, eps, slice) to its :class:`HUNLAdaptConfig`."""
-    s = spec.strip()
-    low = s.lower()
-    if low == "adapt":
-        return HUNLAdaptConfig()
-    if low.startswith("adapt:"):
-        base = s.split(":", 1)[1].strip()
-        if not base:
-            raise AgentError(f"agent spec {spec!r}: adapt:POLICY needs a base policy spec")
-        return HUNLAdaptConfig(base=base)
-    if not (low.startswith("adapt(") and s.endswith(")")):
+    refit, p, iterations, eps, slice, spread, warm) to its :class:`HUNLAdaptConfig` (the
+    syntax: :func:`pokerlab.games.spec.parse_call`)."""
+    call = parse_call(spec, error=AgentError, what="agent spec", usage="adapt, adapt:POLICY or "
+                      "adapt(key=value,...)", suffix=False)
+    if call.name.lower() != "adapt":
         raise AgentError(f"agent spec {spec!r}: expected adapt, adapt:POLICY or "
                          "adapt(key=value,...)")
-    kw: dict[str, Any] = {}
-    for part in filter(None, (x.strip() for x in s[len("adapt("):-1].split(","))):
-        if "=" not in part:
-            raise AgentError(f"agent spec {spec!r}: {part!r} is not key=value")
-        k, v = (x.strip() for x in part.split("=", 1))
-        k = k.lower()
+    if call.suffix is not None:
+        return HUNLAdaptConfig(base=call.suffix)
+    for k, _ in call.params:
         if k in _SMALL_ONLY:
             raise AgentError(f"agent spec {spec!r}: {k!r} is a small-game option; on hunl: "
                              f"{', '.join(_KEYS)}")
-        if k not in _KEYS:
-            raise AgentError(f"agent spec {spec!r}: unknown key {k!r}; known on hunl: "
-                             f"{', '.join(_KEYS)}")
-        if k in kw:
-            raise AgentError(f"agent spec {spec!r}: {k!r} given twice")
+    check_keys(call, _KEYS, error=AgentError, what="agent spec", scope=" on hunl")
+    kw: dict[str, Any] = {}
+    for k, v in call.params:
         try:
             if k in ("base", "spread"):
                 kw[k] = v.lower() if k == "spread" else v
@@ -355,15 +340,6 @@ class ResponseTrainer(Protocol):
 
 Responder = Callable[..., ResponseTrainer]
 """``responder(base_policy, model_probs, p=P, seed=S)``: a fresh trainer of the response."""
-
-
-def default_responder() -> Responder:
-    """The trainer named by :data:`RESPONDER` (imported by name: it lives above this
-    layer)."""
-    import importlib
-
-    mod, fn = RESPONDER.split(":")
-    return getattr(importlib.import_module(mod), fn)  # type: ignore[no-any-return]
 
 
 @dataclass
@@ -493,7 +469,9 @@ class HUNLAdaptAgent(AgentBase):
         cfg = self.config
         if self._training is None and self.hands >= self._next_refit:
             if self._responder is None:
-                self._responder = default_responder()
+                raise AgentError(f"agent {self.name!r}: a refit is due but the agent has no "
+                                 "response trainer (build it with pokerlab.registry, or "
+                                 "pass responder=)")
             seed = (self._last_seed * 1_000_003 + self.refits + 1) % (2**62)
             kw = {"warm": cfg.warm} if cfg.warm > 0 else {}
             tr = self._responder(self.base.policy, self.model(), p=cfg.p, seed=seed, **kw)
@@ -526,9 +504,12 @@ class HUNLAdaptAgent(AgentBase):
 
 # ------------------------------------------------------------------------------ build
 def make_hunl_adapt_agent(spec: str, *, config: Any, seed: int,
-                          build: Callable[..., Any]) -> HUNLAdaptAgent:
+                          build: Callable[..., Any],
+                          responder: Responder | None = None) -> HUNLAdaptAgent:
     """The HUNL agent of an ``adapt`` spec (``build``: the registry's ``build_agent``,
-    which resolves the base spec at the table ``config``)."""
+    which resolves the base spec at the table ``config``; ``responder``: the response
+    trainer, :func:`pokerlab.opponents.hunl_model.adapt_trainer`, which the registry
+    passes in)."""
     cfg = parse_hunl_spec(spec)
     low = cfg.base.strip().lower()
     if low.startswith("adapt"):
@@ -542,4 +523,4 @@ def make_hunl_adapt_agent(spec: str, *, config: Any, seed: int,
                          "(blueprint) policy")
     bb = getattr(config, "big_blind", None)
     return HUNLAdaptAgent(base, cfg, name=spec.strip(), seed=seed,
-                          big_blind=int(bb) if bb is not None else None)
+                          big_blind=int(bb) if bb is not None else None, responder=responder)

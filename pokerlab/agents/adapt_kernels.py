@@ -10,7 +10,7 @@ decision first (``infoset_depth``), so the choice at an information set sees the
 choices below it -- the exact best response of a perfect-recall player.
 
 Tests: ``tests/test_adapt.py`` checks the kernel against the twin (parity) and the twin
-against :func:`pokerlab.evaluation.exploit.best_response_values` with nothing forced.  Both
+against :func:`pokerlab.policy.exact.best_response_values` with nothing forced.  Both
 are the shared passes of :mod:`pokerlab.games.pass_kernels` (forward reach, then the tree
 best response with the forced choices).
 """

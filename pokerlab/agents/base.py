@@ -20,6 +20,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from pokerlab.errors import AgentError
+from pokerlab.games.hand_end import SmallHandEnd, SmallRangeQuery
 from pokerlab.holdem.actions import Action
 from pokerlab.holdem.events import (
     ActionEvent,
@@ -37,6 +38,7 @@ from pokerlab.holdem.events import (
 from pokerlab.holdem.view import (
     AgentBase,
     PlayerView,
+    RangeQuery,
     action_probabilities,
     checked_act,
     end_hand,
@@ -64,8 +66,11 @@ __all__ = [
     "HoleDealt",
     "PlayerView",
     "RaisedTo",
+    "RangeQuery",
     "Shown",
     "SmallGameAgent",
+    "SmallHandEnd",
+    "SmallRangeQuery",
     "action_probabilities",
     "checked_act",
     "end_hand",
@@ -113,6 +118,10 @@ class Agent(Protocol):
     (``observe_event``, ``end_hand``, ``start_match``, ``counters``); the loops reach
     them through :func:`feed_events`, :func:`end_hand`, :func:`start_match` and
     :func:`learns`, so an agent without them (an outside bot) is simply skipped.
+
+    **Ranges.**  An agent that answers for every hand (its action probabilities at any
+    hole cards) is a :class:`RangeQuery` (small games: :class:`SmallRangeQuery`); AIVAT,
+    LBR and the searching agents test ``isinstance(agent, RangeQuery)``.
     """
 
     name: str

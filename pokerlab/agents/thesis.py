@@ -49,10 +49,10 @@ class ThesisAgent:
 def is_thesis_policy(path: str | os.PathLike[str]) -> bool:
     """True when ``path`` is an indexed policy whose metadata says ``card_key:
     preflop_class`` (reads the header only)."""
-    from pokerlab.policy.indexed import _read
+    from pokerlab.policy.indexed import read_archive
 
     try:
-        _, header, _ = _read(path)
+        _, header, _ = read_archive(path)
         meta = json.loads(header.get("metadata", "{}"))
     except (PokerlabError, json.JSONDecodeError, TypeError):
         return False

@@ -3,7 +3,7 @@ the ``pokerlab match``/``lbr``/``league`` commands, the demo and the benchmarks 
 
 :mod:`pokerlab.evaluation` measures agent objects (or agents built by a factory passed in)
 and knows no specs; this package, above :mod:`pokerlab.agents`, resolves specs through the
-registry (:func:`pokerlab.agents.make_agent`), hands the evaluation a picklable factory
+registry (:func:`pokerlab.registry.make_agent`), hands the evaluation a picklable factory
 for its worker processes, and writes hand histories (PHH, or ACPC logs through
 :mod:`pokerlab.hands.acpc_log`).
 

@@ -24,9 +24,9 @@ def aivat_match(agent_a: Any, agent_b: Any, *, game: str = "hunl", hands: int = 
     ``workers`` > 1 (or ``ray_address``) plays the hands in chunks on the one executor
     (:func:`pokerlab.evaluation.aivat.aivat_chunked`): the same result hand by hand; agent
     objects are pickled to the workers. ``progress(done, total)`` counts hands."""
-    from pokerlab.agents.registry import build_agent
     from pokerlab.arena.matches import ObjectFactory, resolve_stack, spec_agent
     from pokerlab.executor import check_ray_address, check_workers
+    from pokerlab.registry import build_agent
 
     kind = game_kind(game)
     _core.check_value(value, kind)

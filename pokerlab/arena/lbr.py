@@ -23,19 +23,19 @@ from pokerlab.holdem.engine import HoldemConfig
 
 def hunl_opponent(spec: str, stack_bb: float) -> Any:
     """The HUNL agent of ``spec`` at ``stack_bb`` big blinds."""
-    from pokerlab.agents import make_agent
+    from pokerlab.registry import make_agent
 
     return make_agent(spec, game="hunl", config=HoldemConfig.from_bb(stack_bb))
 
 
 def small_opponent(spec: str, game: str) -> Any:
     """The small-game opponent of an agent spec: ``call`` (check/call), else
-    :func:`pokerlab.agents.make_agent` (``random``, ``policy:PATH``)."""
+    :func:`pokerlab.registry.make_agent` (``random``, ``policy:PATH``)."""
     from pokerlab.evaluation.lbr_small import CheckCallPolicy
 
     if spec.strip().lower() == "call":
         return CheckCallPolicy()
-    from pokerlab.agents import make_agent
+    from pokerlab.registry import make_agent
 
     return make_agent(spec, game=game)
 

@@ -177,9 +177,9 @@ def _pair_once(a: str, b: str, kind: str, config: LeagueConfig,
         exact = float(m.exact_mbb)
         return Pairing(a=a, b=b, mean_mbb=m.mean_mbb, ci95_mbb=m.ci95_mbb, value_mbb=exact,
                        value_ci95_mbb=0.0, method="exact", exact_mbb=exact)
-    from pokerlab.agents import make_agent
     from pokerlab.arena.aivat import aivat_match
     from pokerlab.holdem.engine import HoldemConfig
+    from pokerlab.registry import make_agent
 
     hc = HoldemConfig.from_bb(config.stack_bb)
     ag_a = xa if not isinstance(xa, str) else make_agent(a, game="hunl", config=hc)

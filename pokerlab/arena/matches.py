@@ -39,7 +39,7 @@ def spec_agent(spec: str, game: str, config: HoldemConfig | None, slot: int) -> 
     (agents are reset before every hand, so reuse does not change play); a policy file is
     rebuilt when it changes.  The :data:`~pokerlab.evaluation.matches.AgentFactory` of
     spec matches."""
-    from pokerlab.agents.registry import build_agent
+    from pokerlab.registry import build_agent
 
     stamp = ""
     if spec.lower().startswith("policy:"):
@@ -100,8 +100,8 @@ def resolve_stack(agents: list[Any] | tuple[Any, ...], stack_bb: float | None, *
     when no agent has one).  An agent trained for another stack plays by action
     translation and gets one warning line (``warn``, default: stderr); ``blueprint`` at a
     stack no shipped blueprint was trained for is an error
-    (:func:`pokerlab.agents.registry.check_spec_stack`)."""
-    from pokerlab.agents.registry import agent_stack_bb, check_spec_stack, spec_stack_bb
+    (:func:`pokerlab.registry.check_spec_stack`)."""
+    from pokerlab.registry import agent_stack_bb, check_spec_stack, spec_stack_bb
 
     if kind != "hunl":
         return 200.0 if stack_bb is None else float(stack_bb)
@@ -137,8 +137,8 @@ def exact_small_mbb(game_name: str, spec_a: str, spec_b: str) -> float | None:
     """Exact mean of A against B over both seatings (mbb/hand, big blind = 1 chip);
     ``None`` when an agent learns during the match (``end_hand``: no fixed policy)."""
     from pokerlab.agents.base import learns
-    from pokerlab.agents.registry import build_agent
     from pokerlab.agents.small import agent_policy
+    from pokerlab.registry import build_agent
 
     if any(learns(spec_agent(s, game_name, None, k)) for k, s in enumerate((spec_a, spec_b))):
         return None

@@ -90,7 +90,7 @@ class Charts:
 
 def _agent(stack_bb: float) -> Any:
     from pokerlab.agents.policy_agent import load_policy_agent
-    from pokerlab.agents.registry import shipped_blueprints
+    from pokerlab.agents.shipped import shipped_blueprints
 
     ships = shipped_blueprints()
     if float(stack_bb) not in ships:

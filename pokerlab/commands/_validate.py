@@ -138,7 +138,7 @@ FREE = frozenset({
     "players", "notation", "cards", "paths",
     "spot",  # train-spot: a saved spot file or a library drill's name
     "--flops", "--texture", "--line",
-    "--hero",
+    "--hero", "--raise-streets",
 })
 
 
@@ -378,7 +378,7 @@ SMALL_AGENT_EXTRAS: dict[str, tuple[str, ...]] = {"play": ("equilibrium", "nash"
 
 
 def _agent(value: Any, flag: str, command: str, game: str | None) -> None:
-    from pokerlab.agents.registry import HUNL_SPECS, SMALL_SPECS
+    from pokerlab.registry import HUNL_SPECS, SMALL_SPECS
 
     g = (game or "hunl").strip()
     if g in EXTRA_GAMES.get(command, ()):

@@ -56,7 +56,7 @@ def play(
     if own_agent:  # the exact equilibrium or any agent of the game
         spec = agent if agent is not None else "equilibrium"
         if not is_equilibrium(spec):
-            from pokerlab.agents.registry import make_agent
+            from pokerlab.registry import make_agent
 
             make_agent(spec, game=game)  # a bad spec fails here, in one line
     else:
@@ -66,8 +66,8 @@ def play(
     if out is not None and out.exists() and not out.is_dir():
         raise ConfigError(f"--out {str(out)!r} is a file, not a folder")
     if table.hunl_agents:  # a bad spec fails here, in one line, not in the page
-        from pokerlab.agents.registry import make_agent
         from pokerlab.holdem.engine import HoldemConfig
+        from pokerlab.registry import make_agent
 
         make_agent(spec, game="hunl", config=HoldemConfig.from_bb(stack))
     if tty:
@@ -99,7 +99,7 @@ def play(
 def default_agent() -> str:
     """``blueprint`` when the shipped blueprint is installed, else ``tag``."""
     try:
-        from pokerlab.agents.registry import BLUEPRINT_FILES, shipped_policy
+        from pokerlab.registry import BLUEPRINT_FILES, shipped_policy
 
         if shipped_policy(BLUEPRINT_FILES) is not None:
             return "blueprint"

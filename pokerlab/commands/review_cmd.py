@@ -24,7 +24,8 @@ def review(
                                 "ring games (keys such as open:CO, call:BB, 3bet; docs/review.md)."),
     workers: int = typer.Option(1, "--workers", help="Worker processes (hands in parallel)."),
     limit: int = typer.Option(None, "--limit", help="Review at most this many eligible hands."),
-    iterations: int = typer.Option(100, "--iterations", help="Iteration cap per solved spot."),
+    iterations: int = typer.Option(40, "--iterations", help="Iteration cap per solved spot (flop, and "
+                                   "each turn / river subgame)."),
     target: float = typer.Option(1.0, "--target", help="Exploitability target per spot, % of the pot."),
     flop_bets: str = typer.Option("50%", "--flop-bets", help="Flop bet sizes of the review tree."),
     turn_bets: str = typer.Option("75%", "--turn-bets", help="Turn bet sizes of the review tree."),
@@ -32,6 +33,13 @@ def review(
     raises: str = typer.Option("100%", "--raises", help="Raise sizes (% of the pot after calling)."),
     raise_cap: int = typer.Option(1, "--raise-cap", help="Bets + raises per street in the tree "
                                   "(raised to the hand's own count where it had more)."),
+    raise_streets: str = typer.Option("flop", "--raise-streets", help="Streets where the tree offers "
+                                      "the --raises size (flop, turn, river, all or none; elsewhere only "
+                                      "the hand's own raises)."),
+    allin_threshold: float = typer.Option(0.67, "--allin-threshold", help="Add an all-in where the stack "
+                                          "behind is at most this many pots (0: never)."),
+    no_resolve: bool = typer.Option(False, "--no-resolve", help="Score turn and river decisions in "
+                                    "the flop solve's subtrees instead of turn / river subgames."),
     png: Path = png_option("A picture of the EV loss per decision, per player."),
     as_json: bool = json_option(),
 ) -> None:
@@ -50,7 +58,9 @@ def review(
         raise ConfigError(f"--out {str(out)!r}: give an existing folder")
     tree_config(flop_bets=flop_bets, turn_bets=turn_bets, river_bets=river_bets, raises=raises)
     cfg = ReviewConfig(flop_bets=flop_bets, turn_bets=turn_bets, river_bets=river_bets, raises=raises,
-                       raise_cap=raise_cap, iterations=iterations, target_pct=target)
+                       raise_streets=raise_streets, raise_cap=raise_cap, allin_threshold=allin_threshold,
+                       iterations=iterations, target_pct=target, resolve=not no_resolve)
+    cfg.raise_on(0)  # a bad --raise-streets is one line now, before any work
     presets = load_presets(ranges)
     cache = None
     if out is not None:
@@ -61,7 +71,7 @@ def review(
         def on_hand(done: int, total: int) -> None:
             el = time.perf_counter() - t0
             eta = el / done * (total - done) if done else 0.0
-            bar.update(done, total=total, eta=f"{eta:.0f}s")
+            bar(done, total=total, eta=f"{eta:.0f}s")
 
         report = review_hands(paths, names, cfg=cfg, presets=presets, workers=workers, cache=cache,
                               on_hand=on_hand, limit=limit)

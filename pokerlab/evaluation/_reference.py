@@ -1,4 +1,5 @@
-"""Plain-Python twins of :mod:`pokerlab.evaluation.tree_kernels` (slow; for parity tests)."""
+"""Plain-Python twins of the entry kernels of :mod:`pokerlab.games.pass_kernels`
+(``reach_kernel``, ``values_kernel``, ``best_response_kernel``; slow; for parity tests)."""
 
 from __future__ import annotations
 

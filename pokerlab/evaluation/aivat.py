@@ -55,7 +55,9 @@ import numpy as np
 
 from pokerlab.errors import ConfigError
 from pokerlab.evaluation.matches import HandHooks, play_hand, sample_chance
+from pokerlab.games.hand_end import SmallRangeQuery
 from pokerlab.holdem.engine import Action, ActionKind, HoldemConfig, HoldemState, Phase
+from pokerlab.holdem.view import RangeQuery
 from pokerlab.policy.range_query import compact_distribution, fold_probability
 
 Z95 = 1.959963984540054
@@ -268,8 +270,7 @@ def aivat_holdem_hand(agent_a: Any, agent_b: Any, config: HoldemConfig, a_seat: 
     agent_b.reset(seed_b)
     seats = (agent_a, agent_b) if a_seat == 0 else (agent_b, agent_a)
     if known is None:
-        known = (hasattr(agent_a, "action_probabilities"),
-                 hasattr(agent_b, "action_probabilities"))
+        known = (isinstance(agent_a, RangeQuery), isinstance(agent_b, RangeQuery))
     kseat = (known[0], known[1]) if a_seat == 0 else (known[1], known[0])
     hooks = _AivatHooks(_HoldemValue(config, a_seat, (cards[0:2], cards[2:4]), seats, kseat),
                         seats, kseat)
@@ -355,9 +356,11 @@ class _SmallValue:
 
 
 def _small_fn(agent: Any) -> Any:
-    fn = getattr(agent, "action_probabilities_state", None)
-    if fn is not None:
-        return lambda st: dict(fn(st, st.current_player()))
+    """How a small-game seat plays, ``state -> {action: probability}``: a
+    :class:`~pokerlab.games.hand_end.SmallRangeQuery` agent's own answer, else the
+    probabilities of the policy it carries (an outside bot's), else ``None``."""
+    if isinstance(agent, SmallRangeQuery):
+        return lambda st: dict(agent.action_probabilities_state(st, st.current_player()))
     pol = getattr(agent, "policy", None)
     if pol is not None and hasattr(pol, "action_probabilities"):
         return pol.action_probabilities
@@ -454,7 +457,7 @@ def aivat_match(agent_a: Any, agent_b: Any, *, game: str = "hunl", hands: int = 
     hc = cfg.holdem_config() if kind == "hunl" else None
     a, b = agent_a, agent_b
     if kind == "hunl":
-        known = (hasattr(a, "action_probabilities"), hasattr(b, "action_probabilities"))
+        known = (isinstance(a, RangeQuery), isinstance(b, RangeQuery))
         bb = float(cfg.big_blind)
     else:
         known = (_small_fn(a) is not None, _small_fn(b) is not None)

@@ -52,6 +52,13 @@ from typing import Any
 import numpy as np
 
 from pokerlab.errors import AgentError, ConfigError
+from pokerlab.games.hand_end import (  # noqa: F401 - re-exported: the small games' hand end
+    SmallHandEnd,
+    action_name,
+    is_fold,
+    small_hand_end,
+)
+from pokerlab.games.heads_up import game_kind  # noqa: F401 - re-exported
 from pokerlab.holdem.deal import deal_cards
 from pokerlab.holdem.engine import HoldemConfig, HoldemState, Phase
 from pokerlab.rng import SplitMix64, pick, stream_seed
@@ -64,29 +71,6 @@ for seat label ``slot`` (0 = A, 1 = B) of game kind ``game`` (``config``: the HU
 ``None`` for small games).  Called in every process that plays hands, so it must pickle
 for worker processes and Ray (a module-level function); it may cache, as agents are reset
 before every hand."""
-
-
-def game_kind(game: str) -> str:
-    """``"hunl"``, or the game string of a small two-player protocol game.
-
-    Any game ``load_game`` knows whose static facts (``info()``) say two players is a
-    small game here (Kuhn, Leduc, 8-card, ACPC definitions, ``universal_poker(...)``):
-    chosen by capability, not by name."""
-    name = game.split("(", 1)[0].strip().lower()
-    if name in ("hunl", "holdem", "nlhe"):
-        return "hunl"
-    from pokerlab.errors import PokerlabError
-    from pokerlab.games import load_game
-
-    try:
-        g = load_game(game.strip())
-    except PokerlabError as exc:
-        raise AgentError(f"matches are played in hunl or a small two-player game; "
-                         f"cannot load game {game!r}: {exc}") from None
-    info = getattr(g, "info", None)
-    if info is None or int(info().num_players) != 2:
-        raise AgentError(f"matches need a two-player game; {game!r} is not one")
-    return game.strip()
 
 
 def hand_seed(seed: int, index: int, stream: int = 0) -> int:
@@ -221,7 +205,7 @@ class MatchResult:
             "fast_path": self.fast_path,
         }
         if any(self.counters.values()):
-            from pokerlab.evaluation.think import summarize
+            from pokerlab.think import summarize
 
             d["counters"] = {k: summarize(v) for k, v in self.counters.items()}
             for k, v in d["counters"].items():  # searching agents' think time, at the top level
@@ -494,45 +478,6 @@ def play_small_hand(game: Any, agent_a: Any, agent_b: Any, a_seat: int, chance_s
         if learns(ag):
             ag.end_hand(small_hand_end(st, seat, showdown=not folded))
     return float(st.returns()[a_seat])
-
-
-def action_name(state: Any, action: int) -> str:
-    """A small game's name of ``action`` at ``state`` (lower case, trimmed)."""
-    return str(state.action_to_string(action)).strip().lower()
-
-
-def is_fold(name: str, last: str) -> bool:
-    """Whether the action named ``name`` (:func:`action_name`) after one named ``last``
-    folds: ``fold``, or Kuhn's ``pass`` facing a ``bet``.  The one rule of small games for
-    "this hand ended without a showdown" (matches, AIVAT, the adaptive agent's tree)."""
-    return name.startswith("fold") or (name.startswith("pass") and last == "bet")
-
-
-@dataclass(frozen=True, slots=True)
-class SmallHandEnd:
-    """What ``player`` saw of a finished small-game hand (the small games' ``end_hand``
-    view): its own final information state, the opponent's only when the hand reached a
-    showdown (which shows the opponent's cards; ``None`` after a fold), and its result."""
-
-    player: int
-    info_state: str
-    opponent_info_state: str | None
-    payoff: float
-
-    @property
-    def showdown(self) -> bool:
-        return self.opponent_info_state is not None
-
-
-def small_hand_end(state: Any, player: int, *, showdown: bool) -> SmallHandEnd:
-    """:class:`SmallHandEnd` of ``player`` at the finished protocol state ``state``;
-    ``showdown``: the hand ended without a fold (the caller played it and knows)."""
-    opp = 1 - int(player)
-    return SmallHandEnd(player=int(player),
-                        info_state=str(state.information_state_string(player)),
-                        opponent_info_state=(str(state.information_state_string(opp))
-                                             if showdown else None),
-                        payoff=float(state.returns()[player]))
 
 
 def hand_end_view(state: Any, player: int, *, showdown: bool) -> Any:

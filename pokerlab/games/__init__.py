@@ -33,6 +33,7 @@ from typing import Any
 
 from pokerlab.errors import ConfigError
 from pokerlab.games.protocol import CHANCE, TERMINAL, Game, State
+from pokerlab.games.spec import split_params
 
 _REGISTRY: dict[str, Callable[..., Any]] = {}
 
@@ -101,27 +102,10 @@ def parse_game_string(text: str) -> tuple[str, dict[str, Any]]:
     name = name.strip()
     if not name or not rest.endswith(")"):
         raise ConfigError(f"bad game string {text!r}: expected name(key=value,...)")
-    body = rest[:-1]
-    parts: list[str] = []
-    depth, quote, start = 0, "", 0
-    for i, ch in enumerate(body):
-        if quote:
-            if ch == quote:
-                quote = ""
-        elif ch in "'\"":
-            quote = ch
-        elif ch == "(":
-            depth += 1
-        elif ch == ")":
-            depth -= 1
-            if depth < 0:
-                raise ConfigError(f"bad game string {text!r}: unbalanced ')'")
-        elif ch == "," and depth == 0 and _KEY_RE.match(body, i + 1):
-            parts.append(body[start:i])
-            start = i + 1
-    if quote or depth:
-        raise ConfigError(f"bad game string {text!r}: unclosed quote or parenthesis")
-    parts.append(body[start:])
+    try:  # the one name(k=v,...) tokeniser: a comma splits only before the next key=
+        parts = split_params(rest[:-1], keyed_commas=True)
+    except ValueError as exc:
+        raise ConfigError(f"bad game string {text!r}: {exc}") from None
     params: dict[str, Any] = {}
     for part in parts:
         if not part.strip():

@@ -18,8 +18,8 @@ from typing import Any
 
 import numpy as np
 
-from pokerlab.errors import ConfigError
 from pokerlab import kinds
+from pokerlab.errors import ConfigError
 from pokerlab.games.protocol import Game, State
 
 KIND_TERMINAL = kinds.TERMINAL

@@ -16,6 +16,10 @@ Over a public tree (:class:`~pokerlab.games.public_tree.PublicTree`, hands as ve
 * :func:`public_reach` -- each player's own reach per private hand (the CFR iteration and
   the public best response of :mod:`pokerlab.solvers.cfr_kernels`).
 
+Entry points over a whole compiled game, used by :mod:`pokerlab.policy.exact`:
+:func:`reach_kernel`, :func:`values_kernel`, :func:`best_response_kernel` (their plain twins
+are in :mod:`pokerlab.evaluation._reference`; ``tests/test_evaluation.py`` checks parity).
+
 All are ``@njit(cache=True)`` functions that other kernels call (numba inlines nothing at
 the Python level); each has a plain-Python twin here (``*_py``), and
 ``tests/test_pass_kernels.py`` checks parity.
@@ -76,23 +80,25 @@ def forward_reach_py(kind: Any, player: Any, child_start: Any, child_count: Any,
 @njit(cache=True)
 def tree_values(kind, child_start, child_count, children, edge_prob, edge_slot, slot_prob,
                 utility, lo, hi, v):  # pragma: no cover - compiled
-    """Fill ``v[:, lo:hi]``: the expected utility of players ``lo..hi-1`` at every node
-    under ``slot_prob`` (``v`` is ``[N, P]``; edges of probability 0 are skipped)."""
+    """Fill ``v[N, hi - lo]``: column ``j - lo`` holds the expected utility of player ``j``
+    (``lo <= j < hi``) at every node under ``slot_prob`` (edges of probability 0 are
+    skipped)."""
     n = kind.shape[0]
+    m = hi - lo
     for h in range(n - 1, -1, -1):
         k = kind[h]
         if k == TERMINAL:
-            for j in range(lo, hi):
-                v[h, j] = utility[h, j]
+            for j in range(m):
+                v[h, j] = utility[h, lo + j]
             continue
-        for j in range(lo, hi):
+        for j in range(m):
             v[h, j] = 0.0
         s = child_start[h]
         for e in range(s, s + child_count[h]):
             w = edge_prob[e] if k == CHANCE else slot_prob[edge_slot[e]]
             if w != 0.0:
                 c = children[e]
-                for j in range(lo, hi):
+                for j in range(m):
                     v[h, j] += w * v[c, j]
 
 
@@ -102,14 +108,14 @@ def tree_values_py(kind: Any, child_start: Any, child_count: Any, children: Any,
     """Plain-Python twin of :func:`tree_values`."""
     for h in range(len(kind) - 1, -1, -1):
         if kind[h] == TERMINAL:
-            v[h, lo:hi] = utility[h, lo:hi]
+            v[h] = utility[h, lo:hi]
             continue
         acc = np.zeros(hi - lo)
         for e in range(child_start[h], child_start[h] + child_count[h]):
             w = edge_prob[e] if kind[h] == CHANCE else slot_prob[edge_slot[e]]
             if w != 0.0:
-                acc += w * v[children[e], lo:hi]
-        v[h, lo:hi] = acc
+                acc += w * v[children[e]]
+        v[h] = acc
 
 
 @njit(cache=True)
@@ -280,3 +286,41 @@ def public_reach_py(kind: Any, player: Any, child_start: Any, child_count: Any,
             reach[c] = reach[v]
             if kind[v] != CHANCE:
                 reach[c, player[v]] = reach[v, player[v]] * sigma[slot_base[v] + j]
+
+
+# ------------------------------------------------- entry points over a whole compiled game
+@njit(cache=True)
+def reach_kernel(kind, player, child_start, child_count, children, edge_prob, edge_slot,
+                 slot_prob, num_players):  # pragma: no cover - compiled
+    """Per node: each player's own reach (columns 0..P-1) and chance reach (column P)."""
+    reach = np.zeros((kind.shape[0], num_players + 1))
+    forward_reach(kind, player, child_start, child_count, children, edge_prob, edge_slot,
+                  slot_prob, reach)
+    return reach
+
+
+@njit(cache=True)
+def values_kernel(kind, child_start, child_count, children, edge_prob, edge_slot, slot_prob,
+                  utility):  # pragma: no cover - compiled
+    """Expected utility of every node for every player under ``slot_prob``."""
+    n, p = utility.shape
+    v = np.zeros((n, p))
+    tree_values(kind, child_start, child_count, children, edge_prob, edge_slot, slot_prob,
+                utility, 0, p, v)
+    return v
+
+
+@njit(cache=True)
+def best_response_kernel(kind, player, infoset, child_start, child_count, children, edge_prob,
+                         edge_slot, slot_prob, utility, reach, infoset_player, infoset_offset,
+                         infoset_depth, br_player):  # pragma: no cover - compiled
+    """Exact best response of ``br_player`` to ``slot_prob`` of the others (the shared
+    :func:`pokerlab.games.pass_kernels.tree_best_response`, nothing forced).
+
+    Returns ``(value, choice)`` where ``choice[i]`` is the chosen slot of every information
+    set ``i`` of ``br_player`` (-1 for other players' sets).
+    """
+    forced = np.full(infoset_player.shape[0], -1, dtype=np.int64)
+    return tree_best_response(kind, player, infoset, child_start, child_count, children,
+                              edge_prob, edge_slot, slot_prob, utility, reach, infoset_player,
+                              infoset_offset, infoset_depth, br_player, forced)

@@ -104,7 +104,7 @@ def parse_call(text: str, *, error: type[PokerlabError], what: str, usage: str,
             raise bad(f"expected {usage}")
         if colon >= 0:
             if not rest.strip():
-                raise bad(f"{name}:... needs a spec after ':'")
+                raise bad(f"{name}:... needs a base spec after ':'")
             return Call(text=text, name=name, params=(), suffix=rest.strip())
         return Call(text=text, name=name, params=())
     name = s[:open_at].strip()

@@ -35,7 +35,7 @@ from typing import Any
 
 from pokerlab.errors import HandHistoryError
 from pokerlab.hands.model import RawHand, Rejection
-from pokerlab.hands.textfile import _COMPRESSIONS, _read, _split_name, read_text  # noqa: F401
+from pokerlab.hands.textfile import COMPRESSIONS, read_compressed, read_text, split_name  # noqa: F401
 
 __all__ = [
     "PHH_SUFFIXES",
@@ -676,7 +676,7 @@ def iter_phh_text_reference(text: str, *, source: str = "<text>") -> Iterator[Ra
 
 
 def _format_of_name(name: str) -> tuple[str | None, str]:
-    fmt, comp = _split_name(name)
+    fmt, comp = split_name(name)
     if fmt in PHH_SUFFIXES:
         return "phh", comp
     if fmt in POKERSTARS_SUFFIXES:
@@ -815,7 +815,7 @@ def iter_paths(
                 except UnicodeDecodeError:
                     text = data.decode("latin-1")
             else:
-                text = _read(src, comp)
+                text = read_compressed(src, comp)
         except HandHistoryError as exc:
             if problems is None:
                 yield Rejection(source=src, position=0, message=str(exc))

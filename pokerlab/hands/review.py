@@ -4,7 +4,8 @@
 an agent's match from ``pokerlab match --out``), keeps every hand that is heads-up from
 the flop on with a hero in it, solves its flop spot once (:mod:`pokerlab.hands.review_spot`:
 the fixed review tree plus the hand's own sizes; cached by spot, so a hand reviewed for
-both players, or twice, is solved once) and scores each of the hero's postflop decisions:
+both players, or twice, is solved once; turn and river decisions in subgames from the
+real board with the ranges narrowed along the real line) and scores each of the hero's postflop decisions:
 EV loss in big blinds and in % of the pot, the solution's mix for the hero's hand, the
 best action.  Totals per street and per situation, a 95% confidence interval of the mean
 loss per decision, the costliest decisions.  Hands run in parallel worker processes
@@ -25,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from pokerlab.errors import PokerlabError
-from pokerlab.hands.review_spot import ReviewConfig, Skip, build_spot, flop_ranges, hand_line, score_hand
+from pokerlab.hands.review_spot import STREETS, ReviewConfig, Skip, flop_ranges, hand_line, score_hand
 
 
 class ReviewError(PokerlabError):
@@ -33,21 +34,30 @@ class ReviewError(PokerlabError):
 
 
 _SOLVED: dict[str, Any] = {}  # spot key -> solver, per process (the last few)
+_KEEP = 4
 
 
-def _solve(spot: Any, cfg: ReviewConfig, threads: int | None) -> tuple[Any, float]:
+def _solve(spot: Any, cfg: ReviewConfig, threads: int | None, stats: dict[str, Any] | None = None) -> Any:
+    """The solved spot, from the per-process cache when the same spot (ranges and tree
+    included) was solved before with the same budget."""
     from pokerlab.subgame.solver import SolveConfig, SpotSolver
 
-    key = hashlib.sha256((spot.digest_text() + repr([(str(s.bets), str(s.raises)) for r in spot.tree.sizes
-                                                      for s in r]) + repr(cfg)).encode()).hexdigest()
+    key = hashlib.sha256((spot.digest_text() + repr(cfg)).encode()).hexdigest()
     if key not in _SOLVED:
-        solver = SpotSolver(spot, SolveConfig(), threads=threads)
-        solver.solve(iterations=cfg.iterations, target_pct=cfg.target_pct)
-        if len(_SOLVED) >= 2:
+        solver = SpotSolver(spot, SolveConfig(compress=cfg.compress), threads=threads)
+        pct = solver.solve(iterations=cfg.iterations, target_pct=cfg.target_pct)
+        while len(_SOLVED) >= _KEEP:
             _SOLVED.pop(next(iter(_SOLVED)))
-        _SOLVED[key] = solver
-    s = _SOLVED[key]
-    return s, float(s.history[-1][2]) if s.history else float("nan")
+        _SOLVED[key] = (solver, pct)
+        if stats is not None:
+            stats["solves"] = stats.get("solves", 0) + 1
+            stats["iterations"] = stats.get("iterations", 0) + solver.iteration
+    elif stats is not None:
+        stats["cached"] = stats.get("cached", 0) + 1
+    solver, pct = _SOLVED[key]
+    if stats is not None:
+        stats.setdefault("exploitability_pct", {})[str(len(spot.board) - 3)] = pct  # type: ignore[index]
+    return solver
 
 
 def review_one(hand: Any, heroes: Sequence[str] | None, cfg: ReviewConfig, presets: dict[str, str],
@@ -56,10 +66,21 @@ def review_one(hand: Any, heroes: Sequence[str] | None, cfg: ReviewConfig, prese
     ``heroes`` None: every player of the hand."""
     out: dict[str, Any] = {"key": hand.key(), "label": hand.where(), "decisions": [], "skip": None,
                            "detail": ""}
+    c0, w0 = time.process_time(), time.perf_counter()
+    try:
+        _review_into(out, hand, heroes, cfg, presets, threads)
+    finally:
+        out["cpu_seconds"] = time.process_time() - c0
+        out["seconds"] = time.perf_counter() - w0
+    return out
+
+
+def _review_into(out: dict[str, Any], hand: Any, heroes: Sequence[str] | None, cfg: ReviewConfig,
+                 presets: dict[str, str], threads: int | None) -> None:
     names = list(hand.players or [])
     if heroes is not None and not any(h in names for h in heroes):
         out["skip"] = "hero not in the hand"
-        return out
+        return
     try:
         line = hand_line(hand)
         seats = {s for s in line.seats if heroes is None or line.players[s] in heroes}
@@ -68,27 +89,35 @@ def review_one(hand: Any, heroes: Sequence[str] | None, cfg: ReviewConfig, prese
         if not any(s in line.hole for s in seats):
             raise Skip("hero's cards unknown")
         r0, r1, src = flop_ranges(line, presets)
-        spot = build_spot(line, (r0, r1), cfg)
-        solver, expl = _solve(spot, cfg, threads)
-        decisions = score_hand(line, seats, solver)
+        stats: dict[str, Any] = {}
+        decisions = score_hand(line, seats, lambda spot: _solve(spot, cfg, threads, stats), cfg, (r0, r1))
         if not decisions:
             raise Skip("no postflop decision")
+        pcts = stats.get("exploitability_pct", {})
+        expl = {STREETS[int(k)]: float(v) for k, v in pcts.items()}
         for d in decisions:
             d["ranges"] = src
-            d["exploitability_pct"] = expl
+            d["exploitability_pct"] = expl.get(d["street"], expl.get("flop", float("nan")))
         out["decisions"] = decisions
+        out["solves"] = stats
     except Skip as exc:
         out["skip"] = exc.reason
         out["detail"] = f"{hand.where()}: {exc}"
     except PokerlabError as exc:  # a spot the solver refuses: counted, never a traceback
         out["skip"] = "spot refused"
         out["detail"] = f"{hand.where()}: {exc}"
-    return out
 
 
 def _worker(args: tuple[Any, ...]) -> dict[str, Any]:
-    hand, heroes, cfg, presets = args
-    return review_one(hand, heroes, cfg, presets, threads=1)
+    """One hand in a worker process; its file is written there as soon as it is done (a
+    review cut short keeps every finished hand)."""
+    from pokerlab.io import atomic_write_text
+
+    hand, heroes, cfg, presets, path = args
+    res = review_one(hand, heroes, cfg, presets, threads=1)
+    if path is not None:
+        atomic_write_text(Path(path), json.dumps(res))
+    return res
 
 
 def summary(decisions: list[dict[str, Any]]) -> dict[str, Any]:
@@ -109,11 +138,15 @@ def _group(decisions: list[dict[str, Any]], key: str) -> dict[str, Any]:
     return {k: summary(v) for k, v in sorted(out.items())}
 
 
-def review_hands(paths: Sequence[str | Path], heroes: Sequence[str] | None, *, cfg: ReviewConfig | None = None,
-                 presets: dict[str, str] | None = None, workers: int = 1, cache: Path | None = None,
-                 on_hand: Callable[[int, int], None] | None = None, limit: int | None = None) -> dict[str, Any]:
+def review_hands(paths: Sequence[str | Path], heroes: Sequence[str] | None, *,
+                 cfg: ReviewConfig | None = None, presets: dict[str, str] | None = None,
+                 workers: int = 1, cache: Path | None = None,
+                 on_hand: Callable[[int, int], None] | None = None,
+                 limit: int | None = None, stop: Callable[[], bool] | None = None) -> dict[str, Any]:
     """The review report (module docstring); ``limit``: review at most that many eligible
-    hands (in file order)."""
+    hands (in file order); ``stop``: asked before each hand (one process), True ends the
+    review early with the hands done so far (``stopped`` in the report)."""
+    from pokerlab.hands.model import RawHand
     from pokerlab.hands.phh import iter_paths
     from pokerlab.hands.review_ranges import PRESETS
     from pokerlab.io import atomic_write_text
@@ -128,7 +161,7 @@ def review_hands(paths: Sequence[str | Path], heroes: Sequence[str] | None, *, c
     total = 0
     for item in iter_paths([str(p) for p in paths], problems=problems):
         total += 1
-        if not hasattr(item, "actions"):  # a Rejection: a corrupt history
+        if not isinstance(item, RawHand):  # a Rejection: a corrupt history
             skipped["corrupt history"] += 1
             details.append(str(item))
             continue
@@ -155,11 +188,15 @@ def review_hands(paths: Sequence[str | Path], heroes: Sequence[str] | None, *, c
                 pass
         todo.append(h)
     if limit is not None:
-        eligible = [h for h in todo if _quick_ok(h, heroes)]
+        eligible = [h for h in todo if heads_up_from_flop(h, heroes)]
         todo = eligible[:limit]
     t0 = time.perf_counter()
     done = 0
     fresh = 0
+    stopped = False
+
+    def file_of(h: Any) -> Path | None:
+        return None if cache is None else cache / f"{h.key()}-{digest}.json"
 
     def finish(res: dict[str, Any]) -> None:
         nonlocal done, fresh
@@ -171,14 +208,23 @@ def review_hands(paths: Sequence[str | Path], heroes: Sequence[str] | None, *, c
         if on_hand is not None:
             on_hand(done, len(todo))
 
-    if workers > 1 and len(todo) > 1:
-        from concurrent.futures import ProcessPoolExecutor
+    if workers > 1 and len(todo) > 1 and stop is None:
+        from pokerlab.executor import map_chunks
 
-        with ProcessPoolExecutor(max_workers=workers) as ex:
-            for res in ex.map(_worker, [(h, heroes, cfg, presets) for h in todo], chunksize=1):
-                finish(res)
+        def tick(n: int, total: int) -> None:
+            if on_hand is not None:
+                on_hand(n, total)
+
+        got = map_chunks(_worker, [(h, heroes, cfg, presets, file_of(h)) for h in todo],
+                         backend="process", workers=workers, progress=tick)
+        for res in got:
+            results.append(res)
+            fresh += len(res["decisions"])
     else:
         for h in todo:
+            if stop is not None and stop():
+                stopped = True
+                break
             finish(review_one(h, heroes, cfg, presets))
     seconds = time.perf_counter() - t0
     decisions = [d for r in results for d in r["decisions"]]
@@ -194,10 +240,10 @@ def review_hands(paths: Sequence[str | Path], heroes: Sequence[str] | None, *, c
             "ev_loss_bb": summary(decisions), "by_street": _group(decisions, "street"),
             "by_situation": _group(decisions, "situation"), "by_player": _group(decisions, "player"),
             "costliest": costly, "decisions": decisions, "tree": cfg.to_json(),
-            "seconds": seconds, "decisions_solved_now": fresh}
+            "seconds": seconds, "decisions_solved_now": fresh, "stopped": stopped}
 
 
-def _quick_ok(h: Any, heroes: Sequence[str] | None) -> bool:
+def heads_up_from_flop(h: Any, heroes: Sequence[str] | None) -> bool:
     """Cheap pre-filter for ``limit``: the hero is seated and exactly two players see a flop."""
     if heroes is not None and not any(x in (h.players or []) for x in heroes):
         return False

@@ -8,7 +8,8 @@
   replace key by key (``pokerlab review --ranges FILE.json``).  The line is read from the
   number of raises before the flop and who made the last one: the last raiser takes
   ``open:POS`` (one raise), ``3bet`` (two) or ``4bet`` (more); the other player
-  ``call:BB`` / ``call:SB`` / ``call:IP`` (against one raise), ``call3bet`` or
+  ``call:BB:POS`` (the big blind against the opener's position: UTG, HJ, CO; ``call:BB``
+  against the button and small blind) / ``call:SB`` / ``call:IP`` (against one raise), ``call3bet`` or
   ``call4bet``; in a limped pot ``limp`` and, for the big blind, ``check:BB``.
 """
 
@@ -27,15 +28,19 @@ ANY = ("22+,A2s+,K2s+,Q2s+,J2s+,T2s+,92s+,82s+,72s+,62s+,52s+,42s+,32s,A2o+,K2o+
        "T2o+,92o+,82o+,72o+,62o+,52o+,42o+,32o")
 
 PRESETS: dict[str, str] = {
-    "open:UTG": "22+,A2s+,K9s+,Q9s+,J9s+,T9s,98s,87s,76s,65s,ATo+,KJo+,QJo",
-    "open:HJ": "22+,A2s+,K7s+,Q9s+,J9s+,T8s+,97s+,86s+,75s+,65s,54s,A9o+,KTo+,QTo+,JTo",
-    "open:CO": "22+,A2s+,K4s+,Q7s+,J7s+,T7s+,96s+,86s+,75s+,64s+,54s,A7o+,A5o,K9o+,Q9o+,J9o+,T9o",
-    "open:BTN": ("22+,A2s+,K2s+,Q4s+,J6s+,T6s+,95s+,85s+,74s+,63s+,53s+,43s,A2o+,K7o+,Q8o+,J8o+,"
-                 "T8o+,98o,87o"),
-    "open:SB": "22+,A2s+,K3s+,Q5s+,J7s+,T7s+,96s+,85s+,75s+,64s+,54s,A2o+,K8o+,Q9o+,J9o+,T9o",
-    "open:BB": "22+,A2s+,K3s+,Q5s+,J7s+,T7s+,96s+,85s+,75s+,64s+,54s,A2o+,K8o+,Q9o+,J9o+,T9o",
-    "call:BB": ("22-QQ,A2s-AQs,K2s-KQs,Q2s+,J4s+,T6s+,96s+,85s+,74s+,63s+,53s+,43s,A2o-AQo,K8o+,"
-                "Q9o+,J9o+,T8o+,98o,87o"),
+    # first-in raises by position (6-max, 100 bb: UTG tight ... BTN wide)
+    "open:UTG": "22+,A2s+,KTs+,QTs+,J9s+,T9s,98s,87s,AJo+,KQo",
+    "open:HJ": "22+,A2s+,K8s+,Q9s+,J9s+,T8s+,97s+,87s,76s,65s,A9o+,KTo+,QTo+,JTo",
+    "open:CO": "22+,A2s+,K5s+,Q8s+,J8s+,T8s+,97s+,86s+,75s+,65s,54s,A8o+,A5o,KTo+,QTo+,JTo",
+    "open:BTN": "22+,A2s+,K2s+,Q5s+,J7s+,T7s+,96s+,86s+,75s+,64s+,54s,A2o+,K8o+,Q9o+,J9o+,T9o,98o",
+    "open:SB": "22+,A2s+,K4s+,Q6s+,J7s+,T7s+,96s+,85s+,75s+,64s+,54s,A4o+,K9o+,Q9o+,J9o+,T9o",
+    "open:BB": "22+,A2s+,K4s+,Q6s+,J7s+,T7s+,96s+,85s+,75s+,64s+,54s,A4o+,K9o+,Q9o+,J9o+,T9o",
+    # the big blind's flat against an open, by the opener's position (its 3-bets taken out)
+    "call:BB:UTG": "22-JJ,A2s-AQs,K9s-KQs,Q9s+,J9s+,T8s+,98s,87s,76s,65s,AJo-AQo,KQo",
+    "call:BB:HJ": "22-JJ,A2s-AQs,K7s-KQs,Q8s+,J8s+,T8s+,97s+,86s+,76s,65s,54s,ATo-AQo,KJo+,QJo",
+    "call:BB:CO": "22-TT,A2s-AJs,K5s-KQs,Q7s+,J7s+,T7s+,96s+,86s+,75s+,64s+,54s,A8o-AJo,KTo+,QTo+,JTo",
+    "call:BB": ("22-TT,A2s-AJs,K2s-KQs,Q5s+,J7s+,T7s+,96s+,85s+,75s+,64s+,53s+,43s,A7o-AJo,A5o,K9o+,"
+                "Q9o+,J9o+,T9o,98o"),
     "call:SB": "22-JJ,A4s-AQs,KTs+,QTs+,JTs,T9s,98s,AJo-AQo,KQo",
     "call:IP": "22-TT,A9s-AQs,KTs+,QTs+,JTs,T9s,98s,87s,AQo,KQo",
     "3bet": "99+,AJs+,KQs,A5s-A3s,AQo+",
@@ -44,7 +49,9 @@ PRESETS: dict[str, str] = {
     "call4bet": "QQ+,AKs,AKo",
     "limp": ("22+,A2s+,K2s+,Q2s+,J2s+,T5s+,95s+,85s+,74s+,64s+,53s+,43s,A2o+,K5o+,Q7o+,J8o+,T8o+,98o,"
              "87o,76o"),
-    "check:BB": ANY,
+    # the big blind checking a limp: everything it would not raise
+    "check:BB": ("22-99,A2s-ATs,K2s-KJs,Q2s+,J2s+,T2s+,92s+,82s+,72s+,62s+,52s+,42s+,32s,A2o-AJo,K2o-KQo,"
+                 "Q2o+,J2o+,T2o+,92o+,82o+,72o+,62o+,52o+,42o+,32o"),
 }
 
 
@@ -96,7 +103,9 @@ def preset_keys(preflop: Sequence[tuple[int, str]], seats: tuple[int, int], posi
         else:
             n = len(raises)
             if n == 1:
-                keys.append("call:BB" if pos == "BB" else "call:SB" if pos == "SB" else "call:IP")
+                opener = f"call:BB:{positions[raises[0]]}"
+                keys.append((opener if opener in PRESETS else "call:BB") if pos == "BB"
+                            else "call:SB" if pos == "SB" else "call:IP")
             else:
                 keys.append("call3bet" if n == 2 else "call4bet")
     return keys[0], keys[1]
@@ -153,7 +162,7 @@ _AGENTS: dict[float, Any] = {}
 def blueprint_agent(stack_bb: float) -> Any:
     """The shipped blueprint agent nearest ``stack_bb`` (loaded once per process)."""
     from pokerlab.agents.policy_agent import load_policy_agent
-    from pokerlab.agents.registry import shipped_blueprints
+    from pokerlab.agents.shipped import shipped_blueprints
 
     ships = shipped_blueprints()
     if not ships:

@@ -10,7 +10,9 @@ added exactly, at its street and player, as a fraction of the pot that gives its
 opponent's too, every one on the tree), scoring each of the hero's decisions: the EV of
 each action for the hero's combo is the solved counterfactual value of the child node
 (per combo, normalised by the opponent hands it can meet), the loss is best minus chosen.
-Turn and river decisions reuse the flop solve's subtrees (one solve per hand).
+Turn and river decisions are scored in a turn / river subgame from the real board, its
+ranges narrowed by the previous street's solved strategies along the real line (Bayes), or
+with ``ReviewConfig(resolve=False)`` in the flop solve's subtrees.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ import numpy as np
 
 from pokerlab.cards.cards import COMBO_MASKS, cards_str, combo_index, parse_card
 from pokerlab.errors import PokerlabError
+from pokerlab.kinds import CHANCE, DECISION
 
 STREETS = ("flop", "turn", "river")
 
@@ -37,23 +40,42 @@ class Skip(PokerlabError):
 
 @dataclass(frozen=True, kw_only=True)
 class ReviewConfig:
-    """The fixed review tree and the solve budget per spot (one spot per hand): bet sizes
-    per street in % of the pot, one raise size in % of the pot after calling, the raise
-    cap per street (raised to the hand's own count where it had more), the iteration cap
-    and the exploitability target in % of the pot."""
+    """The review settings (docs/review.md): the fixed review tree (one bet size per street
+    in % of the pot; the raise size, % of the pot after calling, offered on the streets of
+    ``raise_streets`` only, elsewhere only the hand's own raises; the raise cap per street,
+    raised to the hand's own count; an all-in added where the stack behind is at most
+    ``allin_threshold`` pots, 0 never), the solve budget per spot (iteration cap,
+    exploitability target in % of the pot), 16-bit storage (``compress``) and ``resolve``:
+    turn and river decisions scored in a turn / river subgame from the real board with the
+    ranges narrowed by the previous street's solve along the real line (else they read the
+    flop solve's subtrees)."""
 
     flop_bets: str = "50%"
     turn_bets: str = "75%"
     river_bets: str = "75%"
     raises: str = "100%"
+    raise_streets: str = "flop"
     raise_cap: int = 1
-    iterations: int = 100
+    allin_threshold: float = 0.67
+    iterations: int = 40
     target_pct: float = 1.0
+    compress: bool = True
+    resolve: bool = True
 
     def to_json(self) -> dict[str, Any]:
         return {"flop_bets": self.flop_bets, "turn_bets": self.turn_bets, "river_bets": self.river_bets,
-                "raises": self.raises, "raise_cap": self.raise_cap, "iterations": self.iterations,
-                "target_pct": self.target_pct}
+                "raises": self.raises, "raise_streets": self.raise_streets, "raise_cap": self.raise_cap,
+                "allin_threshold": self.allin_threshold, "iterations": self.iterations,
+                "target_pct": self.target_pct, "compress": self.compress, "resolve": self.resolve}
+
+    def raise_on(self, street: int) -> bool:
+        """Whether the standard raise size is offered on ``street`` (0 flop .. 2 river)."""
+        names = {x.strip() for x in self.raise_streets.split(",") if x.strip()}
+        bad = names - {"flop", "turn", "river", "none", "all"}
+        if bad:
+            raise PokerlabError(f"--raise-streets: unknown street {sorted(bad)[0]!r} "
+                                "(flop, turn, river, all or none)")
+        return "all" in names or STREETS[street] in names
 
 
 @dataclass
@@ -165,8 +187,27 @@ def _frac(x: float) -> str:
     return f"{100.0 * x!r}%"
 
 
-def build_spot(line: HandLine, ranges: tuple[np.ndarray, np.ndarray], cfg: ReviewConfig) -> Any:
-    """The flop spot of ``line`` with the hand's own sizes in the tree (module docstring)."""
+def street_start(line: HandLine, street: int) -> tuple[int, int]:
+    """(pot, effective stack) at the start of ``street`` (1 flop, 2 turn, 3 river)."""
+    if street == 1:
+        return line.pot, line.stack
+    first = next((a for a in line.post if a.street == street), None)
+    if first is None:
+        raise Skip("no postflop decision", f"no action on the {STREETS[street - 1]}")
+    put = 0
+    for s in range(1, street):
+        tos = [a.to for a in line.post if a.street == s and a.seat == line.seats[0]]
+        put += tos[-1] if tos else 0
+    if first.pot_before != line.pot + 2 * put:
+        raise Skip("corrupt history", f"pot {first.pot_before} at the {STREETS[street - 1]} "
+                   f"is not {line.pot} + 2 x {put}")
+    return first.pot_before, line.stack - put
+
+
+def build_spot(line: HandLine, ranges: tuple[np.ndarray, np.ndarray], cfg: ReviewConfig,
+               street: int = 1) -> Any:
+    """The spot of ``line`` at the start of ``street`` (1 flop, 2 turn, 3 river) with the
+    hand's own sizes in the tree (module docstring)."""
     from pokerlab.subgame.tree import make_spot, tree_config
 
     oop, ip = line.seats
@@ -186,8 +227,8 @@ def build_spot(line: HandLine, ranges: tuple[np.ndarray, np.ndarray], cfg: Revie
             to_call = a.facing - own_before
             raises[s][p].append((a.to - a.facing) / (a.pot_before + to_call))
     defaults = (line_cfg_bets(cfg, 0), line_cfg_bets(cfg, 1), line_cfg_bets(cfg, 2))
-    tc = tree_config(bets="none", raises="none", allin_threshold=0.0, force_allin=0.0, merge=0.0,
-                     raise_cap=max(cfg.raise_cap, *aggr))
+    tc = tree_config(bets="none", raises="none", allin_threshold=cfg.allin_threshold, force_allin=0.0,
+                     merge=0.0, raise_cap=max(cfg.raise_cap, *aggr))
     from dataclasses import replace
 
     from pokerlab.subgame.tree import StreetSizes, parse_sizes
@@ -197,17 +238,25 @@ def build_spot(line: HandLine, ranges: tuple[np.ndarray, np.ndarray], cfg: Revie
         row = []
         for p in (0, 1):
             b = ",".join([defaults[s], *(_frac(x) for x in bets[s][p])])
-            r = ",".join([cfg.raises, *(_frac(x) for x in raises[s][p])])
+            std = [cfg.raises] if cfg.raise_on(s) else []
+            r = ",".join([*std, *(_frac(x) for x in raises[s][p])]) or "none"
             row.append(StreetSizes(bets=parse_sizes(b, raise_sizes=False, what="bet"),
                                    raises=parse_sizes(r, raise_sizes=True, what="raise")))
         sizes.append((row[0], row[1]))
     tc = replace(tc, sizes=tuple(sizes))
-    hero_fix = [r.copy() for r in ranges]
+    hero_fix = [np.asarray(r, dtype=np.float64).copy() for r in ranges]
+    for p in (0, 1):
+        top = float(hero_fix[p].max())
+        if top > 0:
+            hero_fix[p] /= top
     for seat, p in who.items():  # a known hand outside its range still gets a (tiny) weight
         if seat in line.hole:
             c = combo_index(*sorted(line.hole[seat]))
             hero_fix[p][c] = max(hero_fix[p][c], 1e-3)
-    return make_spot(board=line.board[:3], pot=line.pot, stack=line.stack, oop=hero_fix[0],
+    pot, stack = street_start(line, street)
+    if stack <= 0:
+        raise Skip("all-in before the street", f"no chips behind at the {STREETS[street - 1]}")
+    return make_spot(board=line.board[:2 + street], pot=pot, stack=stack, oop=hero_fix[0],
                      ip=hero_fix[1], tree=tc, big_blind=float(line.big_blind))
 
 
@@ -259,8 +308,8 @@ def _walk_reach(solver: Any, node: int, slot: int, smap: tuple[int, ...], reach:
     """Multiply the actor's reach by its average strategy's probability of action ``a``
     (kept unchanged when no hand of its range takes it: the model was wrong)."""
     q = int(solver.tree.player[node])
-    sigma = solver._avg_at(node, slot)
-    hmap = solver._hand_map(q, smap)
+    sigma = solver.average_strategy(node, slot)
+    hmap = solver.hand_map(q, smap)
     new = reach[q] * sigma[a][hmap]
     if new.sum() > 1e-9 * max(reach[q].sum(), 1e-300):
         reach[q] = new
@@ -282,12 +331,34 @@ def _action_index(solver: Any, node: int, act: PostAct, stack_cap: int) -> int:
     raise Skip("off-tree action", f"{act.kind} {act.to}: the tree offers {', '.join(names)}")
 
 
-def score_hand(line: HandLine, heroes: set[int], solver: Any) -> list[dict[str, Any]]:
-    """The scored decisions of the seats in ``heroes`` (their hole cards known)."""
-    tr, d = solver.tree, solver.deal
+def _range_1326(solver: Any, reach: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    out = []
+    for p in (0, 1):
+        w = np.zeros(1326)
+        w[solver.deal.combos[p]] = reach[p]
+        out.append(w)
+    return out[0], out[1]
+
+
+def score_hand(line: HandLine, heroes: set[int], solve: Any, cfg: ReviewConfig | None = None,
+               ranges: tuple[np.ndarray, np.ndarray] | None = None) -> list[dict[str, Any]]:
+    """The scored decisions of the seats in ``heroes`` (their hole cards known).  ``solve``
+    is a solved :class:`~pokerlab.subgame.solver.SpotSolver` of the flop spot, or a function
+    spot -> solved solver; with ``cfg.resolve`` (and ``ranges``, the flop ranges) the turn
+    and river are re-solved from the real board with the ranges the previous solve's
+    strategies leave along the real line (Bayes)."""
+    cfg = cfg or ReviewConfig(resolve=False)
+    if callable(solve):
+        if ranges is None:
+            raise PokerlabError("score_hand: a solve function needs the flop ranges")
+        solver = solve(build_spot(line, ranges, cfg, 1))
+    else:
+        solver, solve = solve, None
     oop, ip = line.seats
     who = {oop: 0, ip: 1}
+    last = max((a.street for a in line.post if a.seat in heroes), default=0)
     tokens: list[str] = []
+    tr, d = solver.tree, solver.deal
     reach = [d.weights[0].astype(np.float64).copy(), d.weights[1].astype(np.float64).copy()]
     street = 1
     out: list[dict[str, Any]] = []
@@ -295,17 +366,26 @@ def score_hand(line: HandLine, heroes: set[int], solver: Any) -> list[dict[str, 
     for i, act in enumerate(line.post):
         while act.street > street:  # deal the next card
             view = solver.cursor(tokens)
-            if int(tr.kind[view.node]) != 1:
+            if int(tr.kind[view.node]) != CHANCE:
                 raise Skip("off-tree action", "the tree's street ended early")
             c = line.board[2 + street]
             bit = np.uint64(1) << np.uint64(c)
             for p in (0, 1):
                 reach[p][(COMBO_MASKS[d.combos[p]] & bit) != 0] = 0.0
-            tokens.append(cards_str([c]))
             street += 1
+            if cfg.resolve and solve is not None and street <= last:
+                # the next street as its own subgame: the real board, the narrowed ranges
+                solver = solve(build_spot(line, _range_1326(solver, reach), cfg, street))
+                tr, d = solver.tree, solver.deal
+                reach = [d.weights[0].astype(np.float64).copy(), d.weights[1].astype(np.float64).copy()]
+                tokens = []
+            else:
+                tokens.append(cards_str([c]))
+        if street > last:
+            break
         view = solver.cursor(tokens)
         node = view.node
-        if int(tr.kind[node]) != 0 or int(tr.player[node]) != who[act.seat]:
+        if int(tr.kind[node]) != DECISION or int(tr.player[node]) != who[act.seat]:
             raise Skip("off-tree action", "the tree's node is not this player's decision")
         a = _action_index(solver, node, act, line.stack)
         if act.seat in heroes and act.seat in line.hole:
@@ -339,7 +419,7 @@ def _score(solver: Any, line: HandLine, i: int, view: Any, reach: list[np.ndarra
                       suit_map=view.suit_map, reach=(r[0], r[1]), path=view.path)
         rep = solver.node_report(cv)
         evs.append(float(rep[who]["ev"][combo]))
-    sigma = solver._avg_at(node, view.slot)[:, solver._hand_map(p, view.suit_map)][:, h]
+    sigma = solver.average_strategy(node, view.slot)[:, solver.hand_map(p, view.suit_map)][:, h]
     best = int(np.nanargmax(evs))
     loss = max(0.0, evs[best] - evs[a])
     pot = float(solver.spot.pot + tr.contrib[node, 0] + tr.contrib[node, 1])

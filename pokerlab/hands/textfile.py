@@ -13,14 +13,14 @@ from pathlib import Path
 
 from pokerlab.errors import HandHistoryError
 
-_COMPRESSIONS = (".xz", ".gz", ".bz2")
+COMPRESSIONS = (".xz", ".gz", ".bz2")
 
 
-def _split_name(name: str) -> tuple[str, str]:
+def split_name(name: str) -> tuple[str, str]:
     """(format suffix, compression suffix) of a file name: ``x.phhs.xz`` -> (".phhs", ".xz")."""
     low = name.lower()
     comp = ""
-    for c in _COMPRESSIONS:
+    for c in COMPRESSIONS:
         if low.endswith(c):
             comp = c
             low = low[: -len(c)]
@@ -29,7 +29,7 @@ def _split_name(name: str) -> tuple[str, str]:
     return (low[dot:] if dot > 0 else ""), comp
 
 
-def _read(path: str, comp: str) -> str:
+def read_compressed(path: str, comp: str) -> str:
     try:
         with open(path, "rb") as fh:
             data = fh.read()
@@ -50,4 +50,4 @@ def _read(path: str, comp: str) -> str:
 def read_text(path: str | Path) -> str:
     """A (possibly compressed) hand-history file as text; raises :class:`HandHistoryError`."""
     p = str(path)
-    return _read(p, _split_name(os.path.basename(p))[1])
+    return read_compressed(p, split_name(os.path.basename(p))[1])

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 from pokerlab.errors import AgentError
 from pokerlab.holdem.actions import (
@@ -275,7 +275,7 @@ class AgentBase:
 
     def end_hand(self, view: Any) -> None:
         """The end of a hand: a :class:`PlayerView` from :func:`final_view` (HUNL), a
-        ``SmallHandEnd`` (small games, :mod:`pokerlab.evaluation.matches`)."""
+        ``SmallHandEnd`` (small games, :mod:`pokerlab.games.hand_end`)."""
         return None
 
     def start_match(self) -> None:
@@ -283,6 +283,17 @@ class AgentBase:
 
     def counters(self) -> dict[str, float]:
         return {}
+
+
+@runtime_checkable
+class RangeQuery(Protocol):
+    """An agent that answers for every hand: ``action_probabilities(view)`` gives its
+    distribution over real actions at ``view`` for whatever hole cards the view holds (the
+    range queries of :mod:`pokerlab.policy.range_query` put each combo in turn).  AIVAT
+    takes the control variates of such a seat; LBR and the searching agents read ranges
+    through it.  ``isinstance(agent, RangeQuery)`` is the one test of the capability."""
+
+    def action_probabilities(self, view: PlayerView) -> list[tuple[Action, float]]: ...
 
 
 def learns(agent: Any) -> bool:

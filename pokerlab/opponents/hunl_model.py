@@ -84,7 +84,7 @@ def history_files(paths: Iterable[str | Path]) -> list[Path]:
 
 def default_base_path() -> Path:
     """The shipped blueprint policy (the default prior and tree)."""
-    from pokerlab.agents.registry import BLUEPRINT_FILES, shipped_policy
+    from pokerlab.agents.shipped import BLUEPRINT_FILES, shipped_policy
 
     p = shipped_policy(BLUEPRINT_FILES)
     if p is None:

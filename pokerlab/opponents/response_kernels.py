@@ -54,7 +54,7 @@ def restricted_cfr(kind, player, infoset, child_start, child_count, children, ed
     sigma = np.zeros(num_s)
     opponent = 1 - exploiter
     reach = np.zeros((n, 3))  # own reach of players 0 and 1, chance's reach
-    v = np.zeros((n, 2))  # column ``exploiter``: its values
+    v = np.zeros((n, 1))  # the exploiter's values
     inc = np.zeros(num_s)
     own_reach = np.zeros(num_i)
     for t in range(1, iterations + 1):
@@ -92,7 +92,7 @@ def restricted_cfr(kind, player, infoset, child_start, child_count, children, ed
                         if cf == 0.0:
                             continue
                         for e in range(s0, s0 + child_count[h]):
-                            inc[edge_slot[e]] += cf * (v[children[e], exploiter] - v[h, exploiter])
+                            inc[edge_slot[e]] += cf * (v[children[e], 0] - v[h, 0])
                     else:
                         if phase != 1:
                             continue
@@ -100,7 +100,7 @@ def restricted_cfr(kind, player, infoset, child_start, child_count, children, ed
                         if cf == 0.0:
                             continue
                         for e in range(s0, s0 + child_count[h]):
-                            r_op[w, edge_slot[e]] += cf * (v[h, exploiter] - v[children[e], exploiter])
+                            r_op[w, edge_slot[e]] += cf * (v[h, 0] - v[children[e], 0])
             if phase == 0:
                 for i in range(num_i):
                     if infoset_player[i] != exploiter:

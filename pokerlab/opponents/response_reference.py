@@ -46,14 +46,14 @@ def restricted_cfr_py(kind, player, infoset, child_start, child_count, children,
                             c = float(conf[w][i])
                             sigma[s] = c * float(model_sp[s]) + (1.0 - c) * sig_o[s]
                 reach = np.zeros((n, 3))
-                vals = np.zeros((n, 2))
+                vals = np.zeros((n, 1))
                 sig = np.asarray(sigma)
                 forward_reach_py(kind, player, child_start, child_count, children, edge_prob,
                                  edge_slot, sig, reach)
                 tree_values_py(kind, child_start, child_count, children, edge_prob, edge_slot,
                                sig, utility, exploiter, exploiter + 1, vals)
                 r_e, r_o, r_c = reach[:, exploiter], reach[:, 1 - exploiter], reach[:, 2]
-                v = vals[:, exploiter]
+                v = vals[:, 0]
                 ww = float(world_w[w])
                 for h in range(n):
                     if kind[h] != KIND_DECISION:

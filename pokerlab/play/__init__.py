@@ -5,7 +5,7 @@ terminal table.
   its tables :mod:`~pokerlab.play.holdem_table`, :mod:`~pokerlab.play.pushfold_table`,
   :mod:`~pokerlab.play.small_table` and :mod:`~pokerlab.play.generic_table` behind one
   small interface, chosen by what the game is (:mod:`pokerlab.play.registry`, the one
-  place that names games); their events, one family (:mod:`pokerlab.play.events`).
+  place that names games); their events, one family (:class:`~pokerlab.play.session.TableEvent`).
 * :mod:`pokerlab.play.server` -- the web server (the ``[web]`` extra) and its protocol.
 * :mod:`pokerlab.play.tty` -- the same session in a terminal.
 * :mod:`pokerlab.play.opponents` -- exact opponents (LP equilibria of Kuhn, Leduc and the

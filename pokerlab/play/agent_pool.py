@@ -1,7 +1,7 @@
 """The agents of the play tables: which specs a page may choose, their league strength,
 and HUNL agents whose policy is loaded once per process and shared read-only.
 
-* :func:`offered_specs` -- the HUNL agent specs of :data:`pokerlab.agents.registry.HUNL_SPECS`
+* :func:`offered_specs` -- the HUNL agent specs of :data:`pokerlab.registry.HUNL_SPECS`
   that a page may ask for: every spec without a placeholder argument (``policy:PATH`` is
   never offered: a page cannot make the server read a file), the shipped-policy specs
   (``blueprint``, ``thesis``) only when their file is installed, and ``blueprint-N`` for
@@ -34,7 +34,7 @@ LEAGUE_FILE = Path(__file__).parent / "league.json"
 
 def offered_specs() -> tuple[str, ...]:
     """The HUNL agent specs a page may choose (see the module docstring)."""
-    from pokerlab.agents.registry import (
+    from pokerlab.registry import (
         BLUEPRINT_FILES,
         HUNL_SPECS,
         THESIS_FILES,
@@ -120,7 +120,7 @@ def _copy(proto: Any, seed: int) -> Any:
 def session_agent(spec: str, *, config: Any, seed: int) -> Any:
     """A session's HUNL agent for ``spec`` at the table ``config`` (see the module
     docstring: policy agents share one loaded policy)."""
-    from pokerlab.agents.registry import make_agent
+    from pokerlab.registry import make_agent
 
     key = (spec.strip(), tuple(config.stacks), config.small_blind, config.big_blind,
            config.ante)

@@ -8,9 +8,9 @@ from typing import Any
 
 from pokerlab.play import session as ps
 from pokerlab.play.errors import PlayError
-from pokerlab.play.events import AGENT, YOU, BoardDealt, HandStarted, TableEvent
 from pokerlab.play.protocol_table import ProtocolTable
 from pokerlab.play.registry import is_equilibrium
+from pokerlab.play.session import AGENT, YOU, BoardDealt, HandStarted, TableEvent
 
 
 class GenericSession(ProtocolTable, table="generic"):
@@ -30,7 +30,7 @@ class GenericSession(ProtocolTable, table="generic"):
 
                 agent = EquilibriumAgent(self.game)
             else:
-                from pokerlab.agents.registry import make_agent
+                from pokerlab.registry import make_agent
 
                 agent = make_agent(spec, game=self.game, seed=self._seed % (2**31))
         self.agent = agent

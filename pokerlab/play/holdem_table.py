@@ -3,7 +3,7 @@
 trainer, :mod:`pokerlab.play.pushfold_table`, is this table with its own agent and a
 grader).  The hand's events are the engine's own records (:mod:`pokerlab.holdem.events`),
 each handed to the agent's seat once and logged as an
-:class:`~pokerlab.play.events.EngineRecord`.  Every finished hand is written to PHH."""
+:class:`~pokerlab.play.session.EngineRecord`.  Every finished hand is written to PHH."""
 
 from __future__ import annotations
 
@@ -11,11 +11,21 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from pokerlab.cards.cards import card_str, preflop_class
+from pokerlab.cards.cards import preflop_class
 from pokerlab.errors import PokerlabError
 from pokerlab.play.errors import PlayError
-from pokerlab.play.events import AGENT, STREETS, YOU, EngineRecord, HandStarted, TableEvent
-from pokerlab.play.session import Decision, HandRecord, Session
+from pokerlab.play.session import (
+    AGENT,
+    CARD_NAMES,
+    STREETS,
+    YOU,
+    Decision,
+    EngineRecord,
+    HandRecord,
+    HandStarted,
+    Session,
+    TableEvent,
+)
 
 
 class HoldemSession(Session, table="holdem"):
@@ -95,7 +105,7 @@ class HoldemSession(Session, table="holdem"):
         state.deal_hole(cards[2:4])
         ev = HandStarted(hand=number, button=self._who(h, 1),
                          stacks={YOU: cfg.stacks[human], AGENT: cfg.stacks[1 - human]},
-                         cards=[card_str(x) for x in cards[2 * human:2 * human + 2]])
+                         cards=[CARD_NAMES[x] for x in cards[2 * human:2 * human + 2]])
         h.events.append(ev)
         out: list[TableEvent] = [ev]
         out += self._holdem_progress(h, 0)
@@ -120,7 +130,7 @@ class HoldemSession(Session, table="holdem"):
     def _holdem_events(self, h: HandRecord, since: int) -> list[TableEvent]:
         """The engine's records from position ``since`` on, each once: handed to the agent
         (those its seat may see, :func:`~pokerlab.holdem.view.feed_events`) and logged as
-        they are (:class:`~pokerlab.play.events.EngineRecord`: the seat's name, the agent's
+        they are (:class:`~pokerlab.play.session.EngineRecord`: the seat's name, the agent's
         think time; the pot and bets come with the records)."""
         from pokerlab.holdem import events as hev
         from pokerlab.holdem.view import feed_events
@@ -295,11 +305,11 @@ class HoldemSession(Session, table="holdem"):
             stacks = [int(fin[0]), int(fin[1])]
             bets = [0, 0]
         return self._standard_table(
-            h, base, street=STREETS[min(st.street, 3)], board=[card_str(c) for c in st.board],
+            h, base, street=STREETS[min(st.street, 3)], board=[CARD_NAMES[c] for c in st.board],
             pot=0 if (h.over and not h.aborted) else st.pot,
             to_call=st.to_call if self.waiting == YOU and h is self.current else 0,
-            stacks=stacks, bets=bets, your_cards=[card_str(c) for c in st.hole[you]],
-            agent_cards=[card_str(c) for c in st.hole[ag]] if h.revealed else None)
+            stacks=stacks, bets=bets, your_cards=[CARD_NAMES[c] for c in st.hole[you]],
+            agent_cards=[CARD_NAMES[c] for c in st.hole[ag]] if h.revealed else None)
 
     def _showdown_facts(self, h: HandRecord) -> tuple[list[str | None], list[int], bool]:
         st = h.state

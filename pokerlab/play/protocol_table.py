@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from pokerlab.play import session as ps
-from pokerlab.play.events import AGENT, CardsShown
+from pokerlab.play.session import AGENT, CardsShown
 
 
 class ProtocolTable(ps.Session):
@@ -24,6 +24,16 @@ class ProtocolTable(ps.Session):
 
     def _hand_json(self, h: ps.HandRecord) -> dict[str, Any]:
         raise NotImplementedError
+
+    def _actor(self, h: ps.HandRecord) -> int:
+        st = h.state
+        if st.is_terminal() or st.is_chance_node():
+            return -1
+        return int(st.current_player())
+
+    def _agent_move(self, h: ps.HandRecord, p: int) -> Any:
+        """The agent's action id as player ``p`` (it answers a clone of the state)."""
+        return int(self.agent.act_state(h.state.clone(), p))
 
     def _settle(self, h: ps.HandRecord) -> bool:
         """Result and showdown of a finished hand (called by :meth:`Session._finish`)."""

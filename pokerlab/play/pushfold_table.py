@@ -16,7 +16,7 @@ from typing import Any
 
 from pokerlab.cards.cards import preflop_class
 from pokerlab.play.holdem_table import HoldemSession
-from pokerlab.play.records import Decision, HandRecord, Stats
+from pokerlab.play.session import Decision, HandRecord, Stats
 
 AGENT_NAME = "push/fold Nash"
 

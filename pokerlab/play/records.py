@@ -1,6 +1,6 @@
-"""What a play session keeps: its configuration (:class:`SessionConfig`), the person's
-running result (:class:`Stats`) and every hand (:class:`HandRecord`, with the person's
-:class:`Decision` records for the coach)."""
+"""A play session's configuration (:class:`SessionConfig`, checked against the table
+registry) and its hand record (:class:`HandRecord`: the state, the log of
+:class:`~pokerlab.play.session.TableEvent`, the person's decisions, the replay frames)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pokerlab.play.errors import PlayError
-from pokerlab.play.events import TableEvent
 from pokerlab.play.registry import GAMES, table_spec
 
 
@@ -50,64 +49,16 @@ class SessionConfig:
             raise PlayError(f"max_hands must be >= 1, got {self.max_hands}")
 
 
-# ---------------------------------------------------------------- stats
-@dataclass
-class Stats:
-    """Running result of the person (per-hand results in big blinds)."""
-
-    results: list[float] = field(default_factory=list)
-    ev_loss: float = 0.0
-    decisions_graded: int = 0
-
-    def add(self, r: float) -> None:
-        self.results.append(float(r))
-
-    def summary(self) -> dict[str, Any]:
-        n = len(self.results)
-        total = sum(self.results)
-        mean = total / n if n else 0.0
-        if n >= 2:
-            var = sum((x - mean) ** 2 for x in self.results) / (n - 1)
-            sd = math.sqrt(var)
-            ci = 1.96 * sd / math.sqrt(n)
-        else:
-            sd, ci = 0.0, 0.0
-        running: list[float] = []
-        acc = 0.0
-        for x in self.results:
-            acc += x
-            running.append(round(acc, 4))
-        return {"hands": n, "total": round(total, 4), "mean": round(mean, 4),
-                "sd": round(sd, 4), "ci95": round(ci, 4),
-                "per100": round(100 * mean, 2), "per100_ci95": round(100 * ci, 2),
-                "running": running[-400:], "ev_loss": round(self.ev_loss, 4),
-                "decisions_graded": self.decisions_graded}
-
-
 # ---------------------------------------------------------------- hand records
-@dataclass
-class Decision:
-    """One decision of the person: what was legal, what was chosen, the coach's notes."""
-
-    street: str
-    to_call: int
-    pot: int
-    chosen: str
-    view: Any = None  # engine view (hunl) or protocol state clone (small games)
-    human_player: int = 0
-    coach: dict[str, Any] | None = None
-    action_id: int | None = None  # small and generic games: the chosen action id
-
-
 @dataclass
 class HandRecord:
     number: int
     human_player: int
     state: Any
     cards: list[int]
-    events: list[TableEvent] = field(default_factory=list)
+    events: list[Any] = field(default_factory=list)  # session.TableEvent
     frames: list[dict[str, Any]] = field(default_factory=list)
-    decisions: list[Decision] = field(default_factory=list)
+    decisions: list[Any] = field(default_factory=list)  # session.Decision
     result: float = 0.0
     chips: int = 0
     over: bool = False

@@ -33,7 +33,6 @@ from pokerlab.play.session import (
     PlayError,
     Session,
     SessionConfig,
-    new_session_id,
 )
 
 STATIC = Path(__file__).parent / "static"
@@ -295,6 +294,11 @@ class SessionManager:
 
     def drop(self, sid: str) -> None:
         self.sessions.pop(sid, None)
+
+
+def new_session_id() -> str:
+    """An unguessable session id (192 random bits)."""
+    return secrets.token_urlsafe(24)
 
 
 def default_root() -> Path:

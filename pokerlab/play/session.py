@@ -1,81 +1,225 @@
 """The play session engine: one person against one agent, independent of the transport.
 
-A :class:`Session` deals hands of one game (``hunl``, ``pushfold``, ``leduc``, ``kuhn``, or
-any small two-player protocol game string such as ``gamedef:leduc5`` or
-``universal_poker(...)``, played through the generic table of :mod:`pokerlab.play.generic`)
-between the person ("you") and an agent, rotates the blinds every hand, resets or carries
-the stacks, keeps every hand (typed events, per-step snapshots for replays, the person's
-decisions for the coach), writes every hold'em hand to PHH in the session folder and keeps
-the running result with a 95% confidence interval.
+A :class:`Session` deals hands of one game between the person ("you") and an agent,
+rotates the blinds, resets or carries the stacks, keeps every hand (its events, per-step
+snapshots for replays, the person's decisions for the coach; :mod:`~pokerlab.play.review`
+looks back at them), writes every hold'em hand to PHH and keeps the running result with a
+95% confidence interval.  It is a small state machine driven from outside (the web
+server, the terminal): :meth:`~Session.new_hand` deals; :attr:`~Session.waiting` is then
+``"you"`` (:meth:`~Session.act`, checked: an illegal move raises :class:`PlayError` and
+changes nothing), ``"agent"`` (:meth:`~Session.agent_decision`, pure, run by the server in
+a worker thread with a time limit, then :meth:`~Session.apply_agent`;
+:meth:`~Session.abort_hand` when the agent crashes or is slow) or ``None``.  Everything the
+person may see comes from :meth:`~Session.snapshot`: the agent's cards only once shown.
 
-The session is a small state machine driven from outside (the web server, the terminal):
+``Session(config)`` builds the table class of what the game is (issue 52): the registry
+(:mod:`pokerlab.play.registry`, the one place that names games) gives the table's key, the
+table classes register under theirs -- :mod:`~pokerlab.play.holdem_table` (a HUNL engine
+game), :mod:`~pokerlab.play.pushfold_table` (the ``pushfold`` agent plus a grader),
+:mod:`~pokerlab.play.small_table` (Kuhn, Leduc), :mod:`~pokerlab.play.generic_table` (any
+other small protocol game).  Each implements the hooks: ``_setup``, ``_deal``, ``_actor``,
+``_legal``, ``_human``, ``_agent_move``, ``_apply_move``, ``_settle`` (True at a showdown),
+``_table`` (the snapshot's game part), ``_coach``, ``_showdown_facts`` and ``_end_hand``.
 
-* :meth:`Session.new_hand` deals; then :attr:`Session.waiting` is ``"you"``, ``"agent"`` or
-  ``None`` (hand over);
-* ``"you"``: :meth:`Session.act` with the person's action (validated; an illegal one raises
-  :class:`PlayError` and changes nothing);
-* ``"agent"``: :meth:`Session.agent_decision` computes the agent's move (pure; the server
-  runs it in a worker thread with a time limit) and :meth:`Session.apply_agent` applies it;
-  :meth:`Session.abort_hand` ends the hand with an error when the agent crashes or is slow.
-
-Everything the person may see comes from :meth:`Session.snapshot`: the agent's hole cards
-appear only once they are shown at a showdown, and the deck never leaves the session.
-
-One class per table behind one small interface (issue 27), chosen by what the game is
-(issue 52, :mod:`pokerlab.play.registry`, the one place that names games):
-:class:`Session` holds what every game shares (hands, stats, decisions, coach, replays,
-snapshots' common fields) and asks its table through the hooks below; ``Session(config)``
-builds the table class registered for :func:`~pokerlab.play.registry.table_spec`'s
-``table``:
-
-* :class:`pokerlab.play.holdem_table.HoldemSession` -- a HUNL engine game (``hunl``),
-  PHH hand histories, the engine's own records as the hand's events
-  (:mod:`pokerlab.play.events`);
-* :class:`pokerlab.play.pushfold_table.PushFoldSession` -- push/fold: the ``pushfold``
-  agent at a hold'em table plus a grader of the person's decisions;
-* :mod:`pokerlab.play.small_table` -- ``kuhn`` and ``leduc`` (their own card names);
-* :class:`pokerlab.play.generic_table.GenericSession` -- every other small two-player
-  protocol game (:mod:`pokerlab.play.generic`).
-
-The hooks (each table implements them): ``_setup(agent)``, ``_deal(number)``,
-``_actor(h)``, ``_legal(h)``, ``_human(h, kind, amount, action)``, ``_agent_move(h, p)``,
-``_apply_move(h, p, move)``, ``_settle(h)`` (result; returns whether it was a showdown),
-``_table(h, base)`` (the snapshot's game part), ``_coach(d, out)``, ``_showdown_facts(h)``
-and ``_end_hand(h, showdown)``.
+The events of a hand are one family (:class:`TableEvent`, each with one ``to_json``, the
+form the page, the terminal and the hand files read): :class:`HandStarted` and
+:class:`HandEnded` around every hand; on the hold'em engine the engine's own records
+(:mod:`pokerlab.holdem.events`), each logged as it is (:class:`EngineRecord`: its seat's
+name and the agent's think time; no copy is built); in the protocol games the
+protocol-level :class:`ActionTaken`, :class:`BoardDealt` and :class:`CardsShown`.
 """
 
 from __future__ import annotations
 
+import math
 import random
 import secrets
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from pokerlab.cards.cards import card_str
+from pokerlab.holdem import events as hev
 from pokerlab.play.errors import PlayError, StaleDecision  # noqa: F401 - re-exported
-from pokerlab.play.events import (  # noqa: F401 - re-exported
-    AGENT,
-    STREETS,
-    YOU,
-    ActionTaken,
-    HandEnded,
-    TableEvent,
-)
-from pokerlab.play.records import Decision, HandRecord, SessionConfig, Stats  # noqa: F401
+from pokerlab.play.records import HandRecord, SessionConfig
 from pokerlab.play.registry import GAMES, TableSpec, table_spec  # noqa: F401 - re-exported
+from pokerlab.play.review import HandReview
+
+YOU, AGENT = "you", "agent"
+STREETS = ("preflop", "flop", "turn", "river")
+CARD_NAMES = tuple(card_str(c) for c in range(52))  # the hold'em cards' names by id ("As")
+
+
+@dataclass(frozen=True)
+class TableEvent:
+    """Base of the table's events; ``to_json`` is what clients receive."""
+
+    is_move = False  # a player's move (the decision ids count them)
+
+    def to_json(self) -> dict[str, Any]:
+        d = dict(self.__dict__)
+        d["event"] = type(self).__name__
+        return d
+
+
+@dataclass(frozen=True)
+class HandStarted(TableEvent):
+    hand: int
+    button: str  # "you" or "agent"
+    stacks: dict[str, int | None]  # None: a generic game without (finite) stacks
+    cards: list[str]  # the person's own hole cards
+
+
+@dataclass(frozen=True)
+class HandEnded(TableEvent):
+    hand: int
+    result: float  # the person's result in big blinds (chips for the protocol games)
+    chips: int
+    showdown: bool
+    aborted: bool = False
+    error: str = ""
+
+
+def _think(d: dict[str, Any], think_ms: float | None, searched: bool | None) -> None:
+    """The agent's think time and whether it searched (absent for the person's moves)."""
+    if think_ms is not None:
+        d["think_ms"] = think_ms
+    if searched is not None:
+        d["searched"] = searched
+
+
+@dataclass(frozen=True)
+class BoardDealt(TableEvent):
+    street: str
+    cards: list[str]
+
+
+@dataclass(frozen=True)
+class ActionTaken(TableEvent):
+    who: str
+    kind: str  # fold | check | call | bet | raise (| action: a generic game without money)
+    amount: int  # chips put in (call) or raise-to total (bet/raise)
+    pot: int
+    label: str = ""  # generic games: the game's own action_to_string
+    think_ms: float | None = None  # the agent's: ms to decide (in the thread that ran it)
+    searched: bool | None = None  # the agent's: it searched (``counters()["searches"]`` rose)
+    is_move = True
+
+    def to_json(self) -> dict[str, Any]:
+        d = {"who": self.who, "kind": self.kind, "amount": self.amount, "pot": self.pot,
+             "label": self.label}
+        _think(d, self.think_ms, self.searched)
+        d["event"] = "ActionTaken"
+        return d
+
+
+@dataclass(frozen=True)
+class CardsShown(TableEvent):
+    who: str
+    cards: list[str]
+
+
+@dataclass(frozen=True)
+class EngineRecord(TableEvent):
+    """One record of the hold'em engine's history as the table logged it: ``who`` names
+    its seat (``you`` / ``agent``), the agent's moves carry their think time."""
+
+    record: hev.Event
+    who: str = ""
+    think_ms: float | None = None
+    searched: bool | None = None
+
+    @property
+    def is_move(self) -> bool:  # type: ignore[override]
+        return isinstance(self.record, hev.ACTION_TYPES)
+
+    @property
+    def kind(self) -> str:  # the move's kind in the JSON form (fold, check, call, bet, raise)
+        return str(self.to_json().get("kind", ""))
+
+    def to_json(self) -> dict[str, Any]:
+        r = self.record
+        if isinstance(r, hev.BoardDealt):
+            street = STREETS[r.street] if 1 <= r.street <= 3 else "board"
+            return {"street": street, "cards": [CARD_NAMES[c] for c in r.cards],
+                    "event": "BoardDealt"}
+        if isinstance(r, hev.Shown):
+            return {"who": self.who, "cards": [CARD_NAMES[c] for c in r.cards],
+                    "event": "CardsShown"}
+        if isinstance(r, hev.Folded):
+            kind, amount = "fold", 0
+        elif isinstance(r, hev.CheckedOrCalled):
+            kind, amount = ("call" if r.amount else "check"), int(r.amount)
+        elif isinstance(r, hev.RaisedTo):
+            # the raiser never had more in than the opponent: it faced a bet exactly when
+            # the opponent's bet (unchanged by the raise) is not zero
+            kind = "raise" if r.bets[1 - r.player] > 0 else "bet"
+            amount = int(r.raise_to)
+        else:  # hole cards are in HandStarted, never logged
+            raise TypeError(f"no table form for {type(r).__name__}")
+        d: dict[str, Any] = {"who": self.who, "kind": kind, "amount": amount,
+                             "pot": int(r.pot), "label": ""}
+        _think(d, self.think_ms, self.searched)
+        d["event"] = "ActionTaken"
+        return d
+
+
+@dataclass
+class Stats:
+    """Running result of the person (per-hand results in big blinds)."""
+
+    results: list[float] = field(default_factory=list)
+    ev_loss: float = 0.0
+    decisions_graded: int = 0
+
+    def add(self, r: float) -> None:
+        self.results.append(float(r))
+
+    def summary(self) -> dict[str, Any]:
+        n = len(self.results)
+        total = sum(self.results)
+        mean = total / n if n else 0.0
+        sd = math.sqrt(sum((x - mean) ** 2 for x in self.results) / (n - 1)) if n >= 2 else 0.0
+        ci = 1.96 * sd / math.sqrt(n) if n >= 2 else 0.0
+        running: list[float] = []
+        acc = 0.0
+        for x in self.results:
+            acc += x
+            running.append(round(acc, 4))
+        return {"hands": n, "total": round(total, 4), "mean": round(mean, 4),
+                "sd": round(sd, 4), "ci95": round(ci, 4),
+                "per100": round(100 * mean, 2), "per100_ci95": round(100 * ci, 2),
+                "running": running[-400:], "ev_loss": round(self.ev_loss, 4),
+                "decisions_graded": self.decisions_graded}
+
+
+@dataclass
+class Decision:
+    """One decision of the person: what was legal, what was chosen, the coach's notes."""
+
+    street: str
+    to_call: int
+    pot: int
+    chosen: str
+    view: Any = None  # engine view (hunl) or protocol state clone (small games)
+    human_player: int = 0
+    coach: dict[str, Any] | None = None
+    action_id: int | None = None  # small and generic games: the chosen action id
+
 
 _TABLES: dict[str, type[Session]] = {}
 """The table classes by :attr:`~pokerlab.play.registry.TableSpec.table` (each registers
 itself when its module is imported: pokerlab/play/__init__.py imports them all)."""
 
 
-class Session:
+class Session(HandReview):
     """A person against an agent (see the module docstring)."""
 
     table = ""
     shows_at_end = True
-    """The agent's cards are shown by the session at the end of a showdown (the small and
-    generic games); in hold'em the engine's show events carry them."""
+    """The session shows the agent's cards at a showdown (the protocol games; in hold'em
+    the engine's ``Shown`` records do)."""
 
     grader: Any = None
     """What grades the person's decisions (the push/fold trainer's), ``None``: nothing."""
@@ -96,6 +240,7 @@ class Session:
         self.config = config
         self.game = config.game
         self.spec: TableSpec = table_spec(config.game)
+        self.unit = self.spec.unit  # of the results: bb (engine games) or chips
         seed = config.seed if config.seed is not None else secrets.randbits(63)
         self._seed = int(seed)
         self._rng: random.Random = (random.Random(seed) if config.seed is not None
@@ -111,13 +256,12 @@ class Session:
         self._stacks_carried: list[int] | None = None
         self.agent: Any = None
         self.agent_name = ""
-        self._think: tuple[float, bool] | None = None
-        """The agent's think time (ms) and whether it searched, while its move is applied
-        (:meth:`apply_agent`); :meth:`_taken` puts them on the agent's ``ActionTaken``."""
+        self._think: tuple[float, bool] | None = None  # the agent's (ms, searched) while
+        # its move is applied (apply_agent); its event takes them (_agent_think)
         self.big_blind = 1
         self._setup(agent)
 
-    # ------------------------------------------------------------ the game path's hooks
+    # ------------------------------------------------------------ the table's hooks
     def _setup(self, agent: Any) -> None:
         """Build the game's state and the agent (``agent``: a given one, else the spec's)."""
         raise NotImplementedError
@@ -127,11 +271,8 @@ class Session:
         raise NotImplementedError
 
     def _actor(self, h: HandRecord) -> int:
-        """The player to act in ``h`` (``-1``: nobody; protocol states by default)."""
-        st = h.state
-        if st.is_terminal() or st.is_chance_node():
-            return -1
-        return int(st.current_player())
+        """The player to act in ``h`` (``-1``: nobody)."""
+        raise NotImplementedError
 
     def _legal(self, h: HandRecord) -> dict[str, Any]:
         """The person's legal actions in ``h`` (the person is to act)."""
@@ -143,8 +284,8 @@ class Session:
         raise NotImplementedError
 
     def _agent_move(self, h: HandRecord, p: int) -> Any:
-        """The agent's move as player ``p`` (protocol games by default: an action id)."""
-        return int(self.agent.act_state(h.state.clone(), p))
+        """The agent's move as player ``p`` (an engine ``Action``, an action id)."""
+        raise NotImplementedError
 
     def _apply_move(self, h: HandRecord, p: int, move: Any) -> list[TableEvent]:
         """Check and apply the agent's move."""
@@ -390,36 +531,7 @@ class Session:
         self._frame(h)
         return [ev]
 
-    # ------------------------------------------------------------ coach
-    def coach_report(self, number: int | None = None) -> dict[str, Any]:
-        """The coach's notes on the person's decisions of a finished hand
-        (:func:`pokerlab.play.coach.report`; each table writes its notes by ``_coach``)."""
-        from pokerlab.play.coach import report
-
-        return report(self, self._finished(number))
-
     # ------------------------------------------------------------ snapshots
-    def _finished(self, number: int | None) -> HandRecord:
-        if number is None:
-            h = self.current
-            if h is None:
-                raise PlayError("no hand has been played yet")
-        else:
-            if isinstance(number, bool) or not isinstance(number, int) or not (
-                    1 <= number <= len(self.hands)):
-                raise PlayError(f"no hand {number!r} in this session")
-            h = self.hands[number - 1]
-        if not h.over:
-            raise PlayError(f"hand {h.number} is not over yet")
-        return h
-
-    def replay(self, number: int) -> dict[str, Any]:
-        """The step-by-step frames of a finished hand (the person's view at each step)."""
-        h = self._finished(number)
-        if not h.frames:
-            raise PlayError(f"hand {number} is too old; its replay was not kept")
-        return {"hand": h.number, "frames": h.frames}
-
     def _frame(self, h: HandRecord) -> None:
         h.frames.append(self.snapshot(h))
 
@@ -481,28 +593,7 @@ class Session:
                 "opponent": {"hand": names[ag] if h.revealed else None,
                              "collected": collected[ag]}}
 
-    def history(self, limit: int = 100) -> list[dict[str, Any]]:
-        """The last ``limit`` finished hands as the person saw them (their logs), for a page
-        that reloads or a second tab."""
-        out = []
-        for h in self.hands[-limit:]:
-            if not h.over:
-                continue
-            out.append({"hand": h.number, "result": round(h.result, 4), "aborted": h.aborted,
-                        "log": [e.to_json() for e in h.events]})
-        return out
-
     def summary(self) -> dict[str, Any]:
         s = self.stats.summary()
-        s["unit"] = self.spec.unit
+        s["unit"] = self.unit
         return s
-
-    # ------------------------------------------------------------ hand histories
-    def phh_text(self, *, mask_hidden: bool = True) -> str:
-        """The session's finished hold'em hands as ``.phhs`` text (hold'em only)."""
-        raise PlayError(f"PHH hand histories exist for hold'em only, not {self.game!r}")
-
-
-def new_session_id() -> str:
-    """An unguessable session id (192 random bits)."""
-    return secrets.token_urlsafe(24)

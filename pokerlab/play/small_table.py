@@ -9,9 +9,9 @@ from typing import Any
 
 from pokerlab.play import session as ps
 from pokerlab.play.errors import PlayError
-from pokerlab.play.events import AGENT, YOU, BoardDealt, HandStarted, TableEvent
 from pokerlab.play.protocol_table import ProtocolTable
 from pokerlab.play.registry import is_equilibrium
+from pokerlab.play.session import AGENT, YOU, BoardDealt, HandStarted, TableEvent
 
 RANKS = "JQK"
 RANK_NAMES = {"J": "jack", "Q": "queen", "K": "king"}
@@ -69,7 +69,7 @@ class SmallSession(ProtocolTable):
         self.big_blind = 1
         spec = self.config.agent.strip()
         if agent is None and not is_equilibrium(spec):
-            from pokerlab.agents.registry import make_agent  # adapt, random, policy:PATH
+            from pokerlab.registry import make_agent  # adapt, random, policy:PATH
 
             agent = make_agent(spec, game=self.game, seed=self._seed % (2**31))
         self.agent = agent if agent is not None else EquilibriumAgent(self.game)

@@ -138,6 +138,8 @@ def build_app(cfg: ServerConfig) -> FastAPI:
 
     from pokerlab.play.drill_library import add_drill_routes
     add_drill_routes(app)  # the drill page (/drill) and its API
+    from pokerlab.play.review_page import add_review_routes
+    add_review_routes(app)  # the hand review page (/review) and its API
     return app
 
 

@@ -262,7 +262,7 @@ def save_indexed_policy(policy: IndexedPolicy, path: str | os.PathLike[str]) -> 
         tmp.write_bytes(buf.getvalue())
 
 
-def _read(path: str | os.PathLike[str]) -> tuple[str, dict[str, Any], Any]:
+def read_archive(path: str | os.PathLike[str]) -> tuple[str, dict[str, Any], Any]:
     p = os.fspath(path)
     raw = read_bytes(p, PolicyFileError, "policy file")
     try:
@@ -282,7 +282,7 @@ def _read(path: str | os.PathLike[str]) -> tuple[str, dict[str, Any], Any]:
 def load_indexed_policy(path: str | os.PathLike[str]) -> IndexedPolicy:
     """Read a file written by :func:`save_indexed_policy` (:class:`PolicyFileError` for a
     missing, corrupt, foreign, wrong-version or tampered file)."""
-    p, header, z = _read(path)
+    p, header, z = read_archive(path)
     if header.get("kind") != INDEXED_KIND:
         raise PolicyFileError(f"policy file {p!r} is a tabular policy, not an indexed one")
     if header.get("version") != INDEXED_VERSION:
@@ -320,7 +320,7 @@ def load_indexed_policy(path: str | os.PathLike[str]) -> IndexedPolicy:
 
 def policy_file_kind(path: str | os.PathLike[str]) -> str:
     """``"tabular"`` or ``"indexed"`` (from the header only)."""
-    _, header, _ = _read(path)
+    _, header, _ = read_archive(path)
     return str(header.get("kind", "tabular"))
 
 

@@ -28,6 +28,7 @@ import numpy as np
 from pokerlab.cards.cards import combo_index, parse_card
 from pokerlab.errors import ConfigError, PokerlabError
 from pokerlab.io import atomic_path, sha256_bytes
+from pokerlab.kinds import NAMES as KIND_NAMES
 from pokerlab.solvers.regret import discount_factor_py
 from pokerlab.subgame import solver_kernels as K
 from pokerlab.subgame.deal import Deal, build_deal, count_slots
@@ -760,8 +761,6 @@ class SpotSolver:
                            int(self.lock_ptr[int(self.entry_base[node]) + slot]), sigma, np.zeros(n))
         return sigma.reshape(k, n)
 
-    _avg_at = average_strategy  # the old private name, for callers not yet moved
-
     def counterfactual_values(self, player: int, *, node: int = 0, slot: int = 0,
                               opp_reach: np.ndarray | None = None, own_reach: np.ndarray | None = None,
                               best_response: bool = False) -> np.ndarray:
@@ -873,7 +872,7 @@ class SpotSolver:
         out: dict[str, Any] = {"path": list(view.path), "board": "".join(_cs(view.board)),
                                "street": ("flop", "turn", "river")[view.street],
                                "pot": float(self.spot.pot + tr.contrib[node, 0] + tr.contrib[node, 1]),
-                               "kind": ("decision", "chance", "fold", "showdown")[kind]}
+                               "kind": KIND_NAMES[kind]}
         evs: list[np.ndarray] = []
         eqs: list[np.ndarray] = []
         sums: list[tuple[np.ndarray, ...]] = []

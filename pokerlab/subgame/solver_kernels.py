@@ -785,20 +785,18 @@ def cfr_iterations(disc, plus, opp0, own0, opp1, own1, out0, out1, scratch, fram
         pos_d = disc[i, 0]
         neg_d = disc[i, 1]
         strat_d = disc[i, 2]
-        walk(MODE_CFR, TOP_FULL, 0, 0, 0, opp0, own0, out0, scratch, frames, work,
-             kind, player, street, child_start, num_children, children, contrib, fused,
-             node_base, entry_base, regrets, ssum, rscale, sscale, lock, lock_ptr,
-             hand_cards, same, card_start, card_hands, swap,
-             next_slot, iso_rep, iso_swap, sd_order, sd_count, sd_cards, sd_index,
-             pot, rake, rake_cap, pos_d, neg_d, strat_d, plus,
-             chance_index, chance_opp, chance_own, task_of, task_cfv, root_street, leaf_of, leaf_cfv)
-        walk(MODE_CFR, TOP_FULL, 0, 1, 0, opp1, own1, out1, scratch, frames, work,
-             kind, player, street, child_start, num_children, children, contrib, fused,
-             node_base, entry_base, regrets, ssum, rscale, sscale, lock, lock_ptr,
-             hand_cards, same, card_start, card_hands, swap,
-             next_slot, iso_rep, iso_swap, sd_order, sd_count, sd_cards, sd_index,
-             pot, rake, rake_cap, pos_d, neg_d, strat_d, plus,
-             chance_index, chance_opp, chance_own, task_of, task_cfv, root_street, leaf_of, leaf_cfv)
+        for p in range(2):  # out of position, then in position
+            opp = opp0 if p == 0 else opp1
+            own = own0 if p == 0 else own1
+            out = out0 if p == 0 else out1
+            walk(MODE_CFR, TOP_FULL, 0, p, 0, opp, own, out, scratch, frames, work,
+                 kind, player, street, child_start, num_children, children, contrib, fused,
+                 node_base, entry_base, regrets, ssum, rscale, sscale, lock, lock_ptr,
+                 hand_cards, same, card_start, card_hands, swap,
+                 next_slot, iso_rep, iso_swap, sd_order, sd_count, sd_cards, sd_index,
+                 pot, rake, rake_cap, pos_d, neg_d, strat_d, plus,
+                 chance_index, chance_opp, chance_own, task_of, task_cfv, root_street, leaf_of,
+                 leaf_cfv)
 
 
 @njit(cache=True)

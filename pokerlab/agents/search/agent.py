@@ -18,11 +18,11 @@ from pokerlab.agents.search.solve import solve, warm_up
 from pokerlab.agents.search.state import LEAF_COST, RATE_S_PER_BYTE, SearchStats, Solve, public_key
 from pokerlab.cards.cards import COMBO_INDEX
 from pokerlab.errors import AgentError, PokerlabError
-from pokerlab.evaluation.think import histogram
 from pokerlab.holdem.actions import Action, ActionKind
 from pokerlab.holdem.view import AgentBase, PlayerView
 from pokerlab.rng import SplitMix64, to_unit
 from pokerlab.subgame.resolve import real_action
+from pokerlab.think import histogram
 
 
 class SearchAgent(AgentBase):

@@ -1,17 +1,27 @@
-"""Agent specs to agents (:func:`make_agent` / :func:`build_agent`).
+"""Agent specs to agents (:func:`make_agent` / :func:`build_agent`): the composition root.
+
+The one place that turns a spec string into an agent object, wiring each agent with what
+it needs from the layers around it, by import: the adaptive agent on HUNL gets its
+response trainer (:func:`pokerlab.opponents.hunl_model.adapt_trainer`, an application above
+the agents), the searching agent and the adaptive agents their base agents (built here,
+through :func:`build_agent`).  No module is named in a string.  It sits above the
+applications it wires (``blueprint``, ``opponents``) and below those that resolve specs
+(``arena``, ``play``, ``hands``) and the front end (pokerlab/_layers.py).
 
 HUNL: ``random``, ``call``, ``raise``, ``tag``, ``pushfold``, ``policy:PATH``,
 ``blueprint`` (the shipped blueprint for the table's stack; 100 bb when no stack is
 given), ``blueprint-N`` (the shipped blueprint of N big blinds: ``blueprint-100``,
 ``blueprint-200``), ``thesis`` (only when a thesis
 policy file is shipped), ``adapt`` (the adaptive agent over a blueprint:
-:mod:`pokerlab.agents.adapt_hunl`).  Small games (``kuhn``, ``leduc``, ``eight_card``): ``random`` and
-``policy:PATH``.  Any game: ``python:MODULE:FACTORY`` and the names of the
-``pokerlab.agents`` entry points (outside agents, :mod:`pokerlab.agents.outside`).
+:mod:`pokerlab.agents.adapt_hunl`), ``search`` (:mod:`pokerlab.agents.search`).  Small
+games (``kuhn``, ``leduc``, ``eight_card``): ``random``, ``policy:PATH`` and ``adapt``.  Any
+game: ``python:MODULE:FACTORY`` and the names of the ``pokerlab.agents`` entry points
+(outside agents, :mod:`pokerlab.agents.outside`).
 
 A policy agent knows its game's stacks (:func:`spec_stack_bb`, :func:`agent_stack_bb`);
 ``blueprint`` at a stack no shipped blueprint was trained for is refused by
-:func:`check_spec_stack` (what matches, LBR and leagues call).
+:func:`check_spec_stack` (what matches, LBR and leagues call).  The shipped files
+themselves are :mod:`pokerlab.agents.shipped` (re-exported here).
 """
 
 from __future__ import annotations
@@ -19,37 +29,31 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from pokerlab.agents.shipped import (
+    BLUEPRINT_FILES,
+    MORE_BLUEPRINT_FILES,
+    PACKAGE_DATA,
+    THESIS_FILES,
+    agent_stack_bb,
+    blueprint_for,
+    policy_stack_bb,
+    shipped_blueprints,
+    shipped_policy,
+)
 from pokerlab.agents.thesis import is_thesis_policy, load_thesis_agent
 from pokerlab.errors import AgentError
+from pokerlab.games.heads_up import game_kind
 from pokerlab.holdem.engine import HoldemConfig
-from pokerlab.io import PACKAGE_DATA
+
+__all__ = ["BLUEPRINT_FILES", "HUNL_SPECS", "MORE_BLUEPRINT_FILES", "OUTSIDE_SPECS",
+           "PACKAGE_DATA", "SMALL_SPECS", "THESIS_FILES", "agent_stack_bb", "blueprint_for",
+           "build_agent", "check_spec_stack", "game_kind", "make_agent", "policy_stack_bb",
+           "shipped_blueprints", "shipped_policy", "spec_stack_bb"]
 
 HUNL_SPECS = ("random", "call", "raise", "tag", "pushfold", "policy:PATH", "blueprint",
               "thesis", "search", "adapt")
 OUTSIDE_SPECS = ("python:MODULE:FACTORY",)
 SMALL_SPECS = ("random", "policy:PATH", "adapt")
-
-BLUEPRINT_FILES = ("blueprint.npz", "blueprint_policy.npz", "blueprint/policy.npz")
-"""The default shipped blueprint (``blueprint`` without a stack: 100 bb)."""
-MORE_BLUEPRINT_FILES = ("blueprint_200_policy.npz",)
-"""Further shipped blueprints, one per stack (``blueprint-200``: the ACPC / Slumbot game)."""
-THESIS_FILES = ("thesis.npz", "thesis_policy.npz", "thesis/policy.npz")
-
-
-def game_kind(game: str) -> str:
-    """``"hunl"``, or the game string of a small two-player protocol game
-    (:func:`pokerlab.evaluation.matches.game_kind`, imported when first asked)."""
-    from pokerlab.evaluation.matches import game_kind as kind
-
-    return kind(game)
-
-
-def shipped_policy(files: tuple[str, ...]) -> Path | None:
-    for f in files:
-        p = PACKAGE_DATA / f
-        if p.is_file():
-            return p
-    return None
 
 
 def make_agent(spec: str, *, game: str = "hunl", config: HoldemConfig | None = None,
@@ -77,8 +81,10 @@ def build_agent(spec: str, *, game: str = "hunl", config: HoldemConfig | None = 
     if low == "adapt" or low.startswith(("adapt:", "adapt(")):  # the adaptive agent
         if kind == "hunl":
             from pokerlab.agents.adapt_hunl import make_hunl_adapt_agent
+            from pokerlab.opponents.hunl_model import adapt_trainer
 
-            return make_hunl_adapt_agent(s, config=config, seed=seed, build=build_agent)
+            return make_hunl_adapt_agent(s, config=config, seed=seed, build=build_agent,
+                                         responder=adapt_trainer)
         from pokerlab.agents.adapt import make_adapt_agent
 
         return make_adapt_agent(s, game=kind, kind=kind, seed=seed, build=build_agent)
@@ -151,29 +157,6 @@ def _policy_agent(path: str, *, name: str, config: HoldemConfig | None, seed: in
 
 
 # ----------------------------------------------------------------------------- stacks
-def shipped_blueprints() -> dict[float, Path]:
-    """The shipped blueprint policies by their game's stack in big blinds."""
-    out: dict[float, Path] = {}
-    first = shipped_policy(BLUEPRINT_FILES)
-    for p in (first, *(PACKAGE_DATA / f for f in MORE_BLUEPRINT_FILES)):
-        if p is None or not p.is_file():
-            continue
-        bb = policy_stack_bb(str(p))
-        if bb is not None:
-            out.setdefault(bb, p)
-    return out
-
-
-def blueprint_for(config: HoldemConfig | None) -> Path | None:
-    """``blueprint``: the shipped blueprint for the table's stack (``config``) when one
-    ships for it, else the default one (100 bb; it then plays by action translation)."""
-    if config is not None and config.big_blind > 0:
-        p = shipped_blueprints().get(float(min(config.stacks)) / float(config.big_blind))
-        if p is not None:
-            return p
-    return shipped_policy(BLUEPRINT_FILES)
-
-
 def _shipped_blueprint(spec: str, *, config: HoldemConfig | None, seed: int) -> Any:
     """``blueprint-N``: the shipped blueprint of N big blinds."""
     text = spec.split("-", 1)[1]
@@ -188,49 +171,6 @@ def _shipped_blueprint(spec: str, *, config: HoldemConfig | None, seed: int) -> 
         raise AgentError(f"agent {spec!r}: no {want:g} bb blueprint ships (shipped: {have})")
     return _policy_agent(str(ships[want]), name=f"blueprint-{want:g}", config=config,
                          seed=seed)
-
-
-def policy_stack_bb(path: str) -> float | None:
-    """The stack (big blinds) of the HUNL game a policy file names, or ``None`` when the
-    file names no HUNL game with a bet-set abstraction (read from its metadata only)."""
-    import json
-
-    side = Path(path).with_suffix(".json")
-    if side.is_file():
-        try:
-            cfg = json.loads(side.read_text()).get("config", {})
-            if isinstance(cfg, dict) and isinstance(cfg.get("stack_bb"), (int, float)):
-                return float(cfg["stack_bb"])
-        except (OSError, ValueError, AttributeError):
-            pass
-    try:
-        from pokerlab.policy.indexed import load_any_policy
-
-        meta = load_any_policy(path).metadata
-        game = meta.get("game") if isinstance(meta, dict) else None
-        if not isinstance(game, str) or not game.strip().lower().startswith("hunl"):
-            return None
-        from pokerlab.games import load_game
-
-        cfg = load_game(game.replace("bets=custom", "bets=identity")).config
-        return float(min(cfg.stacks)) / float(cfg.big_blind)
-    except Exception:  # noqa: BLE001 - no stack known; building the agent says what is wrong
-        return None
-
-
-def agent_stack_bb(agent: Any) -> float | None:
-    """The stack (big blinds) an agent object was built for: its ``stack_bb`` attribute,
-    else its policy game's stacks (``agent.game.config``); ``None`` for agents that play
-    any stack alike (rule agents)."""
-    v = getattr(agent, "stack_bb", None)
-    if isinstance(v, (int, float)) and not isinstance(v, bool):
-        return float(v)
-    cfg = getattr(getattr(agent, "game", None), "config", None)
-    stacks = getattr(cfg, "stacks", None)
-    bb = getattr(cfg, "big_blind", None)
-    if stacks and isinstance(bb, (int, float)) and bb > 0:
-        return float(min(stacks)) / float(bb)
-    return None
 
 
 def spec_stack_bb(spec: str, at: float | None = None) -> float | None:
