@@ -61,7 +61,8 @@ def _time_calls(fn: Any, arg: np.ndarray, calls: int) -> float:
 
 def one(agent: Any, cfg: Any, street: int, count: int | None, calls: int, seed: int
         ) -> dict[str, Any]:
-    from pokerlab.agents.continuation import _CARDS, Continuation, sample_runouts
+    from pokerlab.agents.continuation import Continuation
+    from pokerlab.agents.continuation_runouts import _CARDS, sample_runouts
     from pokerlab.holdem.engine import Action, ActionKind
 
     call = Action(kind=ActionKind.CHECK_CALL)
@@ -98,7 +99,9 @@ def one(agent: Any, cfg: Any, street: int, count: int | None, calls: int, seed: 
 
 
 def twin(agent: Any, cfg: Any, runouts: int, seed: int) -> dict[str, Any]:
-    from pokerlab.agents.continuation import Continuation, continuation_reference, sample_runouts
+    from pokerlab.agents.continuation import Continuation
+    from pokerlab.agents.continuation_reference import continuation_reference
+    from pokerlab.agents.continuation_runouts import sample_runouts
     from pokerlab.holdem.engine import Action, ActionKind
 
     call = Action(kind=ActionKind.CHECK_CALL)

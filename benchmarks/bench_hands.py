@@ -143,7 +143,7 @@ def pokerkit_parse(texts: list[str]) -> dict[str, Any]:
 def pokerkit_parse_files(folder: Path) -> dict[str, Any]:
     from pokerkit.notation import HandHistory
 
-    from pokerlab.hands.phh import expand_paths
+    from pokerlab.hands.hand_files import expand_paths
 
     files = expand_paths([folder])
 

@@ -31,7 +31,7 @@ def child(spot_name: str, iterations: int) -> dict[str, object]:
 
     import pokerlab
     from pokerlab.subgame.solver import SpotSolver
-    from pokerlab.subgame.tree import make_spot, tree_config
+    from pokerlab.subgame.spot import make_spot, tree_config
 
     sp = SPOTS[spot_name]
     tc = tree_config(flop_bets=sp.flop_bets, turn_bets=sp.turn_bets, river_bets=sp.river_bets,

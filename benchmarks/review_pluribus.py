@@ -137,7 +137,7 @@ def plot(summary: dict[str, Any], hands: list[dict[str, Any]], path: Path) -> No
 
 def check(n: int, max_combos: int) -> dict[str, Any]:
     """The value-error check (module docstring)."""
-    from pokerlab.hands.phh import iter_paths
+    from pokerlab.hands.hand_files import iter_paths
     from pokerlab.hands.review import heads_up_from_flop, review_one
     from pokerlab.hands.review_ranges import PRESETS
     from pokerlab.hands.review_spot import ReviewConfig, Skip, flop_ranges, hand_line

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from pokerlab.blueprint import thesis as T
+from pokerlab.blueprint import thesis_run as TR
 from pokerlab.io import atomic_write_json, atomic_write_text
 
 BEGIN = "<!-- thesis-variants:begin (benchmarks/thesis_variants.py writes this block) -->"
@@ -102,9 +103,9 @@ def run(pairs: int, hands: int, seed: int) -> dict[str, Any]:
         r = T.train_thesis(cfg, pairs=n, window=max(1, n // 5), keep_strategy=True)
         wall = time.perf_counter() - t0
         assert r.strategy is not None and r.current_strategy is not None
-        avg = T.play_stats(tree, r.strategy, games=hands, seed=seed + 1,
+        avg = TR.play_stats(tree, r.strategy, games=hands, seed=seed + 1,
                            big_blind=cfg.big_blind)
-        cur = T.play_stats(tree, r.current_strategy, games=hands, seed=seed + 1,
+        cur = TR.play_stats(tree, r.current_strategy, games=hands, seed=seed + 1,
                            big_blind=cfg.big_blind)
         s = r.summary()
         row = {"name": name, "config": changes, "pairs": r.pairs, "games": r.games,

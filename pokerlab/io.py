@@ -66,7 +66,8 @@ def atomic_path(path: str | os.PathLike[str], *, suffix: str | None = None) -> I
 STALE_TEMPORARY_SECONDS = 24 * 3600.0
 
 
-def _pid_alive(pid: int) -> bool:
+def pid_alive(pid: int) -> bool:
+    """Whether process ``pid`` exists on this machine (another user's counts)."""
     if pid <= 0:
         return False
     try:
@@ -127,8 +128,8 @@ def remove_stale_temporaries(path: str | os.PathLike[str], *, suffix: str | None
             pid = int(m.group(1))
             if pid == os.getpid():
                 continue
-            started = _process_start(pid) if _pid_alive(pid) else None
-            stale = not _pid_alive(pid) or (started is not None and started > mtime + 1.0)
+            started = _process_start(pid) if pid_alive(pid) else None
+            stale = not pid_alive(pid) or (started is not None and started > mtime + 1.0)
         if stale:
             with contextlib.suppress(OSError):
                 os.unlink(e.path)

@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from pokerlab.errors import PokerlabError
+from pokerlab.io import pid_alive
 
 LOCK_NAME = ".pokerlab.lock"
 
@@ -47,18 +48,6 @@ def lock_path_for(target: str | os.PathLike[str], *, folder: bool) -> Path:
     """The lock file of a run folder (inside it) or of a file (next to it)."""
     p = Path(target)
     return p / LOCK_NAME if folder else p.with_name(p.name + ".lock")
-
-
-def _pid_alive(pid: int) -> bool:
-    if pid <= 0:
-        return False
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
 
 
 def read_holder(path: str | os.PathLike[str]) -> dict[str, Any] | None:
@@ -153,7 +142,7 @@ class RunLock:
         another host (whose ``flock`` this host may not see)."""
         if fcntl is None:  # pragma: no cover
             return holder.get("host") == socket.gethostname() and \
-                not _pid_alive(int(holder.get("pid", 0)))
+                not pid_alive(int(holder.get("pid", 0)))
         if holder.get("host") not in (None, socket.gethostname()):
             return False  # another machine's lock on a shared folder: refuse
         return True

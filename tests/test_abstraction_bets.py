@@ -8,6 +8,12 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from pokerlab.abstraction.action_map import (
+    pot_fraction,
+    pseudo_harmonic,
+    translate,
+    translation_probs,
+)
 from pokerlab.abstraction.bets import (
     PRESETS,
     BetSet,
@@ -16,12 +22,6 @@ from pokerlab.abstraction.bets import (
     parse_size,
     preset,
     resolve_raises,
-)
-from pokerlab.abstraction.translation import (
-    pot_fraction,
-    pseudo_harmonic,
-    translate,
-    translation_probs,
 )
 from pokerlab.errors import BetSizeError
 

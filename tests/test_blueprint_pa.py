@@ -101,7 +101,7 @@ def test_lbr_table_bucket_vector_equals_per_combo(fake_cards: CardAbstraction) -
     """LBR's all-hands bucket query for a table bucketer equals one lookup per combo."""
     from types import SimpleNamespace
 
-    from pokerlab.abstraction.bucketers import TableBucketer
+    from pokerlab.abstraction.hs_cards import TableBucketer
     from pokerlab.policy.range_query import bucket_vector
     from pokerlab.policy.range_query import bucket_vector_py as _bucket_vector_py
 

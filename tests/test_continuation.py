@@ -10,14 +10,9 @@ from typing import Any
 import numpy as np
 import pytest
 
-from pokerlab.agents.continuation import (
-    VARIANTS,
-    Continuation,
-    all_runouts,
-    continuation_reference,
-    runout_counts,
-    sample_runouts,
-)
+from pokerlab.agents.continuation import VARIANTS, Continuation
+from pokerlab.agents.continuation_reference import continuation_reference
+from pokerlab.agents.continuation_runouts import all_runouts, runout_counts, sample_runouts
 from pokerlab.cards.cards import COMBO_INDEX, COMBO_MASKS, COMBOS, cards_mask
 from pokerlab.errors import AgentError, CardError, ConfigError
 from pokerlab.holdem.engine import Action, ActionKind, HoldemConfig, HoldemState, Phase

@@ -16,7 +16,8 @@ from typer.testing import CliRunner
 from pokerlab.commands._common import friendly
 from pokerlab.errors import ConfigError, PokerlabError
 from pokerlab.games import load_game
-from pokerlab.games.acpc_game import HAND_CLASSES, AcpcGame, hand_value
+from pokerlab.games.acpc_cards import HAND_CLASSES, hand_value
+from pokerlab.games.acpc_game import AcpcGame
 from pokerlab.games.compiled import GameTooLargeError, compile_game
 from pokerlab.games.gamedef import (
     INT32_MAX,

@@ -17,7 +17,8 @@ import pytest
 
 from pokerlab.errors import ConfigError, HandHistoryError
 from pokerlab.hands import HandDB, HandFilter, RawHand, Rejection, player_stats, replay
-from pokerlab.hands.phh import expand_paths, iter_phh_text, parse_phh_fields
+from pokerlab.hands.hand_files import expand_paths
+from pokerlab.hands.phh import iter_phh_text, parse_phh_fields
 from pokerlab.hands.pokerstars import iter_pokerstars_text
 from pokerlab.hands.replay import PLAYER_COLUMNS
 from pokerlab.hands.stats import parse_stakes, winnings_curves

@@ -23,6 +23,7 @@ import numpy as np
 import pytest
 
 from pokerlab.hands import HandDB, RawHand, Rejection
+from pokerlab.hands.hand_files import iter_file_text, iter_paths
 from pokerlab.hands.kernel_worker import (
     KernelWorker,
     _decode_reply,
@@ -32,7 +33,7 @@ from pokerlab.hands.kernel_worker import (
     read_arrays,
     write_arrays,
 )
-from pokerlab.hands.phh import iter_file_text, iter_paths, read_text
+from pokerlab.hands.phh import read_text
 
 DATA = Path(__file__).parent / "data" / "hands"
 PLURIBUS = DATA / "pluribus.phhs.xz"

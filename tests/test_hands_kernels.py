@@ -17,7 +17,8 @@ import pytest
 from pokerlab.errors import HandHistoryError
 from pokerlab.hands import RawHand, replay
 from pokerlab.hands.fastimport import replay_many, replay_reference, tokenize
-from pokerlab.hands.phh import iter_paths, iter_phh_text
+from pokerlab.hands.hand_files import iter_paths
+from pokerlab.hands.phh import iter_phh_text
 from pokerlab.hands.replay_kernels import OP_CBR, OP_DB, OP_DH, OP_OTHER, OP_SM
 
 DATA = Path(__file__).parent / "data" / "hands"

@@ -3,7 +3,7 @@
 Checks: game strings through ``load_game``; the same information-state format for the
 identity and bet-set abstractions; every abstract action's chip amount is legal (engine
 rules) over random setups and states; the translation examples and properties of
-``abstraction/translation.py`` hold through the map; a bet-set game replays identically
+``abstraction/action_map.py`` hold through the map; a bet-set game replays identically
 in PokerKit; the old adapters are gone.
 """
 
@@ -24,9 +24,9 @@ from pokerlab.abstraction.action_map import (
     Identity,
     abstraction_from_json,
     make_abstraction,
+    pseudo_harmonic,
 )
 from pokerlab.abstraction.bets import parse_bet_set, preset
-from pokerlab.abstraction.translation import pseudo_harmonic
 from pokerlab.agents.oracle import random_config
 from pokerlab.cards.cards import parse_cards
 from pokerlab.errors import BetSizeError, ConfigError

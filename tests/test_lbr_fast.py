@@ -204,8 +204,8 @@ def test_fc_kernel_equals_python_lbr_deal_by_deal(from_round: int) -> None:
 
 def test_fc_kernel_with_table_buckets_equals_python_lbr() -> None:
     """The same with card tables (the potential-aware buckets' path), on fake tables."""
-    from pokerlab.abstraction.bucketers import TableBucketer
     from pokerlab.abstraction.buckets import BucketConfig, CardAbstraction
+    from pokerlab.abstraction.hs_cards import TableBucketer
     from pokerlab.abstraction.indexer import street_indexer
     from pokerlab.agents.policy_agent import HUNLPolicyAgent
     from pokerlab.evaluation.lbr import fc_kernel_deals

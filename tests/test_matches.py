@@ -67,7 +67,7 @@ def test_local_two_worker_ray_gives_the_local_totals() -> None:
 
 def test_phh_output_replays_in_pokerkit(tmp_path: Path) -> None:
     pytest.importorskip("pokerkit")
-    from pokerlab.hands.phh import iter_paths
+    from pokerlab.hands.hand_files import iter_paths
     from pokerlab.holdem.phh import pokerkit_replay_file, read_phhs
 
     out = tmp_path / "m.phhs"

@@ -166,8 +166,7 @@ def test_hs_bucket_rule() -> None:
 
 
 def test_hs_buckets_of_a_board_agree_with_the_card_spec() -> None:
-    from pokerlab.abstraction.bucketers import hs_bucket_vector
-    from pokerlab.abstraction.hs_cards import CardSpec
+    from pokerlab.abstraction.hs_cards import CardSpec, hs_bucket_vector
     from pokerlab.cards.cards import COMBOS, parse_cards
 
     spec = CardSpec(buckets=(169, 6, 6, 6), sample=3000, seed=1).with_thresholds()

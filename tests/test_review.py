@@ -10,7 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from pokerlab.cli import app
-from pokerlab.hands.phh import iter_paths
+from pokerlab.hands.hand_files import iter_paths
 from pokerlab.hands.review import review_hands
 from pokerlab.hands.review_ranges import PRESETS, blueprint_ranges
 from pokerlab.hands.review_spot import ReviewConfig, build_spot, flop_ranges, hand_line
@@ -127,7 +127,6 @@ def test_cli_counts_bad_hands_and_refuses_unknown_hero(files: Path) -> None:
     assert res.exit_code == 2 and "Nobody" in res.output and "Traceback" not in res.output
 
 
-@pytest.mark.slow
 def test_agent_match_reviewed_like_a_player(tmp_path: Path) -> None:
     """An agent's logged match (PHH from `pokerlab match --out`) reviewed for one player."""
     runner = CliRunner()
@@ -147,7 +146,6 @@ def test_agent_match_reviewed_like_a_player(tmp_path: Path) -> None:
     assert rep["ev_loss_bb"]["total"] == pytest.approx(sum(d["ev_loss_bb"] for d in rep["decisions"]))
 
 
-@pytest.mark.slow
 def test_turn_and_river_subgames_follow_the_real_line(files: Path) -> None:
     """The turn is solved from the real board with the flop solve's strategies along the
     real actions (Bayes), the river likewise; pots and stacks are the hand's."""

@@ -101,6 +101,7 @@ def test_review_job_numbers(client: TestClient) -> None:
     assert [d["situation"] for d in ds] == ["c-bet", "barrel", "probe"]
     for d in ds:
         assert d["player"] == "Cat" and d["cards"] in ("AdAh", "AhAd")
+        assert d["hand"].startswith("t.phhs") and "pokerlab-review" not in d["hand"]
         assert d["ev_loss_bb"] >= 0 and abs(sum(d["mix"].values()) - 1) < 1e-6
         assert d["ev_loss_pct_pot"] == pytest.approx(100 * d["ev_loss_bb"] / d["pot_bb"], rel=1e-9)
         if d["action"] == d["best_action"]:
@@ -180,10 +181,12 @@ def test_page_table_equals_the_api(server: str, browser: Any, tmp_path) -> None:
         by_n = {d["n"]: d for d in api["decisions"]}
         for r in rows:
             d = by_n[int(r[0])]
+            assert r[1] == d["hand"] and r[1].startswith("two.phhs")
             assert r[2] == d["street"] and r[6] == d["action"] and r[7] == d["best_action"]
             assert r[8] == f"{d['ev_loss_bb']:.3f}" and r[9] == f"{d['ev_loss_pct_pot']:.1f}"
         streets = page.eval_on_selector_all(
             "#by-street tbody tr", "trs => trs.map(tr => [...tr.children].map(td => td.textContent))")
+        assert [s[0] for s in streets] == ["flop", "turn", "river"]
         assert {s[0]: (int(s[1]), s[2]) for s in streets} == {
             k: (v["decisions"], f"{v['total']:.3f}") for k, v in api["by_street"].items()}
         page.click("#decisions th[data-key='n']")  # sort by number: file order

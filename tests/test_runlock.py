@@ -239,7 +239,7 @@ def test_force_waits_for_the_lock_and_removes_nothing_of_a_live_run(tmp_path: Pa
 def test_a_killed_force_call_is_settled_by_the_next_call(tmp_path: Path) -> None:
     """A ``--force`` call killed after moving the old run aside: the next call puts it back
     when nothing replaced it (here: --resume continues it), and deletes it otherwise."""
-    from pokerlab.commands._validate import REPLACED_NAME
+    from pokerlab.commands._file_guards import REPLACED_NAME
 
     run = tmp_path / "bp"
     _pushfold_run(run, 1000)

@@ -12,8 +12,9 @@ from pokerlab.holdem.engine import Action, ActionKind, HoldemConfig, HoldemState
 from pokerlab.holdem.view import final_view
 from pokerlab.registry import make_agent
 from pokerlab.subgame.resolve import node_reach
-from pokerlab.subgame.solver import SolveConfig, SpotSolver
-from pokerlab.subgame.tree import make_spot, tree_config
+from pokerlab.subgame.solve_config import SolveConfig
+from pokerlab.subgame.solver import SpotSolver
+from pokerlab.subgame.spot import make_spot, tree_config
 
 CFG = HoldemConfig.from_bb(100)
 

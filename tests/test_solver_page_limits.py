@@ -27,9 +27,11 @@ from fastapi.testclient import TestClient  # noqa: E402
 
 from pokerlab.errors import PokerlabError  # noqa: E402
 from pokerlab.play.server import ServerConfig, create_app  # noqa: E402
-from pokerlab.play.solver_page import SolverHub, SolverPageConfig, SolverPageError, progress_toward  # noqa: E402
+from pokerlab.play.solver_jobs import progress_toward  # noqa: E402
+from pokerlab.play.solver_page import SolverHub, SolverPageConfig, SolverPageError  # noqa: E402
 from pokerlab.subgame import estimate_size, make_spot, tree_config  # noqa: E402
-from pokerlab.subgame.tree import DECISION, Root, SpotError, build_betting_tree, count_betting_tree  # noqa: E402
+from pokerlab.subgame.spot import Root, SpotError  # noqa: E402
+from pokerlab.subgame.tree import DECISION, build_betting_tree, count_betting_tree  # noqa: E402
 
 RIVER = {"board": "Td9d6h5c2s", "pot": 100, "stack": 400, "oop": "QQ+,AK,JTs", "ip": "JJ+,AQs+,98s",
          "river_bets": "50%,100%", "river_raises": "2.5x"}
@@ -235,7 +237,7 @@ def test_rate_limit_per_visitor(app):
     assert [hub.allow("a") for _ in range(4)] == [True, True, True, False]
     assert hub.allow("b")
     # through the routes: one 429 with one line, another visitor unaffected
-    from pokerlab.play.solver_page import add_solver_routes
+    from pokerlab.play.solver_routes import add_solver_routes
     from pokerlab.play.web import build_app
 
     a2 = add_solver_routes(build_app(ServerConfig(agent="call")),

@@ -17,7 +17,8 @@ from pokerlab.solvers.regret import regret_match_columns, regret_match_columns_p
 from pokerlab.subgame import SolveConfig, SpotError, SpotFileError, SpotSolver, make_spot, tree_config
 from pokerlab.subgame import solver_kernels as K
 from pokerlab.subgame.deal import build_deal, count_slots
-from pokerlab.subgame.tree import CHANCE, DECISION, build_betting_tree, parse_sizes
+from pokerlab.subgame.spot import parse_sizes
+from pokerlab.subgame.tree import CHANCE, DECISION, build_betting_tree
 
 RIVER = "Td9d6hQc2s"
 SMALL_OOP = "AA,KK,QQ,JTs,98s,A5s,76s"

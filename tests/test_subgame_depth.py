@@ -14,8 +14,10 @@ import numpy as np
 import pytest
 
 from pokerlab.subgame import solver_kernels as K
-from pokerlab.subgame.solver import SolveConfig, SpotSolver
-from pokerlab.subgame.tree import CHANCE, DECISION, SpotError, make_spot, tree_config
+from pokerlab.subgame.solve_config import SolveConfig
+from pokerlab.subgame.solver import SpotSolver
+from pokerlab.subgame.spot import SpotError, make_spot, tree_config
+from pokerlab.subgame.tree import CHANCE, DECISION
 
 BOARD = "Td9d6hQc"
 RIVERS = ["2c", "7s", "Ah"]

@@ -17,7 +17,7 @@ from pokerlab.subgame.resolve import (
     strategy_at,
     subgame_spot,
 )
-from pokerlab.subgame.tree import Root, SpotError
+from pokerlab.subgame.spot import Root, SpotError
 
 TREE = tree_config(bets="50%,100%", raises="2.5x")
 OOP = "22+,A2s+,K9s+,QTs+,JTs,ATo+,KJo+,T9s,98s"

@@ -10,6 +10,7 @@ import pytest
 
 from pokerlab.blueprint import thesis as T
 from pokerlab.blueprint import thesis_kernels as K
+from pokerlab.blueprint import thesis_run as TR
 from pokerlab.errors import ConfigError
 
 SMALL = T.ThesisConfig(stack_bb=20, bets="preflop: 2bb, a, cap 1; postflop: 5bb, a, cap 1",
@@ -187,9 +188,9 @@ def test_agent_plays_a_thesis_policy(tmp_path) -> None:  # type: ignore[no-untyp
     from pokerlab.arena.matches import play_match
 
     res = T.train_thesis(SMALL, pairs=30)
-    paths = T.save_run(res, tmp_path, png=True)
+    paths = TR.save_run(res, tmp_path, png=True)
     assert T.is_thesis_policy(paths["policy_path"])
-    cfg = T.load_config(paths["config_path"])
+    cfg = TR.load_config(paths["config_path"])
     assert cfg == SMALL
     assert (tmp_path / "thesis_memory.png").stat().st_size > 1000
     agent = T.load_thesis_agent(paths["policy_path"], seed=3)

@@ -11,6 +11,7 @@ import pytest
 
 from pokerlab.blueprint import thesis as T
 from pokerlab.blueprint import thesis_kernels as K
+from pokerlab.blueprint import thesis_run as TR
 from pokerlab.errors import ConfigError
 
 SMALL = T.ThesisConfig(stack_bb=20, bets="preflop: 2bb, a, cap 1; postflop: 5bb, a, cap 1",
@@ -141,8 +142,8 @@ def test_play_stats_kernel_matches_twin_and_counts() -> None:
     t = T.build_tree(SMALL)
     r = T.train_thesis(replace(SMALL, prune=False), pairs=30, keep_strategy=True)
     assert r.strategy is not None
-    k = T.play_stats(t, r.strategy, games=400, seed=5, big_blind=100)
-    p = T.play_stats(t, r.strategy, games=400, seed=5, big_blind=100, use_kernel=False)
+    k = TR.play_stats(t, r.strategy, games=400, seed=5, big_blind=100)
+    p = TR.play_stats(t, r.strategy, games=400, seed=5, big_blind=100, use_kernel=False)
     assert k == p
     assert k["hands"] == 400
     assert k["fold_share"] + k["showdown_share"] == pytest.approx(1.0)
@@ -154,7 +155,7 @@ def test_play_stats_kernel_matches_twin_and_counts() -> None:
     a = t.arrays
     for n in t.dec_nodes:
         fold[:, int(a["row_of"][n])] = 1.0
-    f = T.play_stats(t, fold, games=200, seed=1, big_blind=100)
+    f = TR.play_stats(t, fold, games=200, seed=1, big_blind=100)
     assert f["entered_share"] == 0.0 and f["fold_share"] == 1.0 and f["raise_pot_ratio"] is None
     assert f["bet_per_street_bb"] == [1.5, None, None, None]
 

@@ -72,8 +72,8 @@ from pokerlab.agents.base import AgentBase
 from pokerlab.errors import AgentError, ConfigError
 from pokerlab.games.compiled import KIND_DECISION, KIND_TERMINAL, CompiledGame
 from pokerlab.games.hand_end import SmallHandEnd, is_fold
-from pokerlab.games.spec import check_keys, parse_call
-from pokerlab.solvers.lp import behaviour_from_plan, payoff_matrix
+from pokerlab.games.spec import check_keys, parse_named_call
+from pokerlab.solvers.lp import behaviour_from_plan, payoff_matrix, sequence_form_lp
 
 __all__ = ["AdaptAgent", "AdaptConfig", "AdaptTree", "parse_spec", "rnr_slots"]
 
@@ -126,12 +126,7 @@ def restricted_lp(A: sp.csr_matrix, E: sp.csr_matrix, F: sp.csr_matrix, g: np.nd
     Dual of the inner min: ``max q0 s.t. F^T q <= A^T x``.  Endpoints lexicographic (see
     :mod:`pokerlab.opponents.response`)."""
     nx, nq = A.shape[0], F.shape[0]
-    A_ub = sp.hstack([-A.T, F.T]).tocsr()
-    b_ub = np.zeros(A_ub.shape[0])
-    A_eq = sp.hstack([E, sp.csr_matrix((E.shape[0], nq))]).tocsr()
-    b_eq = np.zeros(E.shape[0])
-    b_eq[0] = 1.0
-    bounds = [(0.0, None)] * nx + [(None, None)] * nq
+    A_ub, b_ub, A_eq, b_eq, bounds = sequence_form_lp(A, E, F)
     gain_row = np.concatenate([g, np.zeros(nq)])
     worst_row = np.zeros(nx + nq)
     worst_row[nx] = 1.0
@@ -221,11 +216,8 @@ def parse_spec(spec: str) -> AdaptConfig:
     """``adapt``, ``adapt:BASE`` or ``adapt(key=value,...)`` (keys: base, prior, strength,
     eps, grid as ``P1/P2/..``, pmax, refit) to its :class:`AdaptConfig` (the syntax:
     :func:`pokerlab.games.spec.parse_call`)."""
-    call = parse_call(spec, error=AgentError, what="agent spec", usage="adapt, adapt:BASE or "
-                      "adapt(key=value,...)", suffix=False)
-    if call.name.lower() != "adapt":
-        raise AgentError(f"agent spec {spec!r}: expected adapt, adapt:BASE or "
-                         "adapt(key=value,...)")
+    call = parse_named_call(spec, "adapt", error=AgentError, what="agent spec",
+                            usage="adapt, adapt:BASE or adapt(key=value,...)", suffix=False)
     if call.suffix is not None:
         return AdaptConfig(base=call.suffix)
     check_keys(call, _KEYS, error=AgentError, what="agent spec")

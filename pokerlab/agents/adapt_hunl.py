@@ -61,7 +61,7 @@ import numpy as np
 
 from pokerlab.agents.base import AgentBase, PlayerView
 from pokerlab.errors import AgentError, ConfigError
-from pokerlab.games.spec import check_keys, parse_call
+from pokerlab.games.spec import check_keys, parse_named_call
 
 __all__ = ["HUNLAdaptAgent", "HUNLAdaptConfig", "HUNLObservations", "Responder",
            "make_hunl_adapt_agent", "observe_hand", "observe_opponent", "parse_hunl_spec",
@@ -303,11 +303,8 @@ def parse_hunl_spec(spec: str) -> HUNLAdaptConfig:
     """``adapt``, ``adapt:POLICY`` or ``adapt(key=value,...)`` (keys: base, strength,
     refit, p, iterations, eps, slice, spread, warm) to its :class:`HUNLAdaptConfig` (the
     syntax: :func:`pokerlab.games.spec.parse_call`)."""
-    call = parse_call(spec, error=AgentError, what="agent spec", usage="adapt, adapt:POLICY or "
-                      "adapt(key=value,...)", suffix=False)
-    if call.name.lower() != "adapt":
-        raise AgentError(f"agent spec {spec!r}: expected adapt, adapt:POLICY or "
-                         "adapt(key=value,...)")
+    call = parse_named_call(spec, "adapt", error=AgentError, what="agent spec",
+                            usage="adapt, adapt:POLICY or adapt(key=value,...)", suffix=False)
     if call.suffix is not None:
         return HUNLAdaptConfig(base=call.suffix)
     for k, _ in call.params:

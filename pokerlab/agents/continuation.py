@@ -23,7 +23,7 @@ by ``bias`` = 5 and the row renormalised).  :class:`Continuation` is one leaf:
   followed with ``Cursor.branches``; fold and showdown terminals with their real chips.
 * **Cards.**  Per runout only the card buckets (:func:`pokerlab.policy.range_query.
   bucket_vector`, the street of each decision) and the showdown order change; they are
-  computed in the constructor (:func:`runout_cards`; the leaves of one subgame, same
+  computed in the constructor (``continuation_runouts.runout_cards``; the leaves of one subgame, same
   board and runouts, share them).  A decision's rows are the policy's rows at (node, bucket)
   restricted to the legal actions and renormalised exactly as the agent does (all-zero
   or missing rows uniform, nothing legal left: check/call), shared with LBR
@@ -33,7 +33,7 @@ by ``bias`` = 5 and the row renormalised).  :class:`Continuation` is one leaf:
   hand pair gets the average over the runouts disjoint from the board and both hands,
   as the real deal: each runout weighs ``1 / N`` with ``N = 52 - |board| - 4`` (one
   card) or ``(48 - |board|)(47 - |board|)`` (two cards); a sample of ``R`` distinct
-  runouts (:func:`sample_runouts`) weighs ``M / (R N)`` each, an unbiased estimate.
+  runouts (``continuation_runouts.sample_runouts``) weighs ``M / (R N)`` each, an unbiased estimate.
 
 **Values** (chips, the table's units; rake 0).  For player ``i`` holding hand ``h``::
 
@@ -69,13 +69,12 @@ the translation's probabilities, which is the mixture computed here
 each branch).
 
 The numba kernels are :mod:`pokerlab.agents.continuation_kernels`; their plain-Python
-twin is :func:`continuation_reference`.
+twin is :func:`pokerlab.agents.continuation_reference.continuation_reference`.
 """
 
 from __future__ import annotations
 
 import math
-import weakref
 from collections.abc import Sequence
 from typing import Any
 
@@ -83,7 +82,6 @@ import numpy as np
 
 from pokerlab.agents.continuation_kernels import (
     ACTOR,
-    CARD_HANDS,
     CHANCE,
     DECISION,
     DEPTH,
@@ -91,7 +89,6 @@ from pokerlab.agents.continuation_kernels import (
     FOLD_END,
     HASCH,
     KIND,
-    LIVE_CARDS,
     LOSE,
     NB,
     NCOLS,
@@ -109,11 +106,16 @@ from pokerlab.agents.continuation_kernels import (
     other_values_parallel,
     other_values_serial,
 )
-from pokerlab.cards.cards import COMBO_MASKS, COMBOS, NUM_COMBOS, card_str, cards_mask
-from pokerlab.errors import AgentError, CardError, ConfigError
+from pokerlab.agents.continuation_runouts import (
+    check_board,
+    check_runouts,
+    runout_cards,
+    runout_counts,
+)
+from pokerlab.cards.cards import COMBO_MASKS, NUM_COMBOS, cards_mask
+from pokerlab.errors import AgentError
 from pokerlab.holdem.actions import Action, ActionKind, IllegalActionError, Phase
 from pokerlab.holdem.view import PlayerView
-from pokerlab.rng import SplitMix64
 
 VARIANTS = ("blueprint", "fold", "call", "raise")
 """The chooser's continuation strategies (Modicum's four)."""
@@ -126,59 +128,6 @@ MAX_NODES = 200_000
 
 _KIND_OF_VARIANT = {"fold": ActionKind.FOLD, "call": ActionKind.CHECK_CALL,
                     "raise": ActionKind.RAISE}
-
-
-# ----------------------------------------------------------------------------- runouts
-def _check_board(board: Sequence[int]) -> tuple[int, ...]:
-    b = tuple(int(c) for c in board)
-    if len(b) not in (3, 4):
-        raise CardError(f"a continuation leaf is on the flop or turn: the board needs 3 or 4 "
-                        f"cards, got {len(b)}: {list(board)!r}")
-    if len(set(b)) != len(b) or not all(0 <= c < 52 for c in b):
-        raise CardError(f"bad board {list(board)!r}: cards must be distinct, 0..51")
-    return b
-
-
-def all_runouts(board: Sequence[int]) -> list[tuple[int, ...]]:
-    """Every completion of ``board`` (3 or 4 cards) to five cards, in card order: the
-    river cards of a turn board, the ordered (turn, river) pairs of a flop board."""
-    b = _check_board(board)
-    deck = [c for c in range(52) if c not in b]
-    if len(b) == 4:
-        return [(c,) for c in deck]
-    return [(t, r) for t in deck for r in deck if r != t]
-
-
-def sample_runouts(board: Sequence[int], count: int | None, seed: int) -> list[tuple[int, ...]]:
-    """``count`` distinct runouts of ``board`` drawn uniformly without replacement
-    (a partial Fisher-Yates shuffle of :func:`all_runouts` with ``SplitMix64(seed)``), in
-    the order drawn; ``count=None`` (or at least all of them): every runout, in card
-    order."""
-    runs = all_runouts(board)
-    if count is None:
-        return runs
-    if isinstance(count, bool) or not isinstance(count, (int, np.integer)) or count < 1:
-        raise ConfigError(f"runout count must be an integer >= 1 (or None: all), got {count!r}")
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
-        raise ConfigError(f"seed must be an integer >= 0, got {seed!r}")
-    m = len(runs)
-    if count >= m:
-        return runs
-    rng = SplitMix64(int(seed))
-    idx = list(range(m))
-    for i in range(int(count)):
-        j = i + rng.below(m - i)
-        idx[i], idx[j] = idx[j], idx[i]
-    return [runs[i] for i in idx[:count]]
-
-
-def runout_counts(board_len: int) -> tuple[int, int]:
-    """``(M, N)``: the runouts of a board of ``board_len`` cards, and those disjoint from
-    two hands as well (the count each hand pair averages over)."""
-    left = 52 - board_len
-    if board_len == 4:
-        return left, left - 4
-    return left * (left - 1), (left - 4) * (left - 5)
 
 
 # ----------------------------------------------------------------------------- the tree
@@ -361,39 +310,6 @@ def _check_path(real: Any, path: Sequence[Any]) -> Any:
     return st
 
 
-def _check_runouts(board: tuple[int, ...], runouts: Any) -> list[tuple[int, ...]]:
-    need = 5 - len(board)
-    if isinstance(runouts, np.ndarray):
-        runouts = runouts.reshape(len(runouts), -1).tolist() if runouts.size else []
-    if isinstance(runouts, (str, bytes)) or not isinstance(runouts, Sequence) or not runouts:
-        raise CardError(f"runouts must be a non-empty list of {need}-card tuples, got "
-                        f"{runouts!r}")
-    seen: set[tuple[int, ...]] = set()
-    out: list[tuple[int, ...]] = []
-    bset = set(board)
-    for run in runouts:
-        try:
-            cards = tuple(int(c) for c in run)
-        except (TypeError, ValueError):
-            raise CardError(f"runout {run!r} is not a tuple of {need} card indices") from None
-        if len(cards) != need:
-            raise CardError(f"runout {run!r} has {len(cards)} cards; a board of {len(board)} "
-                            f"needs {need}")
-        if not all(0 <= c < 52 for c in cards) or len(set(cards)) != need:
-            raise CardError(f"runout {run!r}: cards must be distinct, 0..51")
-        clash = [c for c in cards if c in bset]
-        if clash:
-            raise CardError(f"runout {' '.join(card_str(c) for c in cards)} clashes with the "
-                            f"board {' '.join(card_str(c) for c in board)} "
-                            f"({' '.join(card_str(c) for c in clash)})")
-        if cards in seen:
-            raise CardError(f"runout {' '.join(card_str(c) for c in cards)} is listed twice "
-                            "(runouts are drawn without replacement)")
-        seen.add(cards)
-        out.append(cards)
-    return out
-
-
 def _check_reach(x: Any, shape: tuple[int, ...], what: str) -> np.ndarray:
     a = np.asarray(x, dtype=np.float64)
     if a.shape != shape:
@@ -401,108 +317,6 @@ def _check_reach(x: Any, shape: tuple[int, ...], what: str) -> np.ndarray:
     if not np.all(np.isfinite(a)) or (a < 0).any():
         raise AgentError(f"{what} must be finite and non-negative")
     return a
-
-
-# ----------------------------------------------------------------------------- cards
-CARDS_CACHE = 4
-"""Runout samples whose arrays each agent keeps (:func:`runout_cards`): the leaves of one
-subgame share their board and runouts."""
-CARDS_CACHE_BYTES = 64 << 20
-"""Larger runout arrays are not kept."""
-
-_CARDS: weakref.WeakKeyDictionary[Any, dict[Any, tuple[np.ndarray, ...]]] = (
-    weakref.WeakKeyDictionary())
-
-
-def runout_cards(agent: Any, board: tuple[int, ...], runouts: list[tuple[int, ...]]
-                 ) -> tuple[np.ndarray, ...]:
-    """The per-runout arrays of the kernels (read-only): ``hands`` (R, n) the live combos
-    by ascending strength, ``clist`` (R, CARD_HANDS, LIVE_CARDS) the positions of each live
-    card's hands, ``hidx`` (R, 6, n) where each hand's card sums and prefixes are in the
-    per-card prefix table, ``gend`` (R, n) the end of each hand's group of equal
-    strength, ``buckets`` (R, streets after the board, n) the agent's card buckets.  The
-    last :data:`CARDS_CACHE` of them are kept per agent (keyed by board and runouts)."""
-    key = (tuple(board), tuple(runouts))
-    try:
-        per: dict[Any, tuple[np.ndarray, ...]] | None = _CARDS.setdefault(agent, {})
-    except TypeError:  # not weak-referenceable: no cache
-        per = None
-    if per is not None:
-        hit = per.get(key)
-        if hit is not None:
-            return hit
-    arrays = _runout_cards(agent, tuple(board), runouts)
-    for a in arrays:
-        a.flags.writeable = False
-    if per is not None and sum(a.nbytes for a in arrays) <= CARDS_CACHE_BYTES:
-        while len(per) >= CARDS_CACHE:
-            per.pop(next(iter(per)))
-        per[key] = arrays
-    return arrays
-
-
-def _runout_cards(agent: Any, board: tuple[int, ...], runouts: list[tuple[int, ...]]
-                  ) -> tuple[np.ndarray, ...]:
-    from pokerlab.cards.evaluator import eval_tables
-    from pokerlab.cards.evaluator_kernels import combos_on_board_kernel
-    from pokerlab.cards.range_kernels import combos64
-    from pokerlab.policy.range_query import bucket_vector
-
-    R = len(runouts)
-    leaf_street = len(board) - 2  # 3 cards: the flop, 4: the turn
-    nslots = 4 - leaf_street - 1  # streets after the leaf
-    n = 1081  # C(47, 2) combos live on a five-card board
-    hands = np.empty((R, n), dtype=np.int16)
-    clist = np.empty((R, CARD_HANDS, LIVE_CARDS), dtype=np.int16)
-    hidx = np.empty((R, 6, n), dtype=np.int16)
-    gend = np.empty((R, n), dtype=np.int16)
-    buckets = np.empty((R, nslots, n), dtype=np.int32)
-    cache: dict[tuple[int, ...], np.ndarray] = {}
-    tables = eval_tables()
-    combos = combos64()
-    st = np.zeros(NUM_COMBOS, dtype=np.int32)
-    pos = np.arange(n)
-    for r, run in enumerate(runouts):
-        full = board + run
-        combos_on_board_kernel(tables, combos, np.asarray(full, dtype=np.int64), 5, st)
-        live = np.nonzero(st > 0)[0]
-        order = live[np.argsort(st[live], kind="stable")]
-        hands[r] = order
-        s = st[order]
-        # each hand's group of equal strength: [start, end)
-        last = np.nonzero(np.append(s[1:] != s[:-1], True))[0] + 1
-        sizes = np.diff(np.append(0, last))
-        end = np.repeat(last, sizes)
-        start = end - np.repeat(sizes, sizes)
-        gend[r] = end
-        # the hands of each live card, by position; a hand's place in its cards' lists
-        lc = np.array([c for c in range(52) if c not in full])
-        slot_of = np.full(52, -1)
-        slot_of[lc] = np.arange(LIVE_CARDS)
-        hc = COMBOS[order]  # (n, 2)
-        cs = slot_of[hc]  # (n, 2): the live-card slot of each hand's two cards
-        for t in (0, 1):
-            hidx[r, t] = CARD_HANDS * LIVE_CARDS + cs[:, t]
-        flat_c = cs.ravel()
-        flat_p = np.repeat(pos, 2)
-        by = np.lexsort((flat_p, flat_c))  # by card, then position
-        lists = flat_p[by].reshape(LIVE_CARDS, CARD_HANDS)
-        clist[r] = lists.T
-        for t in (0, 1):
-            mine = lists[cs[:, t]]  # (n, CARD_HANDS): the hands of each hand's card t
-            before = (mine < start[:, None]).sum(axis=1)
-            upto = (mine < end[:, None]).sum(axis=1)
-            hidx[r, 2 + 2 * t] = before * LIVE_CARDS + cs[:, t]
-            hidx[r, 3 + 2 * t] = upto * LIVE_CARDS + cs[:, t]
-        for q in range(nslots):
-            bd = board + run[:q + 1]
-            bv = cache.get(bd)
-            if bv is None:
-                bv = cache[bd] = bucket_vector(agent, leaf_street + 1 + q, bd)
-            buckets[r, q] = bv[order]
-    if R and int(buckets.min()) < 0:  # pragma: no cover - live hands have a bucket
-        raise AgentError("a live combo has no card bucket")
-    return hands, clist, hidx, gend, buckets
 
 
 # ----------------------------------------------------------------------------- the leaf
@@ -514,7 +328,7 @@ class Continuation:
     root); ``path``: the real actions from there that end the street with chips behind
     (the leaf); ``chooser``: the seat that picks among the ``variants`` (the other seat,
     the searcher, plays the blueprint); ``runouts``: the board cards to come (tuples,
-    :func:`sample_runouts`).  Every card-dependent quantity is computed here; the two
+    ``continuation_runouts.sample_runouts``).  Every card-dependent quantity is computed here; the two
     value calls run the kernels only (on numba's threads, or one thread: the same numbers).
 
     What it holds: ``branches`` (the path's translation branches: probability, blueprint
@@ -550,7 +364,7 @@ class Continuation:
         self.bias = float(bias)
         self.variants = variants
         self.k = len(variants)
-        board = _check_board(view.board)
+        board = check_board(view.board)
         self.board = board
         root = agent.cursor(view)
         leaf = _check_path(root.real, path)
@@ -560,7 +374,7 @@ class Continuation:
         committed = leaf.committed
         self.leaf_committed = (int(committed[0]), int(committed[1]))
         self.leaf_pot = int(leaf.pot)
-        self.runouts = _check_runouts(board, runouts)
+        self.runouts = check_runouts(board, runouts)
         self.num_runouts_total, self.pair_runouts = runout_counts(len(board))
         self.weight = self.num_runouts_total / (len(self.runouts) * self.pair_runouts)
         """Each runout's weight ``M / (R N)`` (module docstring, **Chance**)."""
@@ -615,7 +429,7 @@ class Continuation:
 
     # ------------------------------------------------------------------ cards
     def _runout_arrays(self) -> None:
-        """The per-runout arrays (:func:`runout_cards`, shared between the leaves of one
+        """The per-runout arrays (``continuation_runouts.runout_cards``, shared between the leaves of one
         board and runout sample), checked against the policy's bucket counts."""
         self.hands, self.clist, self.hidx, self.gend, self.buckets = runout_cards(
             self.agent, self.board, self.runouts)
@@ -639,7 +453,7 @@ class Continuation:
                                           self.vrows, self.hands, self.clist, self.hidx, self.gend,
                                           self.buckets)))
 
-    def _live(self) -> np.ndarray:
+    def live_combos(self) -> np.ndarray:
         """The combos the board leaves (1326 booleans)."""
         live = getattr(self, "_live_mask", None)
         if live is None:
@@ -654,7 +468,7 @@ class Continuation:
         numbers; on the shared 2-core machine one thread was faster, see
         benchmarks/bench_continuation.py)."""
         r = _check_reach(other_reach, (NUM_COMBOS,), "other_reach (the searcher's reach)")
-        r = np.where(self._live(), r, 0.0)[None, :]
+        r = np.where(self.live_combos(), r, 0.0)[None, :]
         out = np.zeros((self.k, NUM_COMBOS))
         fn = chooser_values_parallel if parallel else chooser_values_serial
         fn(self.nodes, self.pprob, self.pay, self.rows, self.vrows, self.k, self.chooser,
@@ -668,7 +482,7 @@ class Continuation:
         :meth:`chooser_values`."""
         r = _check_reach(chooser_reach, (self.k, NUM_COMBOS),
                          "chooser_reach (the chooser's reach per variant)")
-        r = np.ascontiguousarray(np.where(self._live()[None, :], r, 0.0))
+        r = np.ascontiguousarray(np.where(self.live_combos()[None, :], r, 0.0))
         out = np.zeros(NUM_COMBOS)
         fn = other_values_parallel if parallel else other_values_serial
         fn(self.nodes, self.pprob, self.pay, self.rows, self.vrows, self.k, self.chooser,
@@ -676,131 +490,3 @@ class Continuation:
         return out
 
 
-# ----------------------------------------------------------------------------- the twin
-def continuation_reference(cont: Continuation, *, other_reach: np.ndarray | None = None,
-                           chooser_reach: np.ndarray | None = None) -> np.ndarray:
-    """Plain-Python twin of :meth:`Continuation.chooser_values` (``other_reach``) or
-    :meth:`Continuation.other_values` (``chooser_reach``): a recursive walk of the same
-    tree per runout over full 1326-vectors, terminals as pairwise sums over 0/1 matrices
-    of the disjoint live pairs (no sweep, no card-removal algebra), strengths by the
-    scalar evaluator and buckets recomputed per runout."""
-    from pokerlab.cards.evaluator import strength
-    from pokerlab.policy.range_query import bucket_vector
-
-    if (other_reach is None) == (chooser_reach is None):
-        raise AgentError("give exactly one of other_reach, chooser_reach")
-    chooser_side = other_reach is not None
-    live_b = cont._live()
-    if other_reach is not None:
-        reach0 = np.where(live_b, np.asarray(other_reach, dtype=np.float64), 0.0)[None, :]
-    else:
-        reach0 = np.where(live_b[None, :], np.asarray(chooser_reach, dtype=np.float64), 0.0)
-    walker = _RefWalk(cont, chooser_side)
-    disjoint = (COMBO_MASKS[:, None] & COMBO_MASKS[None, :]) == 0
-    total = np.zeros(walker.shape)
-    for run in cont.runouts:
-        full = list(cont.board) + list(run)
-        live = (COMBO_MASKS & np.uint64(cards_mask(full))) == 0
-        s = np.zeros(NUM_COMBOS, dtype=np.int64)
-        for h in np.nonzero(live)[0]:
-            s[h] = strength([int(COMBOS[h, 0]), int(COMBOS[h, 1]), *full])
-        idx = np.nonzero(live)[0]
-        comp = disjoint[np.ix_(idx, idx)]
-        diff = s[idx][:, None] - s[idx][None, :]
-        walker.live = idx
-        walker.mats = tuple((comp & m).astype(np.float64) for m in (comp, diff > 0, diff == 0,
-                                                                     diff < 0))
-        walker.bks = [bucket_vector(cont.agent, cont.leaf_street + 1 + q,
-                                    tuple(full[:len(cont.board) + q + 1]))
-                      for q in range(cont.buckets.shape[1])]
-        total += cont.weight * walker.walk(0, reach0 * live[None, :])
-    return total
-
-
-class _RefWalk:
-    """The recursion of :func:`continuation_reference` on one runout (``live``: the
-    combos the five board cards leave; ``mats``: 0/1 matrices over them of the disjoint
-    pairs, all of them and those where the row's hand is stronger, as strong, weaker;
-    ``bks``: the bucket vector of each slot)."""
-
-    def __init__(self, cont: Continuation, chooser_side: bool) -> None:
-        self.cont = cont
-        self.chooser_side = chooser_side
-        self.valued = cont.chooser if chooser_side else cont.searcher
-        self.k = cont.k
-        self.shape: tuple[int, ...] = (cont.k, NUM_COMBOS) if chooser_side else (NUM_COMBOS,)
-        nodes = cont.nodes
-        self.kids: list[list[int]] = [[] for _ in range(nodes.shape[0])]
-        for v in range(1, nodes.shape[0]):
-            self.kids[int(nodes[v, PARENT])].append(v)
-        self.mats: tuple[np.ndarray, ...] = ()
-        self.live = np.zeros(0, dtype=np.int64)
-        self.bks: list[np.ndarray] = []
-
-    def probs(self, v: int, j: int | None) -> np.ndarray:
-        """(1326, columns) action probabilities at decision ``v``: the blueprint's
-        (``j=None``) or variant ``j``'s."""
-        cont = self.cont
-        nodes = cont.nodes
-        nc, nb = int(nodes[v, NCOLS]), int(nodes[v, NB])
-        bk = self.bks[int(nodes[v, SLOT])]
-        b = np.zeros(NUM_COMBOS, dtype=np.int64) if nb == 1 else np.where(bk < 0, 0, bk)
-        if j is None or nodes[v, VOFF] < 0:
-            o = int(nodes[v, ROFF])
-            tab = cont.rows[o:o + nb * nc].reshape(nb, nc)
-        else:
-            o = int(nodes[v, VOFF]) + j * nb * nc
-            tab = cont.vrows[o:o + nb * nc].reshape(nb, nc)
-        return np.asarray(tab[b])
-
-    def walk(self, v: int, reach: np.ndarray) -> np.ndarray:
-        """The valued player's values below node ``v``; ``reach`` the propagated
-        player's (rows: 1 for the searcher, ``k`` for the chooser's variants)."""
-        cont = self.cont
-        nodes = cont.nodes
-        k = self.k
-        kind = int(nodes[v, KIND])
-        if kind in (FOLD_END, SHOWDOWN_END):
-            opp = reach.sum(axis=0)[self.live]
-            pay = cont.pay[v, self.valued]
-            every, weaker, same, stronger = self.mats
-            tv = np.zeros(NUM_COMBOS)
-
-            def mv(m: np.ndarray) -> np.ndarray:  # einsum: no BLAS threads (shared cores)
-                return np.asarray(np.einsum("ij,j->i", m, opp))
-
-            if kind == FOLD_END:
-                tv[self.live] = pay[WIN] * mv(every)
-            else:
-                tv[self.live] = (pay[WIN] * mv(weaker) + pay[TIE] * mv(same)
-                                 + pay[LOSE] * mv(stronger))
-            return np.repeat(tv[None, :], k, axis=0) if self.chooser_side else tv
-        out = np.zeros(self.shape)
-        if kind == CHANCE:
-            for c in self.kids[v]:
-                out += self.walk(c, reach * cont.pprob[c])
-            return out
-        actor = int(nodes[v, ACTOR])
-        if actor == self.valued:
-            if self.chooser_side:
-                pj = [self.probs(v, j) for j in range(k)]
-                for c in self.kids[v]:
-                    col = int(nodes[c, PCOL])
-                    val = self.walk(c, reach)
-                    for j in range(k):
-                        out[j] += pj[j][:, col] * val[j]
-            else:
-                p0 = self.probs(v, None)
-                for c in self.kids[v]:
-                    out += p0[:, int(nodes[c, PCOL])] * self.walk(c, reach)
-            return out
-        if self.chooser_side:
-            p0 = self.probs(v, None)
-            for c in self.kids[v]:
-                out += self.walk(c, reach * p0[None, :, int(nodes[c, PCOL])])
-        else:
-            pj = [self.probs(v, j) for j in range(k)]
-            for c in self.kids[v]:
-                col = int(nodes[c, PCOL])
-                out += self.walk(c, np.stack([reach[j] * pj[j][:, col] for j in range(k)]))
-        return out

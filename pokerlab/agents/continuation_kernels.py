@@ -36,7 +36,7 @@ valued player's own probabilities at its decisions.
 Runouts run in parallel (``prange``) in chunks of :data:`CHUNK`, each into its own
 buffer, and are added in runout order: the result does not depend on the thread count
 (the ``_serial`` twins give the same numbers bit for bit).  The plain-Python twin of the
-whole computation is :func:`pokerlab.agents.continuation.continuation_reference`
+whole computation is :func:`pokerlab.agents.continuation_reference.continuation_reference`
 (recursive, full 1326-vectors, pairwise showdowns); tests/test_continuation.py checks
 that they agree.
 """

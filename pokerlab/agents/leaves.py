@@ -142,7 +142,8 @@ def build_leaves(solver: Any, base: Any, view: Any, *, chooser: int, runouts: in
     ``view``): the base policy ``base`` continues, ``runouts`` sampled runouts per leaf
     (0: every river card below a turn leaf, :data:`FLOP_RUNOUTS` below a flop leaf; the
     same sample for every leaf), drawn with ``seed``."""
-    from pokerlab.agents.continuation import Continuation, sample_runouts
+    from pokerlab.agents.continuation import Continuation
+    from pokerlab.agents.continuation_runouts import sample_runouts
 
     board = tuple(view.board)
     count = runouts if runouts > 0 else (None if len(board) == 4 else FLOP_RUNOUTS)

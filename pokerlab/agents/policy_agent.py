@@ -55,13 +55,13 @@ from __future__ import annotations
 from typing import Any
 
 from pokerlab.abstraction.action_map import CALL, RAISE0, fit_raise
-from pokerlab.abstraction.bucketers import (  # noqa: F401 - the bucketers' names, as before
+from pokerlab.abstraction.cursor import ALLIN_BEHIND, Cursor, PolicyTree
+from pokerlab.abstraction.hs_cards import (  # noqa: F401 - the bucketers' names, as before
     Bucketer,
     HandStrengthBucketer,
     PreflopClassBucketer,
     TableBucketer,
 )
-from pokerlab.abstraction.cursor import ALLIN_BEHIND, Cursor, PolicyTree
 from pokerlab.agents.base import AgentError, PlayerView
 from pokerlab.holdem.engine import (
     Action,

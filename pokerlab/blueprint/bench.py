@@ -23,6 +23,8 @@ import time
 from dataclasses import replace
 from typing import Any
 
+from pokerlab.games.protocol import decision_states
+
 FCPA_HUNL = ("universal_poker(betting=nolimit,numPlayers=2,numRounds=4,blind=100 50,"
              "firstPlayer=2 1 1 1,numSuits=4,numRanks=13,numHoleCards=2,"
              "numBoardCards=0 3 1 1,stack=20000 20000,bettingAbstraction=fcpa)")
@@ -103,18 +105,8 @@ def openspiel_bytes_per_infoset(iterations: int = 60_000) -> dict[str, Any]:
     game = pyspiel.load_game(FCPA_SMALL)
     keys: set[str] = set()
 
-    def walk(state: Any) -> None:
-        if state.is_terminal():
-            return
-        if state.is_chance_node():
-            for a, _ in state.chance_outcomes():
-                walk(state.child(a))
-            return
-        keys.add(state.information_state_string())
-        for a in state.legal_actions():
-            walk(state.child(a))
-
-    walk(game.new_initial_state())
+    keys.update(st.information_state_string()
+                for st in decision_states(game.new_initial_state()))
     out = subprocess.run([sys.executable, "-c", _RSS_CHILD, FCPA_SMALL, str(iterations)],
                          capture_output=True, text=True, check=True)
     grown = int(out.stdout.strip().splitlines()[-1])

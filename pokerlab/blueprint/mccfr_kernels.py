@@ -67,8 +67,8 @@ from pokerlab.cards.evaluator_kernels import (
     FLUSH_TEST,
     ROW_MASK,
     ROW_SHIFT,
+    heads_up_strengths,
     strength_from,
-    strength_nb,
 )
 from pokerlab.cards.hand_classes import NUM_STRENGTHS
 from pokerlab.rng import XorShift64Star, sample_categorical, sample_categorical_py
@@ -749,12 +749,8 @@ def _run(t0, n, kind, actor, street, child_start, num_children, child_node, com0
         else:
             for j in range(5):
                 hand[2 + j] = cards[4 + j]
-            hand[0] = cards[0]
-            hand[1] = cards[1]
-            s0 = strength_nb(tables, hand, 7)
-            hand[0] = cards[2]
-            hand[1] = cards[3]
-            s1 = strength_nb(tables, hand, 7)
+            s0, s1 = heads_up_strengths(tables, hand, cards[0], cards[1], cards[2],
+                                        cards[3])
         outcome = 1.0 if s0 > s1 else (-1.0 if s0 < s1 else 0.0)
         for s in range(1, 4):
             if ctab is None:

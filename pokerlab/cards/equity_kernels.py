@@ -24,6 +24,17 @@ from pokerlab.cards.evaluator_kernels import strength_from
 from pokerlab.cards.hand_classes import NUM_STRENGTHS
 
 
+@njit(cache=True, inline="always")
+def tie_group_end(strengths, order, start, n):  # type: ignore[no-untyped-def]
+    """The end (exclusive) of the run of ``order[start:n]`` whose ``strengths`` equal the
+    one at ``start`` (``order`` sorts by strength: the group of hands tied there)."""
+    s = strengths[order[start]]
+    end = start
+    while end < n and strengths[order[end]] == s:
+        end += 1
+    return end
+
+
 @njit(cache=True)
 def _leaf(nf, offs, fl, hole_keys, hole_bits, key, bits, nplayers, win, tie, eq):  # type: ignore[no-untyped-def]
     best = -1
@@ -257,10 +268,7 @@ def showdown_sweep(order, m, strengths, combos, weights, out_win, out_tie,
     group_card = np.zeros(52, dtype=np.float64)
     pos = 0
     while pos < m:
-        s = strengths[order[pos]]
-        end = pos
-        while end < m and strengths[order[end]] == s:
-            end += 1
+        end = tie_group_end(strengths, order, pos, m)
         group = 0.0
         for q in range(pos, end):
             i = order[q]

@@ -88,6 +88,18 @@ def strength_nb(tables, cards, n):  # type: ignore[no-untyped-def]
     return nonflush(tables, n, key >> 16)
 
 
+@njit(cache=True, inline="always")
+def heads_up_strengths(tables, hand, a0, a1, b0, b1):  # type: ignore[no-untyped-def]
+    """The 7-card strengths (:func:`strength_nb`) of hole cards ``a0 a1`` and ``b0 b1`` on
+    the board already in ``hand[2:7]`` (``hand[:2]`` is overwritten)."""
+    hand[0] = a0
+    hand[1] = a1
+    s0 = strength_nb(tables, hand, 7)
+    hand[0] = b0
+    hand[1] = b1
+    return s0, strength_nb(tables, hand, 7)
+
+
 @njit(cache=True)
 def _batch_rows(tables, hands, out, lo, hi):  # type: ignore[no-untyped-def]
     # Only the packed keys are summed; the suit bits are gathered in the rare flush case

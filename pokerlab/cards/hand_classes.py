@@ -81,27 +81,28 @@ CATEGORY_OF_STRENGTH = np.array([-1] + [c[0] for c in CODES], dtype=np.int8)
 CATEGORY_OF_STRENGTH.setflags(write=False)
 
 
+_DESCRIPTIONS: dict[int, str] = {
+    HIGH_CARD: "High Card, {n0}",
+    PAIR: "Pair of {p0}",
+    TWO_PAIR: "Two Pair, {p0} and {p1}",
+    TRIPS: "Three of a Kind, {p0}",
+    STRAIGHT: "Straight, {n0}-high",
+    FLUSH: "Flush, {n0}-high",
+    FULL_HOUSE: "Full House, {p0} full of {p1}",
+    QUADS: "Four of a Kind, {p0}",
+    STRAIGHT_FLUSH: "Straight Flush, {n0}-high",
+}
+"""Per category, the description of a code: ``n0`` is the first rank's name (``Ace``),
+``p0``/``p1`` the first/second rank's plural (``Aces``)."""
+
+
 def describe_code(code: Code) -> str:
     cat, r = code
-    if cat == HIGH_CARD:
-        return f"High Card, {_RANK_NAMES[r[0]]}"
-    if cat == PAIR:
-        return f"Pair of {_RANK_PLURALS[r[0]]}"
-    if cat == TWO_PAIR:
-        return f"Two Pair, {_RANK_PLURALS[r[0]]} and {_RANK_PLURALS[r[1]]}"
-    if cat == TRIPS:
-        return f"Three of a Kind, {_RANK_PLURALS[r[0]]}"
-    if cat == STRAIGHT:
-        return f"Straight, {_RANK_NAMES[r[0]]}-high"
-    if cat == FLUSH:
-        return f"Flush, {_RANK_NAMES[r[0]]}-high"
-    if cat == FULL_HOUSE:
-        return f"Full House, {_RANK_PLURALS[r[0]]} full of {_RANK_PLURALS[r[1]]}"
-    if cat == QUADS:
-        return f"Four of a Kind, {_RANK_PLURALS[r[0]]}"
-    if r[0] == 12:
+    if cat == STRAIGHT_FLUSH and r[0] == 12:
         return "Royal Flush"
-    return f"Straight Flush, {_RANK_NAMES[r[0]]}-high"
+    second = r[1] if len(r) > 1 else r[0]
+    return _DESCRIPTIONS[cat].format(n0=_RANK_NAMES[r[0]], p0=_RANK_PLURALS[r[0]],
+                                     p1=_RANK_PLURALS[second])
 
 
 def code_of_five(ranks: list[int] | tuple[int, ...], flush: bool) -> Code:

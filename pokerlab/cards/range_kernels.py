@@ -2,7 +2,7 @@
 once and the Monte Carlo equity of many combos against a random hand.
 
 They are card-only (no agent, no policy), so the range queries of every layer above use
-them: the card buckets of :mod:`pokerlab.abstraction.bucketers` (hand strength), the
+them: the card buckets of :mod:`pokerlab.abstraction.hs_cards` (hand strength), the
 ``tag`` agent's range query (equity against a random hand), LBR's kernels.  Each has its
 plain-Python twin here (``*_py``; tests/test_lbr_fast.py compares them).
 """
@@ -15,7 +15,7 @@ import numpy as np
 from numba import njit, prange
 
 from pokerlab.cards.cards import COMBOS
-from pokerlab.cards.equity_kernels import monte_carlo
+from pokerlab.cards.equity_kernels import monte_carlo, tie_group_end
 
 NUM_COMBOS = 1326
 
@@ -86,9 +86,7 @@ def hand_strength_all(strengths, combos, out):  # type: ignore[no-untyped-def]
     i = 0
     while i < n:
         s = strengths[order[i]]
-        k = i
-        while k < n and strengths[order[k]] == s:
-            k += 1
+        k = tie_group_end(strengths, order, i, n)
         if s > 0:
             for q in range(i, k):
                 j = order[q]

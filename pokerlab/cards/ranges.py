@@ -16,7 +16,7 @@ remove combos.  Errors name the token and its position in the text.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -172,24 +172,41 @@ def _grid_pos(name: str) -> tuple[int, int, str]:
     return hi, lo, (name[2] if len(name) == 3 else "")
 
 
-def range_to_string(weights: np.ndarray) -> str:
-    """Compact notation of a weight vector; ``parse_range`` of it gives the vector back
-    (weights to 6 significant digits)."""
+def _weight_vector(weights: np.ndarray) -> np.ndarray:
+    """``weights`` as float64, refused unless it is one weight per combo."""
     w = np.asarray(weights, dtype=np.float64)
     if w.shape != (NUM_COMBOS,):
         raise RangeError(f"a range is a weight vector over the 1326 combos, got shape {w.shape}")
-    class_w: dict[str, float] = {}
-    singles: list[str] = []
+    return w
+
+
+def _class_or_combo_weights(w: np.ndarray) -> Iterator[tuple[str, int, float]]:
+    """The positive weights of ``w`` class by class (``CLASS_NAMES`` order): ``(class
+    name, -1, weight)`` where all the class's combos share one weight, else ``(combo
+    name, combo index, weight)`` for each of its combos of weight > 0."""
     for k, name in enumerate(CLASS_NAMES):
         idx = np.flatnonzero(CLASS_OF_COMBO == k)
         vals = w[idx]
         if np.all(vals == vals[0]):
             if vals[0] > 0:
-                class_w[name] = float(vals[0])
+                yield name, -1, float(vals[0])
+            continue
+        for i in idx:
+            if w[i] > 0:
+                yield combo_str(int(i)), int(i), float(w[i])
+
+
+def range_to_string(weights: np.ndarray) -> str:
+    """Compact notation of a weight vector; ``parse_range`` of it gives the vector back
+    (weights to 6 significant digits)."""
+    w = _weight_vector(weights)
+    class_w: dict[str, float] = {}
+    singles: list[str] = []
+    for name, combo, x in _class_or_combo_weights(w):
+        if combo < 0:
+            class_w[name] = x
         else:
-            for i in idx:
-                if w[i] > 0:
-                    singles.append(combo_str(int(i)) + ("" if w[i] == 1 else ":" + _fmt(w[i])))
+            singles.append(name + ("" if x == 1 else ":" + _fmt(x)))
     tokens: list[str] = []
 
     def emit(first: str, last: str, weight: float, plus: bool) -> None:
@@ -402,32 +419,17 @@ def range_to_weighted_text(weights: np.ndarray) -> str:
     without spaces, a class (``QQ``, ``AKs``) where all its live combos share one weight,
     each combo otherwise (``AhKh:0.5``); weights are written exactly (``parse_range`` of
     the text gives the same vector bit for bit).  Combos of weight 0 are left out."""
-    w = np.asarray(weights, dtype=np.float64)
-    if w.shape != (NUM_COMBOS,):
-        raise RangeError(f"a range is a weight vector over the 1326 combos, got shape {w.shape}")
+    w = _weight_vector(weights)
     if not np.all(np.isfinite(w)) or np.any(w < 0) or np.any(w > 1):
         raise RangeError("range weights must be numbers in [0, 1]")
-    tokens: list[str] = []
-    for k, name in enumerate(CLASS_NAMES):
-        idx = np.flatnonzero(CLASS_OF_COMBO == k)
-        vals = w[idx]
-        if np.all(vals == vals[0]):
-            if vals[0] > 0:
-                tokens.append(name if vals[0] == 1.0 else f"{name}:{_weight_text(vals[0])}")
-            continue
-        for i in idx:
-            if w[i] > 0:
-                tok = combo_str(int(i))
-                tokens.append(tok if w[i] == 1.0 else f"{tok}:{_weight_text(w[i])}")
-    return ",".join(tokens)
+    return ",".join(name if x == 1.0 else f"{name}:{_weight_text(x)}"
+                    for name, _, x in _class_or_combo_weights(w))
 
 
 def range_to_json(weights: np.ndarray) -> dict[str, Any]:
     """``{"format": "pokerlab-range", "version": 1, "combos": {"AhKh": 0.5, ...}}``: every
     combo of weight > 0 with its exact weight."""
-    w = np.asarray(weights, dtype=np.float64)
-    if w.shape != (NUM_COMBOS,):
-        raise RangeError(f"a range is a weight vector over the 1326 combos, got shape {w.shape}")
+    w = _weight_vector(weights)
     return {"format": RANGE_FORMAT, "version": RANGE_VERSION,
             "combos": {combo_str(int(i)): float(w[i]) for i in np.flatnonzero(w > 0)}}
 

@@ -33,18 +33,15 @@ from typing import Any
 
 import typer
 
-from pokerlab.commands._validate import (
+from pokerlab.commands._file_guards import guard_call, refuse_blank_paths
+from pokerlab.commands._path_checks import (
     IMAGE_SUFFIXES,
-    RAW_ARGS,
     check_image_path,
     check_output_path,
     check_positive,
     check_seed,
-    guard_call,
-    option_flags,
-    refuse_blank_paths,
-    validate_call,
 )
+from pokerlab.commands._validate import RAW_ARGS, option_flags, validate_call
 from pokerlab.errors import ConfigError, PokerlabError
 
 # ---------------------------------------------------------------------------------- errors

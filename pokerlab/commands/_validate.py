@@ -31,19 +31,22 @@ refused everywhere) and an integer option fits in 64 bits.  The kinds:
 
 from __future__ import annotations
 
-import contextlib
 import contextvars
 import inspect
 import math
 import os
-import tempfile
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from pokerlab.commands._path_checks import (
+    IMAGE_SUFFIXES,
+    check_folder_path,
+    check_output_path,
+    check_seed,
+)
 from pokerlab.errors import ConfigError
 
-IMAGE_SUFFIXES = (".png", ".svg")
 MAX_COUNT = 10**12
 MAX_STACK_BB = 1e5
 MAX_CHIPS = 1e12
@@ -186,6 +189,9 @@ CONTINUE_FLAGS: dict[str, str] = {"spot solve": "--resume"}
 #: an empty path into ``Path(".")``, so an empty path is looked for in the tokens
 RAW_ARGS: contextvars.ContextVar[tuple[str, ...] | None] = contextvars.ContextVar(
     "RAW_ARGS", default=None)
+#: the flag that replaces an existing output (and the run in a run folder,
+#: :data:`pokerlab.commands._file_guards.RUN_FOLDERS`)
+FORCE_FLAG = "--force"
 #: sane limits of bet sizes (``--bets``): pot fractions, multiples of the bet, big blinds
 MAX_BET_POT = 100.0
 MAX_BET_MULT = 100.0
@@ -199,7 +205,7 @@ def kind_of(command: str, flag: str) -> str | None:
     return KINDS.get(flag)
 
 
-def _flag_of(name: str, default: Any) -> str:
+def flag_of(name: str, default: Any) -> str:
     decls = getattr(default, "param_decls", None) or ()
     longs = [d for d in decls if isinstance(d, str) and d.startswith("--")]
     if longs:
@@ -214,76 +220,14 @@ def option_flags(fn: Callable[..., Any]) -> dict[str, str]:
     parameters keep their name)."""
     out: dict[str, str] = {}
     for name, p in inspect.signature(fn).parameters.items():
-        out[name] = _flag_of(name, p.default)
+        out[name] = flag_of(name, p.default)
     return out
-
-
-# ------------------------------------------------------------------------ path checks
-
-
-def check_output_path(path: str | os.PathLike[str], *, option: str = "--out",
-                      suffixes: tuple[str, ...] | None = None) -> Path:
-    """Check that a file can be written at ``path`` before any long work starts.
-
-    Raises :class:`ConfigError` naming ``option`` and the path when the path is a folder,
-    lies under a file, its folder does not exist (never created for the user), the folder
-    is not writable, or its suffix is not one of ``suffixes``.  Returns the path.
-    """
-    p = Path(path)
-    if not str(path).strip():
-        raise ConfigError(f"{option}: empty path (give a file name)")
-    if p.name in ("", ".", ".."):
-        raise ConfigError(f"{option} {str(path)!r} is not a file name")
-    if p.is_dir():
-        raise ConfigError(f"{option} {str(p)!r} is a folder, not a file")
-    if suffixes is not None and p.suffix.lower() not in suffixes:
-        raise ConfigError(f"{option} {str(p)!r} must end in {' or '.join(suffixes)}")
-    parent = p.parent
-    for anc in [parent, *parent.parents]:
-        if anc.exists():
-            if not anc.is_dir():
-                raise ConfigError(f"{option} {str(p)!r} lies under {str(anc)!r}, which is a file")
-            break
-    if not parent.is_dir():
-        raise ConfigError(f"{option} {str(p)!r}: folder {str(parent)!r} does not exist "
-                          "(pokerlab does not create folders; create it first)")
-    if p.exists() and not os.access(p, os.W_OK):
-        raise ConfigError(f"{option} {str(p)!r} exists and is not writable")
-    try:
-        fd, probe = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".probe", dir=parent)
-    except OSError as exc:
-        raise ConfigError(f"{option} {str(p)!r}: cannot write in {str(parent)!r} "
-                          f"({exc.strerror or exc})") from None
-    os.close(fd)
-    with contextlib.suppress(OSError):
-        os.unlink(probe)
-    return p
-
-
-def check_image_path(path: str | os.PathLike[str], *, option: str = "--png") -> Path:
-    """:func:`check_output_path` for pictures: the suffix chooses the format (.png/.svg)."""
-    return check_output_path(path, option=option, suffixes=IMAGE_SUFFIXES)
-
-
-def check_seed(seed: int, *, option: str = "--seed") -> int:
-    """Seeds are non-negative integers (they seed numpy and the numba generators)."""
-    if seed < 0 or seed >= 2**63:
-        raise ConfigError(f"{option} must be a non-negative integer below 2**63, got {seed}")
-    return seed
-
-
-def check_positive(value: float, option: str, *, allow_zero: bool = False) -> None:
-    """Raise ConfigError naming ``option`` unless ``value`` > 0 (or >= 0)."""
-    ok = value >= 0 if allow_zero else value > 0
-    if not ok or (isinstance(value, float) and not math.isfinite(value)):
-        need = "non-negative" if allow_zero else "positive"
-        raise ConfigError(f"{option} must be {need}, got {value}")
 
 
 # ------------------------------------------------------------------------------ kinds
 
 
-def _name(flag: str) -> str:
+def flag_name(flag: str) -> str:
     return flag if flag.startswith("-") else flag.upper()
 
 
@@ -291,20 +235,20 @@ def _number(value: Any, flag: str) -> None:
     if isinstance(value, bool):
         return
     if isinstance(value, float) and not math.isfinite(value):
-        raise ConfigError(f"{_name(flag)} {value} is not a finite number")
+        raise ConfigError(f"{flag_name(flag)} {value} is not a finite number")
     if isinstance(value, int) and abs(value) > INT64_MAX:
-        raise ConfigError(f"{_name(flag)} {value} is too large (at most {INT64_MAX})")
+        raise ConfigError(f"{flag_name(flag)} {value} is too large (at most {INT64_MAX})")
 
 
 def _whole(value: Any, flag: str, low: int, high: int = MAX_COUNT) -> None:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise ConfigError(f"{_name(flag)} must be a whole number, got {value!r}")
+        raise ConfigError(f"{flag_name(flag)} must be a whole number, got {value!r}")
     if value < low:
         need = "positive" if low == 1 else "non-negative" if low == 0 else f">= {low}"
-        raise ConfigError(f"{_name(flag)} must be {need} (a whole number >= {low}), "
+        raise ConfigError(f"{flag_name(flag)} must be {need} (a whole number >= {low}), "
                           f"got {value}")
     if value > high:
-        raise ConfigError(f"{_name(flag)} must be at most {high:,}, got {value}")
+        raise ConfigError(f"{flag_name(flag)} must be at most {high:,}, got {value}")
 
 
 def _real(value: Any, flag: str, *, low: float, high: float = math.inf,
@@ -312,39 +256,24 @@ def _real(value: Any, flag: str, *, low: float, high: float = math.inf,
     x = float(value)
     if low == 0.0 and math.isfinite(x) and (x < 0 or (low_open and x == 0)):
         need = "positive" if low_open else "non-negative"
-        raise ConfigError(f"{_name(flag)} must be {need}, got {value}")
+        raise ConfigError(f"{flag_name(flag)} must be {need}, got {value}")
     if not math.isfinite(x) or x < low or (low_open and x == low) or x > high:
         rng = (f"> {low:g}" if low_open else f">= {low:g}") if high == math.inf \
             else f"{'above' if low_open else 'from'} {low:g} to {high:g}"
-        raise ConfigError(f"{_name(flag)} {x:g} is out of range: {what or 'a number'} "
+        raise ConfigError(f"{flag_name(flag)} {x:g} is out of range: {what or 'a number'} "
                           f"{rng} (got {value})")
 
 
 def _path_in(value: Any, flag: str, *, file: bool) -> None:
     p = Path(value)
     if not str(value).strip():
-        raise ConfigError(f"{_name(flag)}: empty path (give a file or folder name)")
+        raise ConfigError(f"{flag_name(flag)}: empty path (give a file or folder name)")
     if not p.exists():
-        raise ConfigError(f"{_name(flag)} {str(p)!r} does not exist")
+        raise ConfigError(f"{flag_name(flag)} {str(p)!r} does not exist")
     if file and p.is_dir():
-        raise ConfigError(f"{_name(flag)} {str(p)!r} is a folder, not a file")
+        raise ConfigError(f"{flag_name(flag)} {str(p)!r} is a folder, not a file")
     if not os.access(p, os.R_OK):
-        raise ConfigError(f"{_name(flag)} {str(p)!r} is not readable")
-
-
-def check_folder_path(path: str | os.PathLike[str], *, option: str = "--out") -> Path:
-    """A folder pokerlab will write into (a run folder): it may exist (as a folder) or
-    be created by the command, but its parent must exist and be writable."""
-    p = Path(path)
-    if not str(path).strip():
-        raise ConfigError(f"{option}: empty path (give a folder name)")
-    if p.exists():
-        if not p.is_dir():
-            raise ConfigError(f"{option} {str(p)!r} is a file, not a folder")
-        check_output_path(p / ".pokerlab-probe", option=option)
-        return p
-    check_output_path(p, option=option)
-    return p
+        raise ConfigError(f"{flag_name(flag)} {str(p)!r} is not readable")
 
 
 def _game(value: Any, flag: str, command: str) -> None:
@@ -355,22 +284,22 @@ def _game(value: Any, flag: str, command: str) -> None:
     if text in EXTRA_GAMES.get(command, ()):
         return
     if not text:
-        raise ConfigError(f"{_name(flag)}: empty game name")
+        raise ConfigError(f"{flag_name(flag)}: empty game name")
     if command in GAME_BY_NAME and "(" in text and not text.startswith("universal_poker"):
         try:
             name, params = parse_game_string(text)
         except PokerlabError as exc:
-            raise ConfigError(f"{_name(flag)} {text!r}: {exc}") from None
+            raise ConfigError(f"{flag_name(flag)} {text!r}: {exc}") from None
         if name.lower() in ("hunl", "holdem", "nlhe") and params:
-            raise ConfigError(f"{_name(flag)} {text!r}: {command} plays hunl by name; set "
+            raise ConfigError(f"{flag_name(flag)} {text!r}: {command} plays hunl by name; set "
                               f"its stack with --stack (parameters {', '.join(params)} "
                               "would be ignored)")
     try:
         load_game(text)
     except PokerlabError as exc:
-        raise ConfigError(f"{_name(flag)} {text!r}: {exc}") from None
+        raise ConfigError(f"{flag_name(flag)} {text!r}: {exc}") from None
     except (TypeError, ValueError, OverflowError) as exc:
-        raise ConfigError(f"{_name(flag)} {text!r}: bad game parameters ({exc})") from None
+        raise ConfigError(f"{flag_name(flag)} {text!r}: bad game parameters ({exc})") from None
 
 
 #: agent names a command accepts in a small game beside ``random`` and ``policy:PATH``
@@ -397,13 +326,13 @@ def _agent(value: Any, flag: str, command: str, game: str | None) -> None:
         if s.lower().startswith("policy:"):
             path = s.split(":", 1)[1]
             if not path:
-                raise ConfigError(f"{_name(flag)} {s!r} needs a file: policy:PATH")
-            _path_in(path, f"{_name(flag)} {s!r}: policy file", file=True)
+                raise ConfigError(f"{flag_name(flag)} {s!r} needs a file: policy:PATH")
+            _path_in(path, f"{flag_name(flag)} {s!r}: policy file", file=True)
             if small:
                 _policy_of_game(path, g, flag)
             continue
         if s.lower() not in known:
-            raise ConfigError(f"{_name(flag)}: unknown agent {s!r} for {g}; known: "
+            raise ConfigError(f"{flag_name(flag)}: unknown agent {s!r} for {g}; known: "
                               f"{', '.join(specs_known)}")
 
 
@@ -422,7 +351,7 @@ def _policy_of_game(path: str, game: str, flag: str) -> None:
         raise
     made_for = str(meta.get("game", "")).strip() if isinstance(meta, dict) else ""
     if made_for and made_for.replace(" ", "") != game.replace(" ", ""):
-        raise ConfigError(f"{_name(flag)}: policy file {path!r} is a policy of "
+        raise ConfigError(f"{flag_name(flag)}: policy file {path!r} is a policy of "
                           f"{made_for!r}, not of {game!r}")
 
 
@@ -522,9 +451,9 @@ def check_value(kind: str, value: Any, flag: str, command: str = "",
         _path_in(value, flag, file=False)
     elif kind == "folder_in":
         if not str(value).strip():
-            raise ConfigError(f"{_name(flag)}: empty path (give a folder name)")
+            raise ConfigError(f"{flag_name(flag)}: empty path (give a folder name)")
         if not Path(value).is_dir():
-            raise ConfigError(f"{_name(flag)} {str(value)!r} must be an existing folder")
+            raise ConfigError(f"{flag_name(flag)} {str(value)!r} must be an existing folder")
     elif kind == "game":
         _game(value, flag, command)
     elif kind == "agent":
@@ -556,67 +485,6 @@ def validate_call(command: str, flags: dict[str, str], kwargs: dict[str, Any]) -
         else:
             check_value(kind, value, flag, command, game)
     refuse_existing_outputs(command, flags, kwargs)
-
-
-# ------------------------------------------------------------------------ blank paths
-
-
-def option_decls(fn: Callable[..., Any]) -> dict[str, tuple[str, bool]]:
-    """``{every flag of an option (aliases too): (its first long flag, takes a value)}``
-    of a typer command function."""
-    out: dict[str, tuple[str, bool]] = {}
-    for name, p in inspect.signature(fn).parameters.items():
-        decls = [d for d in (getattr(p.default, "param_decls", None) or ())
-                 if isinstance(d, str)]
-        if type(p.default).__name__ == "ArgumentInfo":
-            continue
-        flag = _flag_of(name, p.default)
-        takes = not isinstance(getattr(p.default, "default", None), bool)
-        for d in decls or [flag]:
-            for one in d.split("/"):
-                if one.startswith("-"):
-                    out[one] = (flag, takes)
-    return out
-
-
-def _is_path(command: str, flag: str) -> bool:
-    return kind_of(command, flag) in PATH_KINDS or flag in PATH_FREE
-
-
-def refuse_blank_paths(command: str, fn: Callable[..., Any],
-                       tokens: Sequence[str] | None) -> None:
-    """An empty (or blank) path is refused everywhere, inputs and outputs alike (typer
-    would turn it into ``.``, the current folder).  ``tokens`` are the command line's own
-    words (:data:`RAW_ARGS`); nothing is checked without them."""
-    if not tokens:
-        return
-    words = command.split()
-    toks = list(tokens)
-    if toks[:len(words)] != words:
-        return
-    decls = option_decls(fn)
-    positional = [n for n, p in inspect.signature(fn).parameters.items()
-                  if type(p.default).__name__ == "ArgumentInfo" and _is_path(command, n)]
-    pending: str | None = None
-    for tok in toks[len(words):]:
-        if pending is not None:
-            if not tok.strip() and _is_path(command, pending):
-                raise ConfigError(f"{pending}: empty path (give a file or folder name)")
-            pending = None
-            continue
-        if tok.startswith("--") and "=" in tok:
-            flag, val = tok.split("=", 1)
-            flag = decls.get(flag, (flag, True))[0]
-            if not val.strip() and _is_path(command, flag):
-                raise ConfigError(f"{flag}: empty path (give a file or folder name)")
-            continue
-        if tok.startswith("-") and tok in decls:
-            flag, takes = decls[tok]
-            pending = flag if takes else None
-            continue
-        if not tok.strip() and positional:
-            raise ConfigError(f"{_name(positional[0])}: empty path (give a file or folder "
-                              "name)")
 
 
 # ---------------------------------------------------------------------- output files
@@ -677,152 +545,6 @@ def refuse_existing_outputs(command: str, flags: dict[str, str],
                           f"to replace it{hint} (nothing was changed)")
 
 
-
-# ------------------------------------------------------------------------- run guards
-
-#: command -> (flag of its run folder, flag that continues a run or None when the command
-#: continues the run in its folder by design, default folder)
-RUN_FOLDERS: dict[str, tuple[str, str | None, Callable[[dict[str, Any]], Path | None]]] = {
-    "blueprint train": ("--out", "--resume",
-                        lambda kw: Path(f"blueprint_{kw.get('preset') or 'small'}")),
-    "deepcfr train": ("--checkpoint", "--resume", lambda kw: None),
-    "ttt train": ("--out", None, lambda kw: None),  # its run folder is resumed by design
-    "spot report": ("--out", None, lambda kw: None),  # likewise: a killed report resumes
-}
-#: the flag (of every command in :data:`RUN_FOLDERS`) that replaces the run in its folder
-FORCE_FLAG = "--force"
-#: where the replaced run's files wait, inside the run folder, until the new run has
-#: written something (then they are deleted; a call that fails first puts them back)
-REPLACED_NAME = ".pokerlab-replaced"
-#: command -> flag of the database it writes (default: the user's hand database)
-DATABASES: dict[str, str] = {"hands import": "--db"}
-
-
-def _holds_run(folder: Path) -> list[str]:
-    from pokerlab.runlock import LOCK_NAME
-
-    if not folder.is_dir():
-        return []
-    return sorted(p.name for p in folder.iterdir() if p.name not in (LOCK_NAME, REPLACED_NAME))
-
-
-def _remove(path: Path) -> None:
-    import shutil
-
-    if path.is_dir() and not path.is_symlink():
-        shutil.rmtree(path)
-    else:
-        path.unlink(missing_ok=True)
-
-
-def _settle_replaced(folder: Path) -> None:
-    """A replaced run left behind by a killed ``--force`` call (the lock is ours): deleted
-    when the new run wrote something, else put back (nothing replaced it)."""
-    trash = folder / REPLACED_NAME
-    if not trash.is_dir():
-        return
-    if _holds_run(folder):
-        _remove(trash)
-        return
-    for p in trash.iterdir():
-        p.rename(folder / p.name)
-    trash.rmdir()
-
-
-@contextlib.contextmanager
-def _replacing(folder: Path, names: list[str]) -> Iterator[None]:
-    """Move the run's files ``names`` aside for the call; when the call ends they are
-    deleted if it wrote anything (or succeeded), else put back: a ``--force`` call that
-    fails before writing (a bad option the command itself checks) loses nothing."""
-    trash = folder / REPLACED_NAME
-    trash.mkdir()
-    for n in names:
-        (folder / n).rename(trash / n)
-    ok = False
-    try:
-        yield
-        ok = True
-    except BaseException as exc:
-        code = getattr(exc, "exit_code", None)
-        ok = type(exc).__name__ == "Exit" and code in (0, None)
-        raise
-    finally:
-        if ok or _holds_run(folder):
-            _remove(trash)
-        else:
-            _settle_replaced(folder)
-
-
-@contextlib.contextmanager
-def guard_call(command: str, flags: dict[str, str], kwargs: dict[str, Any]) -> Iterator[None]:
-    """Around one call of ``command``: a run folder that already holds a run is refused
-    unless the command continues it (``--resume``) or replaces it (``--force``: once the
-    lock is ours, the old run's files are moved aside and deleted when the new run has
-    written, so nothing of the old run mixes into the new one); a run folder or database
-    is locked (:mod:`pokerlab.runlock`) for the whole call, so a second process on it is
-    refused with the holder named.  A run folder this call made and left empty is
-    removed."""
-    from pokerlab.runlock import RunLock
-
-    by_flag = {f: n for n, f in flags.items()}
-    with contextlib.ExitStack() as stack:
-        if command in RUN_FOLDERS:
-            flag, resume_flag, default = RUN_FOLDERS[command]
-            value = kwargs.get(by_flag.get(flag, ""))
-            folder = Path(value) if value is not None else default(kwargs)
-            resume = bool(kwargs.get(by_flag.get(resume_flag or "", ""), False))
-            force = bool(kwargs.get(by_flag.get(FORCE_FLAG, ""), False))
-            if resume and force:
-                raise ConfigError(f"{resume_flag} continues the run in {flag} and "
-                                  f"{FORCE_FLAG} replaces it: give one of them")
-            if folder is not None:
-                lock = RunLock(folder, what=f"{flag} run folder", folder=True,
-                               command=f"pokerlab {command}")
-                if folder.is_dir() and (lock.path.exists() or force
-                                        or (folder / REPLACED_NAME).exists()):
-                    stack.enter_context(lock)  # refused here when another run holds it
-                    _settle_replaced(folder)
-                held = _holds_run(folder)
-                if resume_flag is not None and not resume and not force and held:
-                    shown = ", ".join(held[:4]) + (", ..." if len(held) > 4 else "")
-                    raise ConfigError(f"{flag} {str(folder)!r} already holds a run ({shown}); "
-                                      f"continue it with {resume_flag}, replace it with "
-                                      f"{FORCE_FLAG}, or give a new folder (nothing was "
-                                      "changed)")
-                made = not folder.exists()
-                if made:
-                    folder.mkdir()
-                    stack.callback(_remove_if_empty, folder)
-                if not lock.held:
-                    stack.enter_context(lock)
-                if force and held:
-                    stack.enter_context(_replacing(folder, held))
-        for flag, lock_at, _files, _may in output_files(command, flags, kwargs):
-            if lock_at.parent.is_dir():  # else the command names the missing folder
-                stack.enter_context(RunLock(lock_at, what=f"{flag} file", folder=False,
-                                            command=f"pokerlab {command}"))
-        refuse_existing_outputs(command, flags, kwargs)  # again, now that they are ours
-        if command in DATABASES:
-            value = kwargs.get(by_flag.get(DATABASES[command], ""))
-            if value is None:
-                from pokerlab.io import data_dir
-
-                value = data_dir() / "hands.duckdb"
-            if Path(value).name in ("", ".", "..") or Path(value).is_dir():
-                raise ConfigError(f"{DATABASES[command]} {str(value)!r} is not a file name "
-                                  "(an empty path or a folder); give a file such as "
-                                  "hands.duckdb")
-            if Path(value).parent.is_dir():  # else the command names the missing folder
-                stack.enter_context(RunLock(value, what="database", folder=False,
-                                            command=f"pokerlab {command}"))
-        yield
-
-
-def _remove_if_empty(folder: Path) -> None:
-    with contextlib.suppress(OSError):
-        if folder.is_dir() and not any(folder.iterdir()):
-            folder.rmdir()
-
 __all__ = [
     "CONTINUE_FLAGS",
     "FILE_OUT_KINDS",
@@ -835,15 +557,8 @@ __all__ = [
     "RAW_ARGS",
     "SIDE_FILES",
     "check_bet_set",
-    "option_decls",
     "output_files",
-    "refuse_blank_paths",
     "refuse_existing_outputs",
-    "IMAGE_SUFFIXES",
-    "check_image_path",
-    "check_output_path",
-    "check_positive",
-    "check_seed",
     "EXTRA_GAMES",
     "FREE",
     "GAME_BY_NAME",
@@ -852,12 +567,9 @@ __all__ = [
     "SMALL_AGENT_EXTRAS",
     "MAX_STACK_BB",
     "OVERRIDES",
-    "DATABASES",
     "FORCE_FLAG",
-    "REPLACED_NAME",
-    "RUN_FOLDERS",
-    "guard_call",
-    "check_folder_path",
+    "flag_name",
+    "flag_of",
     "check_value",
     "kind_of",
     "option_flags",

@@ -93,7 +93,7 @@ def train(
     if iterations is not None and minutes is not None:
         raise ConfigError("give --iterations or --minutes, not both")
     if preset.strip().lower() == "thesis":  # the thesis agent's own trainer
-        from pokerlab.blueprint.thesis import train_command as thesis_train
+        from pokerlab.blueprint.thesis_run import train_command as thesis_train
 
         if resume:
             raise ConfigError("--resume is not available for the thesis preset")

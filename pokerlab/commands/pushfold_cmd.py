@@ -30,6 +30,13 @@ def _side_path(path: Path, tag: str) -> Path:
     return path.with_name(f"{path.stem}_{tag}{path.suffix}")
 
 
+def _check_pngs(png: Path | None) -> None:
+    """Check ``--png`` and the BB picture written beside it (``NAME_bb``)."""
+    if png is not None:
+        check_image_path(png)
+        check_image_path(_side_path(png, "bb"))
+
+
 @app.command("solve")
 def solve_cmd(
     stack: float = stack_option(10.0, "Effective stack in bb (incl. blind, ante)."),
@@ -47,9 +54,7 @@ def solve_cmd(
     from pokerlab.pushfold.game import PushFoldConfig
     from pokerlab.pushfold.solver import solve
 
-    if png is not None:
-        check_image_path(png)
-        check_image_path(_side_path(png, "bb"))
+    _check_pngs(png)
     if algo == "lp" and iterations is not None:
         raise ConfigError("--iterations does nothing for --algo lp (it solves exactly); drop it")
     cfg = PushFoldConfig(stack=stack, ante=ante)
@@ -112,9 +117,7 @@ def chart_cmd(
     """The classic push/fold chart: the largest stack at which each hand shoves / calls."""
     from pokerlab.pushfold.solver import pushfold_chart
 
-    if png is not None:
-        check_image_path(png)
-        check_image_path(_side_path(png, "bb"))
+    _check_pngs(png)
     with progress("sweep", enabled=not as_json, total=1) as update:
         chart = pushfold_chart(max_stack=max_stack, min_stack=min_stack, step=step,
                                ante=ante, progress=update)

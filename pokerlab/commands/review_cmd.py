@@ -8,7 +8,14 @@ from pathlib import Path
 
 import typer
 
-from pokerlab.commands._common import emit_json, json_option, out_option, png_option, progress
+from pokerlab.commands._common import (
+    emit_json,
+    force_option,
+    json_option,
+    out_option,
+    png_option,
+    progress,
+)
 
 
 def review(
@@ -41,6 +48,7 @@ def review(
     no_resolve: bool = typer.Option(False, "--no-resolve", help="Score turn and river decisions in "
                                     "the flop solve's subtrees instead of turn / river subgames."),
     png: Path = png_option("A picture of the EV loss per decision, per player."),
+    force: bool = force_option(),
     as_json: bool = json_option(),
 ) -> None:
     """Score a hero's postflop decisions in heads-up-from-the-flop pots against solved spots."""
@@ -49,7 +57,7 @@ def review(
     from pokerlab.hands.review_ranges import load_presets
     from pokerlab.hands.review_spot import ReviewConfig
     from pokerlab.io import atomic_write_json
-    from pokerlab.subgame.tree import tree_config
+    from pokerlab.subgame.spot import tree_config
 
     names = None if hero.strip() == "*" else [x.strip() for x in hero.split(",") if x.strip()]
     if names is not None and not names:

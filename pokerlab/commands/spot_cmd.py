@@ -20,43 +20,38 @@ from pokerlab.commands._common import (
     png_option,
     progress,
 )
+from pokerlab.commands.spot_options import (
+    ALLIN,
+    BB,
+    BETS,
+    BOARD,
+    CAP,
+    COMPRESS,
+    DONK,
+    FLOP_BETS,
+    FORCE,
+    IP,
+    IP_BETS,
+    MAX_MEM,
+    MERGE,
+    NO_ISO,
+    OOP,
+    OOP_BETS,
+    POT,
+    PRECISION,
+    RAISES,
+    RAKE,
+    RAKE_CAP,
+    RIVER_BETS,
+    STACK,
+    TURN_BETS,
+    check_memory,
+)
+from pokerlab.commands.spot_report_cmd import report_cmd
 
 app = typer.Typer(help="Range-vs-range postflop spot solver (board, pot, stack, two ranges, bet sizes).",
                   no_args_is_help=True)
 GROUPS = [("spot", app, "Range-vs-range postflop spot solver.")]
-
-
-def _opt(default: Any, name: str, help: str) -> Any:
-    return typer.Option(default, name, help=help)
-
-
-BOARD = _opt(None, "--board", "Board of 3, 4 or 5 cards, e.g. Td9d6h.")
-POT = _opt(None, "--pot", "Chips in the pot at the start of the spot.")
-STACK = _opt(None, "--stack", "Effective stack behind, in chips.")
-OOP = _opt(None, "--oop", "Out-of-position range, e.g. '66+,AJo+,KQs' (weights as AKo:0.5, AhKh:0.25), "
-           "or @FILE: a range file (that text, or .json).")
-IP = _opt(None, "--ip", "In-position range (text or @FILE).")
-BETS = _opt("75%", "--bets", "Bet sizes on every street (% of pot, a = all-in), e.g. '33%,75%'.")
-RAISES = _opt("2.5x", "--raises", "Raise sizes: multiples of the bet faced (2.5x), % of pot, a, or none.")
-FLOP_BETS = _opt(None, "--flop-bets", "Flop bet sizes (default: --bets).")
-TURN_BETS = _opt(None, "--turn-bets", "Turn bet sizes (default: --bets).")
-RIVER_BETS = _opt(None, "--river-bets", "River bet sizes (default: --bets).")
-OOP_BETS = _opt(None, "--oop-bets", "Out of position's bet sizes (default: --bets; 'none': never bets).")
-IP_BETS = _opt(None, "--ip-bets", "In position's bet sizes (default: --bets).")
-DONK = _opt(None, "--donk", "Donk-bet sizes on turn and river (default: the ordinary bet sizes).")
-ALLIN = _opt(1.5, "--allin-threshold", "Also offer all-in when it is at most X pots (0: never add it).")
-FORCE = _opt(0.15, "--force-allin", "A bet becomes all-in when the stack-to-pot ratio after a call is <= Y "
-             "(0: never).")
-MERGE = _opt(0.1, "--merge", "Merge sizes whose pot ratios are closer than this (0: never).")
-CAP = _opt(0, "--raise-cap", "Most bets + raises per street (0: no cap).")
-RAKE = _opt(0.0, "--rake", "Rake as a fraction of the final pot (e.g. 0.05).")
-RAKE_CAP = _opt(0.0, "--rake-cap", "Rake cap in chips (0: no cap).")
-BB = _opt(1.0, "--big-blind", "Chips per big blind (for figures in bb).")
-MAX_MEM = _opt(8e9, "--max-memory", "Refuse a spot whose memory estimate (bytes) is larger.")
-NO_ISO = _opt(False, "--no-isomorphism", "Solve every turn/river card (no suit isomorphism).")
-COMPRESS = _opt(False, "--compress", "Store regrets and strategy sums in 16 bits (about half the memory).")
-PRECISION = _opt("single", "--precision", "Reach and value vectors in single (float32, faster) or double "
-                 "(float64) precision.")
 
 
 def _spot(board: str | None, pot: float | None, stack: float | None, oop: str | None, ip: str | None,
@@ -89,13 +84,6 @@ def _range_arg(text: str, who: str) -> Any:
     return load_range(Path(text[1:]), player=who)
 
 
-def _check_memory(max_memory: float) -> None:
-    from pokerlab.errors import ConfigError
-
-    if not (math.isfinite(max_memory) and max_memory > 0):
-        raise ConfigError(f"--max-memory must be a positive number of bytes, got {max_memory!r}")
-
-
 @app.command("tree")
 def tree_cmd(board: str | None = BOARD, pot: float | None = POT, stack: float | None = STACK,
              oop: str | None = OOP, ip: str | None = IP, bets: str = BETS, raises: str = RAISES,
@@ -110,7 +98,7 @@ def tree_cmd(board: str | None = BOARD, pot: float | None = POT, stack: float | 
     from pokerlab.subgame import estimate_size
     from pokerlab.subgame.tree import build_betting_tree
 
-    _check_memory(max_memory)
+    check_memory(max_memory)
     spot = _spot(board, pot, stack, oop, ip, bets, raises, flop_bets, turn_bets, river_bets, oop_bets,
                  ip_bets, donk, allin_threshold, force_allin, merge, raise_cap, rake, rake_cap, big_blind)
     tree = build_betting_tree(spot)
@@ -168,7 +156,7 @@ def solve_cmd(board: str | None = BOARD, pot: float | None = POT, stack: float |
     from pokerlab.errors import ConfigError
     from pokerlab.subgame import SolveConfig, SpotSolver
 
-    _check_memory(max_memory)
+    check_memory(max_memory)
     config = SolveConfig(algo=algo, isomorphism=not no_isomorphism, compress=compress, precision=precision)
     if iterations < 0:
         raise ConfigError(f"--iterations must be >= 0, got {iterations}")
@@ -525,118 +513,4 @@ def ranges_cmd(file: Path = typer.Argument(..., help="A spot saved by 'pokerlab 
         typer.echo(f"saved to {out}")
 
 
-@app.command("report")
-def report_cmd(flops: str = typer.Option("25", "--flops", help="The flop set: 25, 49, 95, 184 (weighted "
-                                         "subsets reproducing the texture frequencies), 1755 (all), or "
-                                         "a comma-separated list of boards."),
-               pot: float | None = POT, stack: float | None = STACK, oop: str | None = OOP,
-               ip: str | None = IP, bets: str = BETS, raises: str = RAISES,
-               flop_bets: str | None = FLOP_BETS, turn_bets: str | None = TURN_BETS,
-               river_bets: str | None = RIVER_BETS, oop_bets: str | None = OOP_BETS,
-               ip_bets: str | None = IP_BETS, donk: str | None = DONK,
-               allin_threshold: float = ALLIN, force_allin: float = FORCE, merge: float = MERGE,
-               raise_cap: int = CAP, rake: float = RAKE, rake_cap: float = RAKE_CAP,
-               big_blind: float = BB,
-               target: float = typer.Option(0.3, "--target", help="Stop each flop at this "
-                                            "exploitability, % of the pot."),
-               iterations: int = typer.Option(1000, "--iterations", help="Most iterations per flop."),
-               algo: str = algo_option("dcfr", "dcfr, cfr+, lcfr or cfr"),
-               max_memory: float = MAX_MEM, no_isomorphism: bool = NO_ISO, compress: bool = COMPRESS,
-               precision: str = PRECISION,
-               workers: int | None = typer.Option(None, "--workers", help="Flops solved at once "
-                                                  "(default: every core)."),
-               ray_address: str | None = typer.Option(None, "--ray-address", help="Solve on this Ray "
-                                                      "cluster (local, auto, HOST:PORT, ray://HOST)."),
-               out: Path | None = typer.Option(None, "--out", help="Report folder: each flop's row is "
-                                               "saved as it finishes; run again to resume."),
-               keep_spots: bool = typer.Option(False, "--keep-spots", help="Also save each solved flop "
-                                               "(.npz in --out, for 'spot show')."),
-               texture: str | None = typer.Option(None, "--texture", help="Only flops of these textures, "
-                                                  "e.g. 'monotone', 'two-tone,paired', 'connected,A-high'."),
-               png: Path | None = png_option("Charts of the first decision's mix per flop and by texture."),
-               force: bool = force_option(),
-               as_json: bool = json_option()) -> None:
-    """Solve one spot template over a set of flops: a table of EV, equity and the first
-    decision's action frequencies per flop."""
-    _report(**locals())
-
-
-def _report(**kw: Any) -> None:
-    from pokerlab.errors import ConfigError
-    from pokerlab.executor import check_workers, default_backend
-    from pokerlab.subgame import aggregate as agg
-    from pokerlab.subgame.flops import parse_filter, parse_flop_set
-
-    _check_memory(kw["max_memory"])
-    missing = [n for n, k in (("--pot", "pot"), ("--stack", "stack"), ("--oop", "oop"), ("--ip", "ip"))
-               if kw[k] is None]
-    if missing:
-        raise ConfigError(f"a report needs {', '.join(missing)}")
-    if not (math.isfinite(kw["target"]) and kw["target"] >= 0):
-        raise ConfigError(f"--target must be a percentage of the pot >= 0, got {kw['target']!r}")
-    if kw["keep_spots"] and kw["out"] is None:
-        raise ConfigError("--keep-spots saves the solved flops in --out: give --out")
-    terms = parse_filter(kw["texture"])
-    flop_set = parse_flop_set(kw["flops"])
-    if terms:
-        flop_set = [f for f in flop_set if _texture_ok(f, terms)]
-        if not flop_set:
-            raise ConfigError(f"no flop of the set has the texture {kw['texture']!r}")
-    if kw["png"] is not None:
-        check_image_path(kw["png"])
-    workers = check_workers(kw["workers"])
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
-    workers = workers if workers is not None else cores
-    backend = default_backend(workers, kw["ray_address"])
-    tpl = agg.ReportTemplate(
-        pot=kw["pot"], stack=kw["stack"], oop=kw["oop"], ip=kw["ip"], bets=kw["bets"], raises=kw["raises"],
-        flop_bets=kw["flop_bets"], turn_bets=kw["turn_bets"], river_bets=kw["river_bets"],
-        oop_bets=kw["oop_bets"], ip_bets=kw["ip_bets"], donk=kw["donk"],
-        allin_threshold=kw["allin_threshold"], force_allin=kw["force_allin"], merge=kw["merge"],
-        raise_cap=kw["raise_cap"], rake=kw["rake"], rake_cap=kw["rake_cap"], big_blind=kw["big_blind"],
-        algo=kw["algo"], iterations=kw["iterations"], target=kw["target"],
-        isomorphism=not kw["no_isomorphism"], compress=kw["compress"], precision=kw["precision"])
-    tpl.solve_config()  # a bad --algo / --precision: before any work
-    wall0 = time.perf_counter()
-    memory = agg.check_memory(tpl, flop_set, kw["max_memory"])
-    as_json = kw["as_json"]
-    with progress(f"report {len(flop_set)} flops", enabled=not as_json, total=len(flop_set), unit="flops",
-                  fields={"eta": "-"}) as bar:
-        res = agg.run_report(tpl, flop_set, folder=kw["out"], backend=backend, workers=workers,
-                             ray_address=kw["ray_address"], keep_spots=kw["keep_spots"],
-                             progress=lambda d, t, eta: bar(d, t, eta=agg.eta_text(eta)))
-    rows = res["flops"]
-    if kw["png"] is not None:
-        agg.plot_report(rows, kw["png"], title=f"pot {tpl.pot:g} stack {tpl.stack:g}: {len(rows)} flops")
-    obj = {"flops": rows, "count": len(rows), "summary": agg.summary(rows), "solved": res["solved"],
-           "resumed": res["resumed"], "template": tpl.to_json(), "flop_set": kw["flops"],
-           "texture": terms, "max_memory_bytes": max(memory), "backend": backend, "workers": workers,
-           "out": None if kw["out"] is None else os.fspath(kw["out"]),
-           "seconds": time.perf_counter() - wall0,
-           "units": "chips (ev with each player's pot share), equity as a fraction, weight in raw flops "
-                    "(of 22,100), exploitability_pct in % of the pot"}
-    if as_json:
-        emit_json(obj)
-        return
-    acts: list[str] = []
-    for r in rows:
-        acts += [a for a in r["root_actions"] if a not in acts]
-    typer.echo(f"{'board':8} {'weight':>8} {'ev oop':>8} {'ev ip':>8} {'eq oop':>7} "
-               + " ".join(f"{a:>10}" for a in acts))
-    for r in sorted(rows, key=lambda r: -r["ev_oop"]):
-        typer.echo(f"{r['board']:8} {r['weight']:8.2f} {r['ev_oop']:8.3f} {r['ev_ip']:8.3f} "
-                   f"{r['equity_oop'] * 100:6.2f}% "
-                   + " ".join(f"{r['root_actions'].get(a, 0.0) * 100:9.1f}%" for a in acts))
-    s = obj["summary"]
-    typer.echo(f"{'average':8} {s['weight']:8.0f} {s['ev_oop']:8.3f} {s['ev_ip']:8.3f} "
-               f"{s['equity_oop'] * 100:6.2f}% "
-               + " ".join(f"{s['root_actions'].get(a, 0.0) * 100:9.1f}%" for a in acts))
-    typer.echo(f"{res['solved']} flops solved, {res['resumed']} read from {kw['out']}  "
-               f"{obj['seconds']:.1f} s" if kw["out"] is not None else
-               f"{res['solved']} flops solved  {obj['seconds']:.1f} s")
-
-
-def _texture_ok(flop: Any, terms: list[str]) -> bool:
-    from pokerlab.subgame.flops import matches
-
-    return matches(flop.texture, terms)
+app.command("report")(report_cmd)

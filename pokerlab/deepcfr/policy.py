@@ -11,6 +11,7 @@ from pokerlab.deepcfr.encoding import PokerEncoder
 from pokerlab.deepcfr.network import DeepCFRNet
 from pokerlab.deepcfr.traversal import regret_matching_batch
 from pokerlab.errors import ConfigError
+from pokerlab.games.protocol import decision_states
 from pokerlab.policy.base import Policy
 
 
@@ -115,26 +116,16 @@ class SDCFRPolicy(Policy):
         index: list[dict[str, int]] = [{}, {}]
         feats: list[list[tuple[np.ndarray, np.ndarray, np.ndarray]]] = [[], []]
 
-        def collect(state: Any) -> None:
-            if state.is_terminal():
-                return
-            if state.is_chance_node():
-                for a, _ in state.chance_outcomes():
-                    collect(state.child(a))
-                return
+        root = game.new_initial_state()
+        for state in decision_states(root):
             p = state.current_player()
             key = state.information_state_string(p)
             if key not in index[p]:
                 index[p][key] = len(feats[p])
-                cards, bets = self.encoder.encode(state, p)
-                mask = np.zeros(na, dtype=np.bool_)
-                mask[state.legal_actions()] = True
-                feats[p].append((cards, bets, mask))
-            for a in state.legal_actions():
-                collect(state.child(a))
-
-        root = game.new_initial_state()
-        collect(root)
+                enc_cards, enc_bets = self.encoder.encode(state, p)
+                legal = np.zeros(na, dtype=np.bool_)
+                legal[state.legal_actions()] = True
+                feats[p].append((enc_cards, enc_bets, legal))
         strategies: list[np.ndarray] = []
         for p in range(2):
             cards = torch.from_numpy(np.stack([f[0] for f in feats[p]]).astype(np.int64))

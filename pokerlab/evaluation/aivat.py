@@ -47,7 +47,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -295,20 +295,26 @@ class _SmallValue:
     def selfplay_value(self, st: Any) -> float:
         """A's exact expected result from ``st`` when each seat plays its ``selfplay``
         policy."""
+        def step(st: Any) -> float:
+            if st.is_chance_node():
+                return sum(q * self.selfplay_value(st.child(c))
+                           for c, q in st.chance_outcomes() if q > 0)
+            probs = self.selfplay[st.current_player()](st)
+            return sum(q * self.selfplay_value(st.child(a)) for a, q in probs.items() if q > 0)
+
+        return self._cached(self._v, st, step)
+
+    def _cached(self, table: dict[tuple[str, str], float], st: Any,
+                step: Callable[[Any], float]) -> float:
+        """A's result at a terminal ``st``, else ``step(st)`` memoised in ``table`` by both
+        seats' information states."""
         if st.is_terminal():
             return float(st.returns()[self.a])
         key = self._key(st)
-        hit = self._v.get(key)
-        if hit is not None:
-            return hit
-        if st.is_chance_node():
-            val = sum(q * self.selfplay_value(st.child(c))
-                      for c, q in st.chance_outcomes() if q > 0)
-        else:
-            probs = self.selfplay[st.current_player()](st)
-            val = sum(q * self.selfplay_value(st.child(a)) for a, q in probs.items() if q > 0)
-        self._v[key] = val
-        return val
+        hit = table.get(key)
+        if hit is None:
+            hit = table[key] = step(st)
+        return hit
 
     @staticmethod
     def _key(st: Any) -> tuple[str, str]:
@@ -317,18 +323,13 @@ class _SmallValue:
     def checkdown(self, st: Any) -> float:
         from pokerlab.evaluation.lbr_small import classify
 
-        if st.is_terminal():
-            return float(st.returns()[self.a])
-        key = self._key(st)
-        hit = self._cd.get(key)
-        if hit is not None:
-            return hit
-        if st.is_chance_node():
-            val = sum(q * self.checkdown(st.child(c)) for c, q in st.chance_outcomes() if q > 0)
-        else:
-            val = self.checkdown(st.child(classify(st)[1]))
-        self._cd[key] = val
-        return val
+        def step(st: Any) -> float:
+            if st.is_chance_node():
+                return sum(q * self.checkdown(st.child(c)) for c, q in st.chance_outcomes()
+                           if q > 0)
+            return self.checkdown(st.child(classify(st)[1]))
+
+        return self._cached(self._cd, st, step)
 
     def value(self, st: Any) -> float:
         """Check-down, or the one-step look-ahead when a known responder faces a bet (or the

@@ -255,17 +255,23 @@ def _lbr_act(session: LBRSession) -> None:
         session.apply(session.call_action())
 
 
+def _to_agent(session: LBRSession) -> bool:
+    """Play on, LBR taking its own turns (:func:`_lbr_act`): True at the agent's next
+    decision, False at the end of the hand."""
+    while True:
+        actor = session.advance()
+        if actor < 0:
+            return False
+        if actor != session.seat:
+            return True
+        _lbr_act(session)
+
+
 def play_lbr_hand(session: LBRSession, rng: Any) -> float:
     """Play one hand: LBR decides by :func:`lbr_choose`, the agent's action is drawn from
     its probabilities for its real hand (``rng.random()``, one draw per agent decision)
     and the range is updated by Bayes' rule."""
-    while True:
-        actor = session.advance()
-        if actor < 0:
-            return session.payoff()
-        if actor == session.seat:
-            _lbr_act(session)
-            continue
+    while _to_agent(session):
         acts, probs = session.opponent_policy()
         row = np.asarray(probs[session.opponent_hand()], dtype=np.float64)
         total = float(row.sum())
@@ -279,6 +285,7 @@ def play_lbr_hand(session: LBRSession, rng: Any) -> float:
         w = session.range * np.asarray(probs[:, i], dtype=np.float64)
         session.range = w / float(w.sum())  # normalised: no underflow in long hands
         session.apply(acts[i])
+    return session.payoff()
 
 
 # ----------------------------------------------------------------------------- expected
@@ -349,13 +356,7 @@ def play_expected_hand(session: ExpectedSession, rng: Any = None) -> float:
 
 def _expected(session: ExpectedSession, snapshot: Callable[[], Any] | None,
               restore: Callable[[Any], None] | None, rng: Any = None) -> float:
-    while True:
-        actor = session.advance()
-        if actor < 0:
-            return session.expected_payoff()
-        if actor == session.seat:
-            _lbr_act(session)
-            continue
+    while _to_agent(session):
         acts, raw = session.opponent_policy()
         probs = np.asarray(raw, dtype=np.float64)
         w = session.weights
@@ -386,6 +387,7 @@ def _expected(session: ExpectedSession, snapshot: Callable[[], Any] | None,
             _agent_step(child, acts[k], norm[:, k], probs[:, k])
             value += float(mass[k]) * _expected(child, snapshot, restore, rng)
         return value
+    return session.expected_payoff()
 
 
 def _agent_step(session: ExpectedSession, action: Any, p_norm: np.ndarray,

@@ -26,8 +26,8 @@ from pokerlab.cards.evaluator_kernels import (
     ROW_MASK,
     ROW_SHIFT,
     combos_on_board_kernel,
+    heads_up_strengths,
     strength_from,
-    strength_nb,
 )
 from pokerlab.cards.range_kernels import hand_strength_all
 from pokerlab.evaluation.match_kernels import row_start, table_bucket
@@ -544,12 +544,8 @@ def lbr_fc_kernel(seed, ids, active, kind, actor, street, child_start,  # type: 
             else:
                 for c in range(5):
                     hand[2 + c] = board[c]
-                hand[0] = deals[0, 0]
-                hand[1] = deals[0, 1]
-                s0 = strength_nb(ET, hand, 7)
-                hand[0] = deals[0, 2]
-                hand[1] = deals[0, 3]
-                s1 = strength_nb(ET, hand, 7)
+                s0, s1 = heads_up_strengths(ET, hand, deals[0, 0], deals[0, 1], deals[0, 2],
+                                            deals[0, 3])
                 m = min(c0, c1)
                 pay0 = m if s0 > s1 else (-m if s1 > s0 else 0)
             out[i, seat] = pay0 if seat == 0 else -pay0
@@ -821,12 +817,8 @@ def lbr_tree_kernel(start, seed, ids, active, N, K, COLS, O, OF, E, BP, BN,  # t
         else:
             for c in range(5):
                 hand[2 + c] = board[c]
-            hand[0] = deals[0, 0]
-            hand[1] = deals[0, 1]
-            s0 = strength_nb(ET, hand, 7)
-            hand[0] = deals[0, 2]
-            hand[1] = deals[0, 3]
-            s1 = strength_nb(ET, hand, 7)
+            s0, s1 = heads_up_strengths(ET, hand, deals[0, 0], deals[0, 1], deals[0, 2],
+                                        deals[0, 3])
             pay0 = N[node, 13] if s0 > s1 else (N[node, 15] if s1 > s0 else N[node, 14])
         out[i, seat] = pay0 if seat == 0 else -pay0
     status[0] = 2 * nd

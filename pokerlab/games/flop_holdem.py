@@ -31,7 +31,14 @@ import numpy as np
 from pokerlab.cards.cards import COMBO_INDEX, COMBOS, card_str, cards_str
 from pokerlab.errors import ConfigError
 from pokerlab.games import register_game
-from pokerlab.games.protocol import CHANCE, TERMINAL, CloneChild, GameInfo, TwoPlayerGame
+from pokerlab.games.protocol import (
+    CHANCE,
+    TERMINAL,
+    CloneChild,
+    GameInfo,
+    NamedTwoPlayerGame,
+    fold_or_showdown_returns,
+)
 
 FOLD, CALL, RAISE = 0, 1, 2
 SMALL_BLIND, BIG_BLIND, BET_SIZE, MAX_BETS = 1, 2, 2, 4
@@ -217,21 +224,8 @@ class FlopHoldemState(CloneChild):
         b = self.betting
         if not b.done:
             return [0.0, 0.0]
-        if b.folder >= 0:
-            f = b.folder
-            r = [0.0, 0.0]
-            r[f] = -float(b.contrib[f])
-            r[1 - f] = float(b.contrib[f])
-            return r
-        s0 = self._game.strength(self.hole[0], self.board)
-        s1 = self._game.strength(self.hole[1], self.board)
-        if s0 == s1:
-            return [0.0, 0.0]
-        w = 0 if s0 > s1 else 1
-        r = [0.0, 0.0]
-        r[w] = float(b.contrib[1 - w])
-        r[1 - w] = -float(b.contrib[1 - w])
-        return r
+        return fold_or_showdown_returns(
+            b.contrib, b.folder, lambda p: self._game.strength(self.hole[p], self.board))
 
     def information_state_string(self, player: int | None = None) -> str:
         p = self.current_player() if player is None else player
@@ -257,7 +251,7 @@ class FlopHoldemState(CloneChild):
         return f"flop_holdem[{holes} | {cards_str(self.board)}] {self.betting.key()}"
 
 
-class FlopHoldem(TwoPlayerGame):
+class FlopHoldem(NamedTwoPlayerGame, name="flop_holdem", actions=3):
     """Flop Hold'em Poker; ``ranks`` (0..12 = 2..A) restricts the deck for small checks."""
 
     def __init__(self, *, ranks: Sequence[int] | None = None) -> None:
@@ -270,13 +264,6 @@ class FlopHoldem(TwoPlayerGame):
         self.deck_set = frozenset(self.deck)
         self.big_blind = BIG_BLIND
         self.max_actions_per_round = MAX_ACTIONS_PER_ROUND
-
-    @property
-    def name(self) -> str:
-        return "flop_holdem"
-
-    def num_distinct_actions(self) -> int:
-        return 3
 
     def info(self) -> GameInfo:
         most = 2 * MAX_BETS * BET_SIZE  # four bets of 2 chips in each of the two rounds

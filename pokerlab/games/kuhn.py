@@ -20,13 +20,20 @@ Action ids, chance order and information-state strings equal OpenSpiel's ``kuhn_
 from __future__ import annotations
 
 from pokerlab.errors import ConfigError
-from pokerlab.games.protocol import CHANCE, TERMINAL, CloneChild, GameInfo, TwoPlayerGame
+from pokerlab.games.protocol import (
+    CHANCE,
+    TERMINAL,
+    ChanceThenMoves,
+    CloneChild,
+    GameInfo,
+    NamedTwoPlayerGame,
+)
 
 PASS = 0
 BET = 1
 
 
-class KuhnLikeState(CloneChild):
+class KuhnLikeState(ChanceThenMoves, CloneChild):
     __slots__ = ("_game", "cards", "history")
 
     def __init__(self, game: KuhnLikeGame) -> None:
@@ -54,11 +61,7 @@ class KuhnLikeState(CloneChild):
     def is_chance_node(self) -> bool:
         return len(self.cards) < 2
 
-    def legal_actions(self) -> list[int]:
-        if self.is_chance_node():
-            return [a for a, _ in self.chance_outcomes()]
-        if self.is_terminal():
-            return []
+    def player_actions(self) -> list[int]:
         return [PASS, BET]
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
@@ -124,7 +127,7 @@ class KuhnLikeState(CloneChild):
         return " ".join(str(c) for c in self.cards) + " " + "".join("pb"[a] for a in self.history)
 
 
-class KuhnLikeGame(TwoPlayerGame):
+class KuhnLikeGame(NamedTwoPlayerGame, name="kuhn", actions=2):
     """An N-card one-bet poker game (see module docs)."""
 
     def __init__(self, *, num_cards: int, name: str) -> None:
@@ -134,11 +137,8 @@ class KuhnLikeGame(TwoPlayerGame):
         self._name = name
 
     @property
-    def name(self) -> str:
+    def name(self) -> str:  # each game of the family has its own
         return self._name
-
-    def num_distinct_actions(self) -> int:
-        return 2
 
     def info(self) -> GameInfo:
         # ante 1 + bet 1: at most 2 chips change hands; pass-bet-call is the longest play

@@ -19,7 +19,14 @@ Information-state strings reproduce OpenSpiel's verbatim, e.g.
 from __future__ import annotations
 
 from pokerlab.errors import ConfigError
-from pokerlab.games.protocol import CHANCE, TERMINAL, CloneChild, GameInfo, TwoPlayerGame
+from pokerlab.games.protocol import (
+    CHANCE,
+    TERMINAL,
+    CloneChild,
+    GameInfo,
+    NamedTwoPlayerGame,
+    fold_or_showdown_returns,
+)
 
 FOLD = 0
 CALL = 1
@@ -150,20 +157,7 @@ class LeducState(CloneChild):
     def returns(self) -> list[float]:
         if not self._terminal:
             return [0.0, 0.0]
-        if self.folder >= 0:
-            f = self.folder
-            r = [0.0, 0.0]
-            r[f] = -float(self.contrib[f])
-            r[1 - f] = float(self.contrib[f])
-            return r
-        v0, v1 = self._rank_value(0), self._rank_value(1)
-        if v0 == v1:
-            return [0.0, 0.0]
-        w = 0 if v0 > v1 else 1
-        r = [0.0, 0.0]
-        r[w] = float(self.contrib[1 - w])
-        r[1 - w] = -float(self.contrib[1 - w])
-        return r
+        return fold_or_showdown_returns(self.contrib, self.folder, self._rank_value)
 
     def information_state_string(self, player: int | None = None) -> str:
         p = self.current_player() if player is None else player
@@ -195,15 +189,8 @@ class LeducState(CloneChild):
         return f"leduc[{self.private} {self.public}] {self.public_state_string()}"
 
 
-class LeducGame(TwoPlayerGame):
+class LeducGame(NamedTwoPlayerGame, name="leduc", actions=3):
     """Leduc hold'em (OpenSpiel ``leduc_poker`` rules)."""
-
-    @property
-    def name(self) -> str:
-        return "leduc"
-
-    def num_distinct_actions(self) -> int:
-        return 3
 
     def info(self) -> GameInfo:
         most = ANTE + MAX_RAISES * RAISE_SIZES[0] + MAX_RAISES * RAISE_SIZES[1]  # 13 chips

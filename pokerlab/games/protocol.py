@@ -24,9 +24,9 @@ protocol (or an array compilation of it), never a concrete game module.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol, TypeVar, runtime_checkable
+from typing import Any, ClassVar, Protocol, TypeVar, runtime_checkable
 
 CHANCE = -1
 TERMINAL = -4
@@ -112,6 +112,35 @@ class CloneChild:
         return c
 
 
+class ChanceThenMoves:
+    """The protocol's ``is_chance_node`` and ``legal_actions`` for a state class whose
+    ``current_player`` says ``CHANCE``/``TERMINAL``: the chance outcomes' actions at
+    chance, nothing at the end, the class's :meth:`player_actions` elsewhere."""
+
+    __slots__ = ()
+
+    def current_player(self) -> int:
+        raise NotImplementedError
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        raise NotImplementedError
+
+    def player_actions(self) -> list[int]:
+        """The legal actions of the player to act (not at chance, not at the end)."""
+        raise NotImplementedError
+
+    def is_chance_node(self) -> bool:
+        return self.current_player() == CHANCE
+
+    def legal_actions(self) -> list[int]:
+        p = self.current_player()
+        if p == CHANCE:
+            return [a for a, _ in self.chance_outcomes()]
+        if p == TERMINAL:
+            return []
+        return self.player_actions()
+
+
 class TwoPlayerGame:
     """The protocol's ``num_players`` (a property) of a two-player game class: 2."""
 
@@ -120,6 +149,36 @@ class TwoPlayerGame:
     @property
     def num_players(self) -> int:
         return 2
+
+
+class NamedTwoPlayerGame(TwoPlayerGame):
+    """A two-player game class whose ``name`` and ``num_distinct_actions()`` are fixed,
+    given in its class line: ``class LeducGame(NamedTwoPlayerGame, name="leduc",
+    actions=3)`` (the class constants ``game_name`` and ``distinct_actions``)."""
+
+    __slots__ = ()
+    game_name: ClassVar[str]
+    distinct_actions: ClassVar[int]
+
+    def __init_subclass__(cls, *, name: str | None = None, actions: int | None = None,
+                          **kwargs: Any) -> None:
+        """A subclass of a named game keeps its parent's name and actions unless it gives
+        its own (a game class must have both, from its class line or a parent's)."""
+        super().__init_subclass__(**kwargs)
+        if name is not None:
+            cls.game_name = name
+        if actions is not None:
+            cls.distinct_actions = actions
+        if not hasattr(cls, "game_name") or not hasattr(cls, "distinct_actions"):
+            raise TypeError(f"{cls.__name__}: a NamedTwoPlayerGame needs name= and actions= in "
+                            "its class line (or a parent that has them)")
+
+    @property
+    def name(self) -> str:
+        return self.game_name
+
+    def num_distinct_actions(self) -> int:
+        return self.distinct_actions
 
 
 @runtime_checkable
@@ -191,3 +250,38 @@ class PublicBettingGame(Protocol):
 
     def state_at(self, holes: Sequence[tuple[int, int]], board: tuple[int, ...],
                  betting: Any) -> State: ...
+
+
+def decision_states(state: Any) -> Iterator[Any]:
+    """Every decision state at and below ``state`` (this protocol's or OpenSpiel's), depth
+    first, a state before its children, in the order of ``chance_outcomes()`` /
+    ``legal_actions()``; terminal and chance states are passed through, not yielded."""
+    if state.is_terminal():
+        return
+    if state.is_chance_node():
+        for a, _ in state.chance_outcomes():
+            yield from decision_states(state.child(a))
+        return
+    yield state
+    for a in state.legal_actions():
+        yield from decision_states(state.child(a))
+
+
+def fold_or_showdown_returns(contrib: Sequence[float], folder: int,
+                             strength: Callable[[int], float]) -> list[float]:
+    """Both players' returns at the end of a two-player hand where each has put
+    ``contrib[p]`` in: the folder (``folder >= 0``) loses its chips to the other; else the
+    higher ``strength(p)`` wins the other's chips (a tie: no chips change hands)."""
+    if folder >= 0:
+        r = [0.0, 0.0]
+        r[folder] = -float(contrib[folder])
+        r[1 - folder] = float(contrib[folder])
+        return r
+    s0, s1 = strength(0), strength(1)
+    if s0 == s1:
+        return [0.0, 0.0]
+    w = 0 if s0 > s1 else 1
+    r = [0.0, 0.0]
+    r[w] = float(contrib[1 - w])
+    r[1 - w] = -float(contrib[1 - w])
+    return r

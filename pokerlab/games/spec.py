@@ -12,7 +12,7 @@ Every syntax error is one ``error`` exception naming the string and the offendin
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from pokerlab.errors import PokerlabError
@@ -41,20 +41,13 @@ def split_params(body: str, *, keyed_commas: bool = False) -> list[str]:
     only those followed by ``key=``).  Raises ``ValueError`` for an unbalanced ``)``, an
     unclosed quote or parenthesis."""
     parts: list[str] = []
-    depth, quote, start = 0, "", 0
-    for i, ch in enumerate(body):
-        if quote:
-            if ch == quote:
-                quote = ""
-        elif ch in "'\"":
-            quote = ch
-        elif ch == "(":
-            depth += 1
-        elif ch == ")":
-            depth -= 1
-            if depth < 0:
-                raise ValueError("unbalanced ')'")
-        elif ch == "," and depth == 0 and (not keyed_commas or _KEY.match(body, i + 1)):
+    start = 0
+    depth, quote = 0, ""
+    for i, ch, depth, quote in _scan(body, 0):
+        if depth < 0:
+            raise ValueError("unbalanced ')'")
+        if ch == "," and not quote and depth == 0 and (
+                not keyed_commas or _KEY.match(body, i + 1)):
             parts.append(body[start:i])
             start = i + 1
     if quote or depth:
@@ -63,23 +56,33 @@ def split_params(body: str, *, keyed_commas: bool = False) -> list[str]:
     return parts
 
 
-def _close(text: str, start: int) -> int:
-    """Index of the ``)`` closing the ``(`` at ``start`` (quotes and nesting respected);
-    -1 when there is none."""
+def _scan(text: str, start: int) -> Iterator[tuple[int, str, int, str]]:
+    """``(i, ch, depth, quote)`` for each character from ``start``: the parenthesis depth
+    and the open quote *after* ``ch`` (a quote character opening or closing a string, and
+    every character inside one, has ``quote`` set or just cleared)."""
     depth, quote = 0, ""
     for i in range(start, len(text)):
         ch = text[i]
         if quote:
             if ch == quote:
                 quote = ""
+                yield i, "", depth, quote
+                continue
         elif ch in "'\"":
             quote = ch
         elif ch == "(":
             depth += 1
         elif ch == ")":
             depth -= 1
-            if depth == 0:
-                return i
+        yield i, ch, depth, quote
+
+
+def _close(text: str, start: int) -> int:
+    """Index of the ``)`` closing the ``(`` at ``start`` (quotes and nesting respected);
+    -1 when there is none."""
+    for i, ch, depth, quote in _scan(text, start):
+        if ch == ")" and not quote and depth == 0:
+            return i
     return -1
 
 
@@ -140,6 +143,16 @@ def parse_call(text: str, *, error: type[PokerlabError], what: str, usage: str,
         seen.add(k)
         params.append((k, v))
     return Call(text=text, name=name, params=tuple(params), suffix=tail_suffix, parens=True)
+
+
+def parse_named_call(text: str, name: str, *, error: type[PokerlabError], what: str,
+                     usage: str, **options: bool) -> Call:
+    """:func:`parse_call` of ``text`` that must be called ``name`` (any case); another
+    name is ``error``: ``{what} {text!r}: expected {usage}``."""
+    call = parse_call(text, error=error, what=what, usage=usage, **options)
+    if call.name.lower() != name:
+        raise error(f"{what} {text!r}: expected {usage}")
+    return call
 
 
 def check_keys(call: Call, known: Iterable[str], *, error: type[PokerlabError], what: str,

@@ -19,7 +19,7 @@ import numpy.typing as npt
 
 import pokerlab.games as _games
 from pokerlab.errors import PokerlabError
-from pokerlab.games.protocol import TERMINAL, CloneChild, GameInfo, TwoPlayerGame
+from pokerlab.games.protocol import TERMINAL, CloneChild, GameInfo, NamedTwoPlayerGame
 
 EMPTY = -1
 MARKS = "xo"
@@ -158,15 +158,8 @@ class TicTacToeState(CloneChild):
         return f"TicTacToeState({''.join(str(self).splitlines())!r})"
 
 
-class TicTacToeGame(TwoPlayerGame):
+class TicTacToeGame(NamedTwoPlayerGame, name="tictactoe", actions=9):
     """The game object: ``TicTacToeGame().new_initial_state()`` is the empty board."""
-
-    @property
-    def name(self) -> str:
-        return "tictactoe"
-
-    def num_distinct_actions(self) -> int:
-        return 9
 
     def info(self) -> GameInfo:
         return GameInfo(num_players=2, num_distinct_actions=9, zero_sum=True, min_utility=-1.0,

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import pokerlab.games as _games
 from pokerlab.errors import ConfigError
-from pokerlab.games.protocol import CHANCE, TERMINAL, CloneChild, GameInfo, TwoPlayerGame
+from pokerlab.games.protocol import CHANCE, TERMINAL, ChanceThenMoves, CloneChild, GameInfo, TwoPlayerGame
 
 CHECK = 0
 BET = 1
@@ -46,7 +46,7 @@ def analytic_solution(*, ante: float = 1.0, bet: float = 1.0) -> dict[str, float
             "value": ante * B / d}
 
 
-class VonNeumannState(CloneChild):
+class VonNeumannState(ChanceThenMoves, CloneChild):
     __slots__ = ("_game", "hands", "history")
 
     def __init__(self, game: VonNeumannGame) -> None:
@@ -68,11 +68,7 @@ class VonNeumannState(CloneChild):
     def is_chance_node(self) -> bool:
         return len(self.hands) < 2
 
-    def legal_actions(self) -> list[int]:
-        if self.is_chance_node():
-            return list(range(self._game.num_hands))
-        if self.is_terminal():
-            return []
+    def player_actions(self) -> list[int]:
         return [0, 1]
 
     def chance_outcomes(self) -> list[tuple[int, float]]:

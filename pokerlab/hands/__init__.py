@@ -18,8 +18,9 @@ from pokerlab.lazy import lazy_getattr
 if TYPE_CHECKING:
     from pokerlab.hands.acpc_log import iter_acpc_text, write_acpc_log
     from pokerlab.hands.db import HandDB, ImportReport, default_db_path
+    from pokerlab.hands.hand_files import iter_paths
     from pokerlab.hands.model import RawHand, Rejection
-    from pokerlab.hands.phh import iter_paths, iter_phh_text
+    from pokerlab.hands.phh import iter_phh_text
     from pokerlab.hands.replay import HandFacts, replay
     from pokerlab.hands.stats import (
         HandFilter,

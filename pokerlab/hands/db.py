@@ -182,7 +182,7 @@ class HandDB:
         the newly stored hands (column ``hands.grp``).  ``kernels``: where the replay
         kernels run (see :meth:`import_hands`).
         """
-        from pokerlab.hands.phh import iter_paths
+        from pokerlab.hands.hand_files import iter_paths
 
         problems: list[str] = []
         rep = self.import_hands(

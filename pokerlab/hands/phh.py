@@ -11,9 +11,9 @@ the fast path against PokerKit's parser on all 10,000 Pluribus hands.
 
 Money: decimal amounts (``0.50``, ``200.30``) are parsed exactly as
 :class:`~decimal.Decimal` (by the line reader, or ``tomllib`` with ``parse_float=Decimal``)
-and :func:`scale_money` stores every amount of a hand as an integer in the smallest unit
-it needs (cents at least when the hand names a currency); the unit and currency go into
-the :class:`~pokerlab.hands.model.RawHand`.
+and :func:`~pokerlab.hands.phh_money.scale_money` stores every amount of a hand as an
+integer in the smallest unit it needs (cents at least when the hand names a currency);
+the unit and currency go into the :class:`~pokerlab.hands.model.RawHand`.
 
 Files may be compressed (``.xz``, ``.gz``, ``.bz2``).  Every hand is returned either as a
 :class:`~pokerlab.hands.model.RawHand` or as a :class:`~pokerlab.hands.model.Rejection`
@@ -25,31 +25,24 @@ from __future__ import annotations
 import datetime as dt
 import math
 import operator
-import os
 import re
 import tomllib
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from decimal import Decimal, InvalidOperation
-from pathlib import Path
 from typing import Any
 
 from pokerlab.errors import HandHistoryError
 from pokerlab.hands.model import RawHand, Rejection
-from pokerlab.hands.textfile import COMPRESSIONS, read_compressed, read_text, split_name  # noqa: F401
+from pokerlab.hands.phh_money import CENT_CURRENCIES, scale_money
+from pokerlab.hands.textfile import read_text  # noqa: F401 - re-exported
 
 __all__ = [
-    "PHH_SUFFIXES",
     "parse_phh_fields",
     "raw_hand_from_fields",
     "read_text",
     "iter_phh_text",
-    "iter_paths",
-    "expand_paths",
 ]
 
-PHH_SUFFIXES = (".phh", ".phhs")
-POKERSTARS_SUFFIXES = (".txt",)
-ACPC_SUFFIXES = (".log",)
 
 _HEADER = re.compile(r"^\[([^\]\n]+)\][ \t\r]*$", re.MULTILINE)
 
@@ -228,90 +221,6 @@ def _played_at(d: dict[str, Any]) -> dt.datetime | None:
         return dt.datetime(year, month, day)
     except ValueError as exc:
         raise HandHistoryError(f"bad date {year}-{month}-{day} {t!r}: {exc}") from None
-
-
-CENT_CURRENCIES = frozenset({"$", "\u20ac", "\u00a3", "USD", "EUR", "GBP", "CAD", "AUD", "CHF"})
-"""Currencies whose amounts are stored in cents (hundredths) at least."""
-_MONEY_FIELDS = ("antes", "blinds_or_straddles", "min_bet", "starting_stacks", "rake", "_rake")
-_RESULT_FIELDS = ("finishing_stacks", "winnings")
-
-
-def _places(x: Any) -> int:
-    if isinstance(x, Decimal):
-        e = x.normalize().as_tuple().exponent
-        return -e if isinstance(e, int) and e < 0 else 0
-    if isinstance(x, float) and not x.is_integer():
-        return _places(Decimal(repr(x)))
-    return 0
-
-
-def _cbr_amount(a: str) -> str | None:
-    """The amount text of a ``pN cbr X`` action (``None`` for other actions)."""
-    w = a.split("#", 1)[0].split()
-    if len(w) == 3 and w[1] == "cbr" and w[0][:1] == "p":
-        return w[2]
-    return None
-
-
-def scale_money(d: dict[str, Any]) -> tuple[dict[str, Any], str, str | None]:
-    """Amounts of a PHH table in the smallest unit they need: ``(table, unit, currency)``.
-
-    The unit is the smallest power of ten that makes every ante, blind, ``min_bet``,
-    starting stack, ``rake`` and bet amount whole, and at least a cent (0.01) when the
-    table names a currency (``currency = 'USD'`` or ``currency_symbol = '$'``...).
-    Finishing stacks and winnings are scaled by the same factor (they may keep a
-    fraction: a split pot's odd unit).  Decimals are exact (the reader parses them as
-    :class:`~decimal.Decimal`, never as binary floats).
-    """
-    cur_v = d.get("currency") or d.get("currency_symbol")
-    currency = None if cur_v is None else str(cur_v)
-    places = 2 if currency is not None and currency.upper() in CENT_CURRENCIES else 0
-    for k in _MONEY_FIELDS:
-        v = d.get(k)
-        for x in v if isinstance(v, list) else [v]:
-            places = max(places, _places(x))
-    actions = d.get("actions")
-    amounts: list[str | None] = []
-    if isinstance(actions, list):
-        amounts = [_cbr_amount(a) if isinstance(a, str) else None for a in actions]
-        for t in amounts:
-            if t is not None and "." in t:
-                try:
-                    places = max(places, _places(Decimal(t)))
-                except InvalidOperation:
-                    raise HandHistoryError(f"bad amount {t!r} in the actions") from None
-    if places == 0:
-        return d, "1", currency
-    if places > 9:
-        raise HandHistoryError(f"amounts with {places} decimal places (at most 9 are supported)")
-    f = Decimal(10) ** places
-
-    def sc(x: Any, name: str) -> Any:
-        if isinstance(x, bool) or not isinstance(x, (int, float, Decimal)):
-            return x  # left for the field checks to report
-        y = (x if isinstance(x, (int, Decimal)) else Decimal(repr(x))) * f
-        return int(y) if y == int(y) else float(y)
-
-    out = dict(d)
-    for k in (*_MONEY_FIELDS, *_RESULT_FIELDS):
-        v = d.get(k)
-        if v is not None:
-            out[k] = [sc(x, k) for x in v] if isinstance(v, list) else sc(v, k)
-    if isinstance(actions, list):
-        new_actions = []
-        for a, t in zip(actions, amounts, strict=True):
-            if t is None:
-                new_actions.append(a)
-                continue
-            try:
-                y = Decimal(t) * f
-            except InvalidOperation:
-                raise HandHistoryError(f"bad amount {t!r} in action {a!r}") from None
-            head = a.split("#", 1)[0].split()
-            new_actions.append(f"{head[0]} cbr {int(y) if y == int(y) else y}")
-        out["actions"] = new_actions
-    unit = format(Decimal(1) / f, "f")
-    return out, unit, currency
 
 
 def raw_hand_from_fields(d: dict[str, Any], *, source: str = "", position: int = 0) -> RawHand:
@@ -657,6 +566,18 @@ def iter_phh_text(text: str, *, source: str = "<text>") -> Iterator[RawHand | Re
             yield Rejection(source=source, position=pos, message=str(exc))
 
 
+def fast_one_hand(text: str, source: str) -> RawHand | Rejection | None:
+    """A one-hand PHH text in the plain layout read directly (:func:`_fast_raw`): the hand,
+    or a :class:`Rejection` naming its problem; ``None`` when the text needs the general
+    reader (:func:`iter_phh_text`)."""
+    try:
+        return _fast_raw(text, source, 0)
+    except _Slow:
+        return None
+    except HandHistoryError as exc:
+        return Rejection(source=source, position=0, message=str(exc))
+
+
 def iter_phh_text_reference(text: str, *, source: str = "<text>") -> Iterator[RawHand | Rejection]:
     """:func:`iter_phh_text` without the direct-search path (for checking it)."""
     headers = list(_HEADER.finditer(text))
@@ -675,165 +596,3 @@ def iter_phh_text_reference(text: str, *, source: str = "<text>") -> Iterator[Ra
             yield Rejection(source=source, position=pos, message=str(exc))
 
 
-def _format_of_name(name: str) -> tuple[str | None, str]:
-    fmt, comp = split_name(name)
-    if fmt in PHH_SUFFIXES:
-        return "phh", comp
-    if fmt in POKERSTARS_SUFFIXES:
-        return "pokerstars", comp
-    if fmt in ACPC_SUFFIXES:
-        return "acpc", comp
-    return None, comp
-
-
-def file_format(path: str | Path) -> str | None:
-    """``"phh"``, ``"pokerstars"``, ``"acpc"`` or ``None`` (not a hand-history file) from the name."""
-    return _format_of_name(os.path.basename(str(path)))[0]
-
-
-_DIGITS = re.compile(r"(\d+)")
-
-
-def _natural_key(p: str) -> list[Any]:
-    return [int(t) if t.isdigit() else t for t in _DIGITS.split(p)]
-
-
-def expand_paths(
-    paths: Iterable[str | Path], *, problems: list[str] | None = None
-) -> list[Path]:
-    """Files to import: files as given, folders searched recursively (natural order).
-
-    A path that does not exist, or a file of an unknown kind given explicitly, raises
-    :class:`HandHistoryError` -- or, when ``problems`` is given, is described there and
-    left out (so that the other paths are still imported).
-    """
-    return [Path(f) for f in _expand(paths, problems)]
-
-
-def _expand(paths: Iterable[str | Path], problems: list[str] | None) -> list[str]:
-    """:func:`expand_paths` as strings (no ``Path`` object per file of a big folder)."""
-    out: list[str] = []
-    for raw in paths:
-        p = os.fspath(raw)
-        if os.path.isdir(p):
-            found: list[str] = []
-            for dirpath, _dirs, files in os.walk(p):
-                for name in files:
-                    if _format_of_name(name)[0] is not None:
-                        found.append(os.path.join(dirpath, name))
-            out.extend(sorted(found, key=_natural_key))
-            continue
-        if os.path.isfile(p):
-            if file_format(p) is not None:
-                out.append(p)
-                continue
-            msg = (
-                f"{p!r}: unknown hand-history file type (expected .phh, .phhs, .txt for "
-                "PokerStars or .log for ACPC, optionally .xz/.gz/.bz2 compressed)"
-            )
-        else:
-            msg = f"{p!r}: no such file or folder"
-        if problems is None:
-            raise HandHistoryError(msg)
-        problems.append(msg)
-    return out
-
-
-def _sniff(text: str, fmt: str) -> str:
-    """The reader for a text: PokerStars and ACPC logs are recognised by content."""
-    head = text.lstrip()[:200]
-    if head.startswith("PokerStars "):
-        return "pokerstars"
-    if fmt != "phh" and (
-        "\nSTATE:" in text[:5000] or head.startswith("STATE:") or head.startswith("# game:")
-    ):
-        return "acpc"
-    return fmt
-
-
-def iter_file_text(text: str, fmt: str, source: str) -> Iterator[RawHand | Rejection]:
-    """The hands of one file's text, by its format (``phh``, ``pokerstars``, ``acpc``)."""
-    fmt = _sniff(text, fmt)
-    if fmt == "phh":
-        yield from iter_phh_text(text, source=source)
-    elif fmt == "acpc":
-        from pokerlab.hands.acpc_log import iter_acpc_text
-
-        yield from iter_acpc_text(text, source=source)
-    else:
-        from pokerlab.hands.pokerstars import iter_pokerstars_text
-
-        yield from iter_pokerstars_text(text, source=source)
-
-
-def _read_plain(path: str) -> bytes:
-    """A file's bytes (``os.read`` in 64 KiB pieces: cheaper per file than ``open``)."""
-    fd = os.open(path, os.O_RDONLY)
-    try:
-        data = os.read(fd, 65536)
-        if len(data) < 65536:
-            return data
-        parts = [data]
-        while True:
-            chunk = os.read(fd, 1 << 20)
-            if not chunk:
-                return b"".join(parts)
-            parts.append(chunk)
-    finally:
-        os.close(fd)
-
-
-def _one_plain_hand(text: str) -> bool:
-    """True when a PHH text is one hand without ``[section]`` headers (no line starts
-    with ``[``) and is not PokerStars text: :func:`iter_phh_text` then reads it as one block."""
-    if text[:1] == "[" or "\n[" in text:
-        return False
-    return not (text.startswith("PokerStars ") or text.lstrip().startswith("PokerStars "))
-
-
-def iter_paths(
-    paths: Iterable[str | Path], *, problems: list[str] | None = None
-) -> Iterator[RawHand | Rejection]:
-    """Every hand of every file under ``paths`` (PHH, PokerStars text, ACPC logs).
-
-    With ``problems``, missing paths, files of unknown kind and files without any
-    recognisable hand are described there (by name) instead of raising.  A plain
-    one-hand ``.phh`` file (the usual folder of hand histories) is read and parsed
-    without the general per-file machinery (same result, less overhead per file).
-    """
-    sep = os.sep
-    for src in _expand(paths, problems):
-        fmt, comp = _format_of_name(src[src.rfind(sep) + 1 :])
-        try:
-            if fmt == "phh" and not comp:
-                try:
-                    data = _read_plain(src)
-                except OSError as exc:
-                    raise HandHistoryError(f"cannot read {src!r}: {exc}") from None
-                try:
-                    text = data.decode("utf-8-sig")
-                except UnicodeDecodeError:
-                    text = data.decode("latin-1")
-            else:
-                text = read_compressed(src, comp)
-        except HandHistoryError as exc:
-            if problems is None:
-                yield Rejection(source=src, position=0, message=str(exc))
-            else:
-                problems.append(str(exc))
-            continue
-        if fmt == "phh" and _one_plain_hand(text):
-            try:
-                yield _fast_raw(text, src, 0)
-                continue
-            except _Slow:
-                pass
-            except HandHistoryError as exc:
-                yield Rejection(source=src, position=0, message=str(exc))
-                continue
-        count = 0
-        for item in iter_file_text(text, fmt or "phh", src):
-            count += 1
-            yield item
-        if count == 0 and problems is not None:
-            problems.append(f"{src!r}: no recognisable hand history in this file")

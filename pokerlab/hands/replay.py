@@ -21,23 +21,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-import numpy as np
-
 from pokerlab.cards.cards import parse_card
 from pokerlab.errors import CardError, HandHistoryError
-from pokerlab.hands import replay_codes as K
 from pokerlab.hands.model import RawHand, amount_problem
 from pokerlab.hands.replay_codes import position_names  # noqa: F401 - re-exported
+from pokerlab.hands.replay_settle import settle_stacks
 from pokerlab.hands.schema import ACTION_ROW, NULL_INT, PLAYER_ROW  # noqa: F401 - re-exported
-
-
-def _settle_py(*args: Any) -> Any:
-    """:func:`pokerlab.hands.replay_kernels.settle` run as plain Python (numba is imported
-    here, on first use, not when this module is)."""
-    from pokerlab.hands.replay_kernels import settle
-
-    return settle.py_func(*args)
-
 
 ACTION_COLUMNS = ACTION_ROW
 """One row per betting action; ``kind`` is f (fold), x (check), c (call), b (bet), r (raise)."""
@@ -104,18 +93,6 @@ def _round_need(active: list[bool], stacks: list[int], bets: list[int]) -> list[
     totals = sorted(bets[j] + stacks[j] for j in range(len(stacks)) if active[j])
     second = totals[-2] if len(totals) >= 2 else 0
     return [active[j] and stacks[j] > 0 and min(stacks[j], second - bets[j]) > 0 for j in range(len(stacks))]
-
-
-_SETTLE_MESSAGES = {
-    K.SETTLE_FIN_SUM: "finishing stacks {fin} sum to more than the starting stacks {start}",
-    K.SETTLE_FIN_FOLDED: "p{p} folded with {x} chips behind, but finishes with {y}",
-    K.SETTLE_FIN_LOW: "p{p} finishes with {x}, less than the {y} never put in the pot",
-    K.SETTLE_RAKE_FIELD: "rake {x} does not match the hand: the stacks/winnings leave {y}",
-    K.SETTLE_WIN_FOLDED: "p{p} folded but has winnings {x}",
-    K.SETTLE_WIN_POT: "winnings sum to {x}, more than the pot of {y} can pay",
-    K.SETTLE_WIN_PLAYER: "p{p} wins {x}, more than the {y} the pots can pay him",
-    K.SETTLE_RAKE_POT: "rake {x} is more than the pot of {y}",
-}
 
 
 class _Replay:
@@ -465,7 +442,7 @@ class _Replay:
         ):
             raise HandHistoryError(f"the hand stops before the river ({len(self.board)} board dealings)")
         showdown = self.n_active >= 2
-        fin, rake = self._settle()
+        fin, rake = settle_stacks(self.h, self.hole, self.active, self.stacks, self.contrib)
         start = h.starting_stacks
         names = h.players if h.players is not None else [f"p{j + 1}" for j in range(n)]
         pos = position_names(n, swapped=self.swapped)
@@ -503,55 +480,6 @@ class _Replay:
             swapped=self.swapped,
         )
 
-    def _settle(self) -> tuple[list[float] | None, float]:
-        """Finishing stacks (``None``: unknown) and rake, by the shared rules of
-        :func:`pokerlab.hands.replay_kernels.settle` (run as plain Python here)."""
-        n, h = self.n, self.h
-        known_cards = all(
-            self.hole[j] is not None and "?" not in (self.hole[j] or "")
-            for j in range(n)
-            if self.active[j]
-        )
-        fin_out = np.zeros(n, np.float64)
-        st, rake, x, y, p = _settle_py(
-            np.asarray(h.starting_stacks, np.int64),
-            np.asarray(self.stacks, np.int64),
-            np.asarray(self.contrib, np.int64),
-            np.asarray(self.active, np.bool_),
-            known_cards,
-            np.asarray(h.finishing_stacks if h.finishing_stacks is not None else [0.0] * n, np.float64),
-            h.finishing_stacks is not None,
-            np.asarray(h.winnings if h.winnings is not None else [0.0] * n, np.float64),
-            h.winnings is not None and h.finishing_stacks is None,
-            -1 if h.rake is None else int(h.rake),
-            fin_out,
-        )
-        if st == K.SETTLE_OK:
-            return [float(v) for v in fin_out], float(rake)
-        if st == K.SETTLE_UNKNOWN:
-            return None, float(rake)
-        if st == K.SETTLE_POKERKIT:
-            return _settle_with_pokerkit(h), 0.0
-        raise HandHistoryError(
-            _SETTLE_MESSAGES[st].format(
-                p=p + 1,
-                x=_money(x, h),
-                y=_money(y, h),
-                fin=h.finishing_stacks,
-                start=list(h.starting_stacks),
-            )
-        )
-
-
-def _money(x: float, h: RawHand) -> str:
-    """An amount in units as the file wrote it: ``65`` chips, or ``0.65`` with unit 0.01."""
-    if h.unit == "1":
-        return str(int(x)) if float(x).is_integer() else repr(float(x))
-    from decimal import Decimal
-
-    v = Decimal(repr(float(x))) * Decimal(h.unit)
-    text = format(v.quantize(Decimal(h.unit)) if v == v.quantize(Decimal(h.unit)) else v, "f")
-    return f"{h.currency}{text}" if h.currency and len(h.currency) == 1 else text
 
 
 def _amount(a: str, text: str) -> int:
@@ -602,30 +530,3 @@ def replay(h: RawHand) -> HandFacts:
     return r.finish()
 
 
-def _settle_with_pokerkit(h: RawHand) -> list[float] | None:
-    """Finishing stacks of a showdown hand without them in the file, via PokerKit.
-
-    Needs every showdown player's hole cards; returns ``None`` (result unknown) otherwise.
-    """
-    try:
-        from pokerkit.notation import HandHistory
-    except ImportError:  # pragma: no cover - pokerkit is a dependency
-        return None
-    try:
-        hh = HandHistory(
-            variant=h.variant,
-            antes=list(h.antes),
-            blinds_or_straddles=list(h.blinds_or_straddles),
-            min_bet=h.min_bet,
-            starting_stacks=list(h.starting_stacks),
-            actions=list(h.actions),
-            ante_trimming_status=True,
-        )
-        state = None
-        for state in hh:  # noqa: B007 - the last state is the result
-            pass
-        if state is None or state.status:
-            return None
-        return [float(s) for s in state.stacks]
-    except Exception:  # noqa: BLE001 - PokerKit raises many types; unknown result is fine
-        return None

@@ -243,6 +243,20 @@ def settle(
     return SETTLE_UNKNOWN, rake, 0.0, 0.0, -1
 
 
+@njit(cache=True, inline="always")
+def _take_hole(seen: np.ndarray, pint: np.ndarray, row: int, c1: int, c2: int) -> bool:
+    """Mark hole cards ``c1``/``c2`` seen (codes >= 52: unknown, not marked) and write them
+    to ``pint[row]``; False (``pint`` untouched) when a known one was seen before."""
+    for c in (c1, c2):
+        if c < 52:
+            if seen[c]:
+                return False
+            seen[c] = True
+    pint[row, PI_C1] = c1
+    pint[row, PI_C2] = c2
+    return True
+
+
 @njit(cache=True)
 def _replay_one(  # noqa: C901 - mirrors pokerlab.hands.replay.replay step by step
     h: int,
@@ -408,15 +422,8 @@ def _replay_one(  # noqa: C901 - mirrors pokerlab.hands.replay.replay step by st
         if op == OP_DH:
             if i < 0 or i >= n or pint[po + i, PI_C1] != NO_CARD or street != 0 or idx != 0:
                 return 20
-            c1 = cards >> 6
-            c2 = cards & 63
-            for c in (c1, c2):
-                if c < 52:
-                    if seen[c]:
-                        return 21
-                    seen[c] = True
-            pint[po + i, PI_C1] = c1
-            pint[po + i, PI_C2] = c2
+            if not _take_hole(seen, pint, po + i, cards >> 6, cards & 63):
+                return 21
             continue
         if op == OP_SM:
             # a show after an uncontested win (the winner only) is allowed: no showdown
@@ -432,13 +439,8 @@ def _replay_one(  # noqa: C901 - mirrors pokerlab.hands.replay.replay step by st
                         seen[k1] = False
                     if k2 >= 0 and k2 < 52:
                         seen[k2] = False
-                    for c in (c1, c2):
-                        if c < 52:
-                            if seen[c]:
-                                return 31
-                            seen[c] = True
-                    pint[po + i, PI_C1] = c1
-                    pint[po + i, PI_C2] = c2
+                    if not _take_hole(seen, pint, po + i, c1, c2):
+                        return 31
                 elif k1 != c1 or k2 != c2:
                     return 32
             continue

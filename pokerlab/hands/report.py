@@ -11,6 +11,7 @@ from __future__ import annotations
 import datetime as dt
 import html
 import math
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -100,20 +101,31 @@ def plot_style_scatter(stats: list[PlayerStats], thresholds: StyleThresholds, pa
     _save(fig, path)
 
 
-def plot_bet_per_street(stats: list[PlayerStats], path: Path) -> None:
-    """Grouped bars: average chips put in per street (big blinds), one bar per player."""
-    fig = _figure(9, 5)
+def _grouped_bars(stats: list[PlayerStats], path: Path, *, size: tuple[float, float],
+                  labels: list[str], values: Callable[[PlayerStats], list[float]],
+                  ylabel: str, title: str) -> None:
+    """One group of bars per label, one bar per player (``values(player)``, a list the
+    length of ``labels``), saved to ``path``."""
+    fig = _figure(*size)
     ax = fig.add_subplot()
     n = max(1, len(stats))
     width = 0.8 / n
     for k, s in enumerate(stats):
-        vals = [s.bet_per_street.get(st) or 0.0 for st in STREETS]
-        ax.bar([i + (k - (n - 1) / 2) * width for i in range(4)], vals, width, label=s.player)
-    ax.set_xticks(range(4), list(STREETS))
-    ax.set_ylabel("average amount put in (big blinds)")
-    ax.set_title("Amount bet per street (hands that reached the street)")
+        ax.bar([i + (k - (n - 1) / 2) * width for i in range(len(labels))], values(s), width,
+               label=s.player)
+    ax.set_xticks(range(len(labels)), labels)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
     ax.legend(fontsize=8, ncols=2)
     _save(fig, path)
+
+
+def plot_bet_per_street(stats: list[PlayerStats], path: Path) -> None:
+    """Grouped bars: average chips put in per street (big blinds), one bar per player."""
+    _grouped_bars(stats, path, size=(9, 5), labels=list(STREETS),
+                  values=lambda s: [s.bet_per_street.get(st) or 0.0 for st in STREETS],
+                  ylabel="average amount put in (big blinds)",
+                  title="Amount bet per street (hands that reached the street)")
 
 
 _RATES = (
@@ -130,18 +142,9 @@ _RATES = (
 
 def plot_rates(stats: list[PlayerStats], path: Path) -> None:
     """Grouped bars of the percentage statistics per player."""
-    fig = _figure(10, 5)
-    ax = fig.add_subplot()
-    n = max(1, len(stats))
-    width = 0.8 / n
-    for k, s in enumerate(stats):
-        vals = [getattr(s, key) or 0.0 for key, _ in _RATES]
-        ax.bar([i + (k - (n - 1) / 2) * width for i in range(len(_RATES))], vals, width, label=s.player)
-    ax.set_xticks(range(len(_RATES)), [lab for _, lab in _RATES])
-    ax.set_ylabel("%")
-    ax.set_title("Frequencies")
-    ax.legend(fontsize=8, ncols=2)
-    _save(fig, path)
+    _grouped_bars(stats, path, size=(10, 5), labels=[lab for _, lab in _RATES],
+                  values=lambda s: [getattr(s, key) or 0.0 for key, _ in _RATES],
+                  ylabel="%", title="Frequencies")
 
 
 def plot_winnings(curves: dict[str, tuple[list[int], list[float]]], path: Path) -> None:

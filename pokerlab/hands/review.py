@@ -40,7 +40,8 @@ _KEEP = 4
 def _solve(spot: Any, cfg: ReviewConfig, threads: int | None, stats: dict[str, Any] | None = None) -> Any:
     """The solved spot, from the per-process cache when the same spot (ranges and tree
     included) was solved before with the same budget."""
-    from pokerlab.subgame.solver import SolveConfig, SpotSolver
+    from pokerlab.subgame.solve_config import SolveConfig
+    from pokerlab.subgame.solver import SpotSolver
 
     key = hashlib.sha256((spot.digest_text() + repr(cfg)).encode()).hexdigest()
     if key not in _SOLVED:
@@ -146,8 +147,8 @@ def review_hands(paths: Sequence[str | Path], heroes: Sequence[str] | None, *,
     """The review report (module docstring); ``limit``: review at most that many eligible
     hands (in file order); ``stop``: asked before each hand (one process), True ends the
     review early with the hands done so far (``stopped`` in the report)."""
+    from pokerlab.hands.hand_files import iter_paths
     from pokerlab.hands.model import RawHand
-    from pokerlab.hands.phh import iter_paths
     from pokerlab.hands.review_ranges import PRESETS
     from pokerlab.io import atomic_write_text
 

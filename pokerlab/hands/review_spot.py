@@ -208,7 +208,7 @@ def build_spot(line: HandLine, ranges: tuple[np.ndarray, np.ndarray], cfg: Revie
                street: int = 1) -> Any:
     """The spot of ``line`` at the start of ``street`` (1 flop, 2 turn, 3 river) with the
     hand's own sizes in the tree (module docstring)."""
-    from pokerlab.subgame.tree import make_spot, tree_config
+    from pokerlab.subgame.spot import make_spot, tree_config
 
     oop, ip = line.seats
     who = {oop: 0, ip: 1}
@@ -231,7 +231,7 @@ def build_spot(line: HandLine, ranges: tuple[np.ndarray, np.ndarray], cfg: Revie
                      merge=0.0, raise_cap=max(cfg.raise_cap, *aggr))
     from dataclasses import replace
 
-    from pokerlab.subgame.tree import StreetSizes, parse_sizes
+    from pokerlab.subgame.spot import StreetSizes, parse_sizes
 
     sizes = []
     for s in range(3):
@@ -397,7 +397,7 @@ def score_hand(line: HandLine, heroes: set[int], solve: Any, cfg: ReviewConfig |
 
 def _score(solver: Any, line: HandLine, i: int, view: Any, reach: list[np.ndarray], a: int,
            bb: float) -> dict[str, Any]:
-    from pokerlab.subgame.solver import NodeView
+    from pokerlab.subgame.solver_views import NodeView
 
     tr, d = solver.tree, solver.deal
     node = view.node

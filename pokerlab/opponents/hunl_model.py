@@ -42,7 +42,7 @@ tables, so ``p < 1`` regularises toward self-play rather than guaranteeing a wor
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -206,17 +206,22 @@ class LockConfig:
             raise ConfigError(f"seed must be >= 0, got {self.seed}")
 
 
+def _decision_rows(model: Any) -> Iterator[tuple[int, int, int, int]]:
+    """``(first value, actions, buckets, first child edge)`` of each node of a blueprint
+    layout (policy or model) that has actions and buckets; its rows start at
+    ``first value + b * actions``."""
+    for node in range(model.num_nodes):
+        k = int(model.num_children[node])
+        nb = int(model.num_buckets[node])
+        if k and nb:
+            yield int(model.node_offset[node]), k, nb, int(model.child_start[node])
+
+
 def lock_rows(model: Any, obs: HUNLObservations, rows: str = "all") -> np.ndarray:
     """Per-value flags (set at each locked row's first value): every row, or (``observed``)
     the rows with a count where the cards were known or at a node with public counts."""
     flags = np.zeros(model.probs.shape[0], dtype=np.bool_)
-    for node in range(model.num_nodes):
-        k = int(model.num_children[node])
-        nb = int(model.num_buckets[node])
-        if k == 0 or nb == 0:
-            continue
-        lo = int(model.node_offset[node])
-        cs = int(model.child_start[node])
+    for lo, k, nb, cs in _decision_rows(model):
         pub = obs.public[cs:cs + k].sum() > 0
         for b in range(nb):
             s = lo + b * k
@@ -265,12 +270,7 @@ def adapt_trainer(base: Any, probs: np.ndarray, *, p: float, seed: int,
     regret ``100 * warm * base`` chips and every average-strategy sum ``warm * base``
     (linear CFR's discounting shrinks both as the run goes)."""
     flags = np.zeros(base.probs.shape[0], dtype=np.bool_)
-    for node in range(base.num_nodes):
-        k = int(base.num_children[node])
-        nb = int(base.num_buckets[node])
-        if k == 0 or nb == 0:
-            continue
-        lo = int(base.node_offset[node])
+    for lo, k, nb, _ in _decision_rows(base):
         flags[lo:lo + nb * k:k] = True
     tr = _locked(base.metadata, probs, flags, p, seed, "the adapt base policy")
     if warm > 0:  # start at the base: regrets and average sums proportional to its rows

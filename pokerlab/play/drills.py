@@ -87,7 +87,7 @@ class Drill:
 
     def __init__(self, solver: Any, *, name: str, node: str = "") -> None:
         from pokerlab.subgame.classes import CLASS_NAMES, hand_classes
-        from pokerlab.subgame.solver import NodeView
+        from pokerlab.subgame.solver_views import NodeView
         from pokerlab.subgame.tree import CHANCE, DECISION, FOLD, SHOWDOWN
 
         self.name = name

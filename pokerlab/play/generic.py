@@ -121,7 +121,7 @@ def capabilities(game: Any) -> Capabilities:
     if (gd is not None and hasattr(gd, "num_suits") and isinstance(getattr(st, "hole", None),
                                                                     list)
             and isinstance(getattr(st, "board", None), list)):
-        from pokerlab.games.acpc_game import card_string
+        from pokerlab.games.acpc_cards import card_string
 
         ns = int(gd.num_suits)
 

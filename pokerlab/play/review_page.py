@@ -122,13 +122,17 @@ def _num(x: Any) -> float | None:
     return v if math.isfinite(v) else None
 
 
-def page_report(rep: dict[str, Any]) -> dict[str, Any]:
+def page_report(rep: dict[str, Any], source: tuple[str, str] | None = None) -> dict[str, Any]:
     """What the page shows of a :func:`~pokerlab.hands.review.review_hands` report: the
-    decisions (numbered in file order), the totals per street and per situation, the
-    mean with its 95% interval, the skipped hands."""
+    decisions (numbered in file order), the totals per street (flop, turn, river) and per
+    situation, the mean with its 95% interval, the skipped hands.  ``source``: (the file's
+    path on the server, the uploaded name), the name shown instead of the path."""
     rows = []
     for i, d in enumerate(rep["decisions"]):
-        rows.append({"n": i + 1, "hand": str(d["hand"]), "player": d["player"], "street": d["street"],
+        hand = str(d["hand"])
+        if source is not None:
+            hand = hand.replace(source[0], source[1])
+        rows.append({"n": i + 1, "hand": hand, "player": d["player"], "street": d["street"],
                      "situation": d["situation"], "board": d["board"], "cards": d["cards"],
                      "action": d["action"], "best_action": d["best_action"],
                      "ev_loss_bb": _num(d["ev_loss_bb"]), "ev_loss_pct_pot": _num(d["ev_loss_pct_pot"]),
@@ -141,7 +145,8 @@ def page_report(rep: dict[str, Any]) -> dict[str, Any]:
 
     return {"hands": rep["hands"], "hands_reviewed": rep["hands_reviewed"], "reviewed": rep["reviewed"],
             "skipped": rep["skipped"], "ev_loss_bb": clean(rep["ev_loss_bb"]),
-            "by_street": {k: clean(v) for k, v in rep["by_street"].items()},
+            "by_street": {k: clean(rep["by_street"][k]) for k in ("flop", "turn", "river")
+                          if k in rep["by_street"]},
             "by_situation": {k: clean(v) for k, v in rep["by_situation"].items()},
             "decisions": rows, "tree": rep["tree"], "stopped": bool(rep.get("stopped", False))}
 
@@ -165,8 +170,8 @@ class ReviewHub:
     def upload(self, raw: bytes, name: str = "", client: str = "") -> dict[str, Any]:
         """Read an uploaded hand-history file; refused when empty, too large, of no hand,
         or of more than ``max_hands`` hands."""
+        from pokerlab.hands.hand_files import iter_file_text
         from pokerlab.hands.model import RawHand
-        from pokerlab.hands.phh import iter_file_text
 
         c = self.cfg
         if len(raw) > c.max_upload_bytes:
@@ -253,12 +258,12 @@ class ReviewHub:
                             iterations=it)
             self.jobs[job.jid] = job
             job.total = up.hands
-            job.thread = threading.Thread(target=self._run, args=(job, up.path), daemon=True,
+            job.thread = threading.Thread(target=self._run, args=(job, up.path, up.name), daemon=True,
                                           name=f"review-{job.jid[:6]}")
             job.thread.start()
             return job.status()
 
-    def _run(self, job: ReviewJob, path: Path) -> None:
+    def _run(self, job: ReviewJob, path: Path, name: str) -> None:
         from pokerlab.hands.review import review_hands
         from pokerlab.hands.review_spot import ReviewConfig
 
@@ -278,7 +283,7 @@ class ReviewHub:
         try:
             rep = review_hands([path], [job.hero], cfg=ReviewConfig(iterations=job.iterations),
                                on_hand=on_hand, stop=stop)
-            job.report = page_report(rep)
+            job.report = page_report(rep, (str(path), name))
             job.state = "stopped" if rep.get("stopped") else "done"
             if job.state == "done":
                 job.message = (f"{rep['reviewed']} decisions in {rep['hands_reviewed']} hands"

@@ -39,7 +39,7 @@ def create_app(config: ServerConfig | None = None) -> Any:
     except ModuleNotFoundError as exc:  # pragma: no cover - depends on the install
         raise PlayError("the play server needs the web extra: pip install 'pokerlab[web]' "
                         f"({exc.name} is missing)") from None
-    from pokerlab.play.solver_page import add_solver_routes
+    from pokerlab.play.solver_routes import add_solver_routes
     return add_solver_routes(build_app(config or ServerConfig()), config)
 
 

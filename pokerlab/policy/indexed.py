@@ -41,6 +41,7 @@ from pokerlab.policy.tabular import (
     PolicyLookupError,
     TabularPolicy,
     check_archive,
+    check_missing,
     load_policy,
     parse_header,
 )
@@ -64,9 +65,7 @@ class IndexedPolicy(Policy):
         self.child_action = np.ascontiguousarray(child_action, dtype=np.int8)
         self.num_buckets = np.ascontiguousarray(num_buckets, dtype=np.int32)
         self.probs = np.ascontiguousarray(probs, dtype=np.float32)
-        if missing not in ("error", "uniform"):
-            raise PolicyLookupError(f"missing must be 'error' or 'uniform', got {missing!r}")
-        self.missing: Literal["error", "uniform"] = missing
+        self.missing: Literal["error", "uniform"] = check_missing(missing)
         self.metadata: dict[str, Any] = dict(metadata or {})
         n = self.num_children.shape[0]
         if self.num_buckets.shape != (n,):

@@ -6,7 +6,7 @@ The answers live here, below the agents and the evaluators that ask
 (:func:`all_hands_probabilities`): an agent's own vectorised
 ``action_probabilities_all_hands`` (``tag``, ``pushfold``); for a policy agent over an
 indexed blueprint one card-bucket pass per board (its bucketer's ``bucket_vector``,
-:mod:`pokerlab.abstraction.bucketers`) and one row gather per node (:func:`node_rows`,
+:mod:`pokerlab.abstraction.hs_cards`) and one row gather per node (:func:`node_rows`,
 :func:`policy_columns`: how the agent's node is played at the real state), the node
 coming from the agent's cursor over its tree (:mod:`pokerlab.abstraction.cursor`);
 one query broadcast to all hands for agents that ignore their cards; else one
@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import dataclasses
 import weakref
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -42,17 +43,23 @@ def policy_columns(agent: Any, node: int, real: Any) -> tuple[list[int], list[in
     acts = [int(a) for a in agent.tree.actions(node)]
     legal_real = set(agent.map.abstract_actions(real))
     keep = [k for k, a in enumerate(acts) if a in legal_real]
+    columns, col_of = real_columns(agent.map.to_real(real, acts[k]) for k in keep)
+    return acts, keep, columns, col_of
+
+
+def real_columns(actions: Iterable[Any]) -> tuple[list[Any], list[int]]:
+    """The distinct real actions of ``actions`` in first-seen order, check/call always
+    among them (last when none of ``actions`` is it), and each action's column."""
     columns: list[Any] = []
     col_of: list[int] = []
-    for k in keep:
-        act = agent.map.to_real(real, acts[k])
+    for act in actions:
         if act not in columns:
             columns.append(act)
         col_of.append(columns.index(act))
     call = Action(kind=ActionKind.CHECK_CALL)
     if call not in columns:
         columns.append(call)
-    return acts, keep, columns, col_of
+    return columns, col_of
 
 
 def with_hole(view: Any, cards: tuple[int, int]) -> Any:
@@ -316,7 +323,7 @@ def bucket_vector(agent: Any, street: int, board: tuple[int, ...]) -> np.ndarray
     """Every combo's card bucket (``agent.bucket(street, hole, board)``) on ``board`` at
     once, ``-1`` for combos the board blocks: the agent's bucketer's own
     ``bucket_vector`` when it has one (hand-strength and table bucketers,
-    :mod:`pokerlab.abstraction.bucketers`), else one ``agent.bucket`` call per combo
+    :mod:`pokerlab.abstraction.hs_cards`), else one ``agent.bucket`` call per combo
     (:func:`bucket_vector_py`)."""
     fn = getattr(getattr(agent, "bucketer", None), "bucket_vector", None)
     if fn is not None:

@@ -26,6 +26,16 @@ class PolicyLookupError(PokerlabError, KeyError):
         return str(self.args[0]) if self.args else ""
 
 
+def check_missing(missing: str) -> Literal["error", "uniform"]:
+    """``missing`` (what a policy does for a key it lacks) checked: ``"error"`` or
+    ``"uniform"``; anything else raises :class:`PolicyLookupError`."""
+    if missing == "error":
+        return "error"
+    if missing == "uniform":
+        return "uniform"
+    raise PolicyLookupError(f"missing must be 'error' or 'uniform', got {missing!r}")
+
+
 class TabularPolicy(Policy):
     """A policy given by a table ``information-state string -> distribution``.
 
@@ -50,9 +60,7 @@ class TabularPolicy(Policy):
         self._offsets = np.ascontiguousarray(offsets, dtype=np.int64)
         self._actions = np.ascontiguousarray(actions, dtype=np.int64)
         self._probs = np.ascontiguousarray(probs, dtype=np.float64)
-        if missing not in ("error", "uniform"):
-            raise PolicyLookupError(f"missing must be 'error' or 'uniform', got {missing!r}")
-        self.missing: Literal["error", "uniform"] = missing
+        self.missing: Literal["error", "uniform"] = check_missing(missing)
         self.metadata: dict[str, Any] = dict(metadata or {})
         n = len(self._keys)
         if self._offsets.shape != (n + 1,) or (n + 1 > 0 and self._offsets[0] != 0):

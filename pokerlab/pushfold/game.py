@@ -38,7 +38,14 @@ from pokerlab.cards.cards import (
     combo_str,
 )
 from pokerlab.errors import CardError, ConfigError
-from pokerlab.games.protocol import CHANCE, TERMINAL, CloneChild, GameInfo, TwoPlayerGame
+from pokerlab.games.protocol import (
+    CHANCE,
+    TERMINAL,
+    ChanceThenMoves,
+    CloneChild,
+    GameInfo,
+    NamedTwoPlayerGame,
+)
 
 SB_BLIND = 0.5
 BB_BLIND = 1.0
@@ -197,7 +204,7 @@ def _nonconflicting(i: int) -> np.ndarray:
     return np.flatnonzero((COMBO_MASKS & COMBO_MASKS[i]) == 0)
 
 
-class PushFoldState(CloneChild):
+class PushFoldState(ChanceThenMoves, CloneChild):
     """A state of :class:`PushFoldGame` (OpenSpiel-style protocol).
 
     Chance deals SB's combo (1326 outcomes) then BB's (1225); SB (player 0) acts, then BB
@@ -222,15 +229,7 @@ class PushFoldState(CloneChild):
         h = self.history
         return (len(h) == 1 and h[0] == FOLD) or len(h) == 2
 
-    def is_chance_node(self) -> bool:
-        return self.current_player() == CHANCE
-
-    def legal_actions(self) -> list[int]:
-        p = self.current_player()
-        if p == CHANCE:
-            return [a for a, _ in self.chance_outcomes()]
-        if p == TERMINAL:
-            return []
+    def player_actions(self) -> list[int]:
         return [FOLD, GII]
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
@@ -308,19 +307,12 @@ class PushFoldState(CloneChild):
         return self.sb_combo if p == 0 else self.bb_combo
 
 
-class PushFoldGame(TwoPlayerGame):
+class PushFoldGame(NamedTwoPlayerGame, name="pushfold", actions=2):
     """Heads-up push/fold as a :class:`pokerlab.games.protocol.Game`."""
 
     def __init__(self, *, config: PushFoldConfig, equity: np.ndarray | None = None) -> None:
         self.config = config
         self.equity = check_equity_matrix(equity_matrix() if equity is None else equity)
-
-    @property
-    def name(self) -> str:
-        return "pushfold"
-
-    def num_distinct_actions(self) -> int:
-        return 2
 
     def info(self) -> GameInfo:
         """Returns are in big blinds (the whole stack is the most either side can win)."""

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import TypeVar
 
 from pokerlab.errors import ConfigError
 from pokerlab.games.protocol import Game, State
@@ -60,32 +61,40 @@ def _check_player(game: Game, player: int) -> None:
         raise ConfigError(f"player {player!r} is not 0 or 1")
 
 
+_V = TypeVar("_V")
+
+
+def _memoised(value: Callable[[State, Callable[[State], _V]], _V]) -> Callable[[State], _V]:
+    """``rec(state)`` = ``value(state, rec)``, memoised by ``public_state_string()``."""
+    memo: dict[str, _V] = {}
+
+    def rec(s: State) -> _V:
+        key = s.public_state_string()
+        hit = memo.get(key)
+        if hit is None:
+            hit = memo[key] = value(s, rec)
+        return hit
+
+    return rec
+
+
 def _against_random(game: Game, player: int,
                     own: Callable[[State, Callable[[State], _Triple]], _Triple]) -> OutcomeProbs:
     """The exact outcome of ``player`` against a uniformly random opponent (chance at its
     probabilities); ``own(state, value)`` is the (win, draw, loss) triple at the player's
     own decisions, ``value`` the triple of any state (memoised by public state)."""
-    memo: dict[str, _Triple] = {}
-
-    def rec(s: State) -> _Triple:
-        key = s.public_state_string()
-        hit = memo.get(key)
-        if hit is not None:
-            return hit
+    def value(s: State, rec: Callable[[State], _Triple]) -> _Triple:
         if s.is_terminal():
-            out = _terminal_triple(s, player)
-        elif s.is_chance_node():
-            out = _mix([(Fraction(p), rec(s.child(a))) for a, p in s.chance_outcomes()])
-        elif s.current_player() == player:
-            out = own(s, rec)
-        else:
-            acts = s.legal_actions()
-            q = Fraction(1, len(acts))
-            out = _mix([(q, rec(s.child(a))) for a in acts])
-        memo[key] = out
-        return out
+            return _terminal_triple(s, player)
+        if s.is_chance_node():
+            return _mix([(Fraction(p), rec(s.child(a))) for a, p in s.chance_outcomes()])
+        if s.current_player() == player:
+            return own(s, rec)
+        acts = s.legal_actions()
+        q = Fraction(1, len(acts))
+        return _mix([(q, rec(s.child(a))) for a in acts])
 
-    w, d, lo = rec(game.new_initial_state())
+    w, d, lo = _memoised(value)(game.new_initial_state())
     return OutcomeProbs(win=w, draw=d, loss=lo)
 
 
@@ -154,23 +163,12 @@ def worst_case_return(game: Game, choose: Callable[[State], int], *, player: int
     are taken at their worst too).
     """
     _check_player(game, player)
-    memo: dict[str, float] = {}
-
-    def rec(s: State) -> float:
-        key = s.public_state_string()
-        hit = memo.get(key)
-        if hit is not None:
-            return hit
+    def value(s: State, rec: Callable[[State], float]) -> float:
         if s.is_terminal():
-            out = float(s.returns()[player])
-        elif s.current_player() == player:
-            out = rec(s.child(choose(s)))
-        else:
-            acts = (
-                [a for a, _ in s.chance_outcomes()] if s.is_chance_node() else s.legal_actions()
-            )
-            out = min(rec(s.child(a)) for a in acts)
-        memo[key] = out
-        return out
+            return float(s.returns()[player])
+        if s.current_player() == player:
+            return rec(s.child(choose(s)))
+        acts = [a for a, _ in s.chance_outcomes()] if s.is_chance_node() else s.legal_actions()
+        return min(rec(s.child(a)) for a in acts)
 
-    return rec(game.new_initial_state())
+    return _memoised(value)(game.new_initial_state())

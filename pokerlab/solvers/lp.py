@@ -65,14 +65,38 @@ def sequence_constraints(cg: CompiledGame, p: int, seq_of_slot: np.ndarray, n_se
     return sp.csr_matrix((vals, (rows, cols)), shape=(r, n_seq))
 
 
-def solve_lp(game: Any) -> LPResult:
-    """Exact Nash equilibrium and game value of a two-player zero-sum game."""
+def two_player_zero_sum(game: Any, what: str) -> CompiledGame:
+    """``game`` compiled, refused (one :class:`ConfigError` naming ``what``) unless it has
+    two players and is zero-sum."""
     cg = game if isinstance(game, CompiledGame) else compile_game(game)
     if cg.num_players != 2:
-        raise ConfigError(f"the sequence-form LP needs two players, got {cg.num_players}")
+        raise ConfigError(f"{what} needs two players, got {cg.num_players}")
     term = np.nonzero(cg.kind == KIND_TERMINAL)[0]
     if np.max(np.abs(cg.utility[term].sum(axis=1)), initial=0.0) > 1e-9:
         raise ConfigError(f"game {cg.game_name!r} is not zero-sum")
+    return cg
+
+
+def sequence_form_lp(A: sp.csr_matrix, E: sp.csr_matrix, F: sp.csr_matrix
+                     ) -> tuple[sp.csr_matrix, np.ndarray, sp.csr_matrix, np.ndarray,
+                                list[tuple[float | None, float | None]]]:
+    """The constraints of ``max over x of min over y of x^T A y`` in sequence form, on
+    ``z = (x, q)``: ``(A_ub, b_ub, A_eq, b_eq, bounds)`` for ``F^T q - A^T x <= 0``,
+    ``E x = e_0``, ``x >= 0``, ``q`` free (``E``/``F`` the two players' sequence
+    constraints, :func:`sequence_constraints`)."""
+    nx, nq = A.shape[0], F.shape[0]
+    A_ub = sp.hstack([-A.T, F.T]).tocsr()
+    b_ub = np.zeros(A_ub.shape[0])
+    A_eq = sp.hstack([E, sp.csr_matrix((E.shape[0], nq))]).tocsr()
+    b_eq = np.zeros(E.shape[0])
+    b_eq[0] = 1.0
+    bounds: list[tuple[float | None, float | None]] = [(0.0, None)] * nx + [(None, None)] * nq
+    return A_ub, b_ub, A_eq, b_eq, bounds
+
+
+def solve_lp(game: Any) -> LPResult:
+    """Exact Nash equilibrium and game value of a two-player zero-sum game."""
+    cg = two_player_zero_sum(game, "the sequence-form LP")
     s0, _ = player_sequences(cg, 0)
     s1, _ = player_sequences(cg, 1)
     n0 = int(s0.max(initial=0)) + 1
@@ -131,12 +155,7 @@ def _solve_side(A: sp.csr_matrix, E: sp.csr_matrix, F: sp.csr_matrix
     nq = F.shape[0]
     c = np.zeros(nx + nq)
     c[nx] = -1.0  # f = e_0: maximise q[0]
-    A_ub = sp.hstack([-A.T, F.T]).tocsr()
-    b_ub = np.zeros(A_ub.shape[0])
-    A_eq = sp.hstack([E, sp.csr_matrix((E.shape[0], nq))]).tocsr()
-    b_eq = np.zeros(E.shape[0])
-    b_eq[0] = 1.0
-    bounds = [(0.0, None)] * nx + [(None, None)] * nq
+    A_ub, b_ub, A_eq, b_eq, bounds = sequence_form_lp(A, E, F)
     res = linprog(c, A_ub=A_ub, b_ub=b_ub, A_eq=A_eq, b_eq=b_eq, bounds=bounds,
                   method="highs-ds",
                   options={"primal_feasibility_tolerance": 1e-10,

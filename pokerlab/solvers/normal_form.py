@@ -32,8 +32,8 @@ import scipy.sparse as sp
 from scipy.optimize import linprog
 
 from pokerlab.errors import ConfigError
-from pokerlab.games.compiled import KIND_TERMINAL, CompiledGame, compile_game
-from pokerlab.solvers.lp import payoff_matrix, player_sequences, solve_lp
+from pokerlab.games.compiled import CompiledGame, compile_game
+from pokerlab.solvers.lp import payoff_matrix, player_sequences, solve_lp, two_player_zero_sum
 
 DEFAULT_MAX_STRATEGIES = 4096
 """Largest number of pure strategies per player :func:`normal_form` builds."""
@@ -123,12 +123,7 @@ def _realisation(cg: CompiledGame, p: int, smap: np.ndarray, n_seq: int,
 def normal_form(game: Any, *, max_strategies: int = DEFAULT_MAX_STRATEGIES) -> NormalForm:
     """The normal form of ``game`` (two players, zero-sum, perfect recall); refuses (one
     :class:`ConfigError`) when a player has more than ``max_strategies`` pure strategies."""
-    cg = game if isinstance(game, CompiledGame) else compile_game(game)
-    if cg.num_players != 2:
-        raise ConfigError(f"the normal form here needs two players, got {cg.num_players}")
-    term = np.nonzero(cg.kind == KIND_TERMINAL)[0]
-    if np.max(np.abs(cg.utility[term].sum(axis=1)), initial=0.0) > 1e-9:
-        raise ConfigError(f"game {cg.game_name!r} is not zero-sum")
+    cg = two_player_zero_sum(game, "the normal form here")
     counts = pure_strategy_count(cg)
     for p, n in enumerate(counts):
         if n > max_strategies:

@@ -1,7 +1,8 @@
 """Range-vectorised subgame solving for heads-up no-limit hold'em: the spot solver.
 
-* :mod:`pokerlab.subgame.tree`: a :class:`Spot` (board, pot, stack, two ranges, the bet tree
-  in the postflop solvers' conventions) and its public betting tree as flat arrays;
+* :mod:`pokerlab.subgame.spot`: a :class:`Spot` (board, pot, stack, two ranges, the bet
+  tree in the postflop solvers' conventions); :mod:`pokerlab.subgame.tree`: its public
+  betting tree as flat arrays;
 * :mod:`pokerlab.subgame.deal`: each player's hands, turn/river cards with suit isomorphism,
   the per-board strength orders;
 * :mod:`pokerlab.subgame.solver_kernels`: the numba kernels (one recursive walk for CFR,
@@ -12,8 +13,10 @@
   independent full-tree check.
 """
 
-from pokerlab.subgame.solver import SolveConfig, SpotFileError, SpotSolver, TreeSize, estimate_size
-from pokerlab.subgame.tree import Spot, SpotError, TreeConfig, make_spot, parse_sizes, tree_config
+from pokerlab.subgame.solve_config import SolveConfig, TreeSize, estimate_size
+from pokerlab.subgame.solver import SpotSolver
+from pokerlab.subgame.solver_files import SpotFileError
+from pokerlab.subgame.spot import Spot, SpotError, TreeConfig, make_spot, parse_sizes, tree_config
 
 __all__ = ["SolveConfig", "Spot", "SpotError", "SpotFileError", "SpotSolver", "TreeConfig", "TreeSize",
            "estimate_size", "make_spot", "parse_sizes", "tree_config"]

@@ -68,7 +68,7 @@ class ReportTemplate:
     precision: str = "single"
 
     def tree(self) -> Any:
-        from pokerlab.subgame.tree import tree_config
+        from pokerlab.subgame.spot import tree_config
 
         return tree_config(bets=self.bets, raises=self.raises, flop_bets=self.flop_bets,
                            turn_bets=self.turn_bets, river_bets=self.river_bets,
@@ -78,7 +78,7 @@ class ReportTemplate:
 
     def spot(self, board: str, tree: Any = None) -> Any:
         """The spot on ``board`` (one clear error naming the board for bad input)."""
-        from pokerlab.subgame.tree import make_spot
+        from pokerlab.subgame.spot import make_spot
 
         try:
             return make_spot(board=board, pot=self.pot, stack=self.stack, oop=self.oop, ip=self.ip,
@@ -88,7 +88,7 @@ class ReportTemplate:
             raise type(exc)(f"flop {board}: {exc}") from None
 
     def solve_config(self) -> Any:
-        from pokerlab.subgame.solver import SolveConfig
+        from pokerlab.subgame.solve_config import SolveConfig
 
         return SolveConfig(algo=self.algo, isomorphism=self.isomorphism, compress=self.compress,
                            precision=self.precision)
@@ -146,8 +146,9 @@ def check_memory(template: ReportTemplate, flops: list[Flop], max_memory: float)
     """Every flop's memory estimate (bytes), before any solving: a flop over
     ``max_memory`` (or a bad template on a flop: a range emptied by its cards) is one
     error naming it."""
-    from pokerlab.subgame.solver import estimate_size
-    from pokerlab.subgame.tree import SpotError, build_betting_tree
+    from pokerlab.subgame.solve_config import estimate_size
+    from pokerlab.subgame.spot import SpotError
+    from pokerlab.subgame.tree import build_betting_tree
 
     tree_cfg = template.tree()
     tree = None

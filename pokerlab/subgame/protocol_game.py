@@ -1,4 +1,4 @@
-"""A postflop :class:`~pokerlab.subgame.tree.Spot` as a plain protocol game (the
+"""A postflop :class:`~pokerlab.subgame.spot.Spot` as a plain protocol game (the
 independent full-tree check of the spot solver).
 
 :class:`SpotGame` implements :class:`pokerlab.games.protocol.Game` /
@@ -45,15 +45,16 @@ import numpy as np
 from pokerlab.cards.cards import COMBOS, NUM_COMBOS, card_str, cards_str
 from pokerlab.cards.evaluator import strength
 from pokerlab.errors import ConfigError
-from pokerlab.games.protocol import CHANCE, TERMINAL, GameInfo
+from pokerlab.games.protocol import CHANCE, TERMINAL, ChanceThenMoves, GameInfo
 from pokerlab.policy.tabular import TabularPolicy
+from pokerlab.subgame.spot import Spot
 from pokerlab.subgame.tree import CHANCE as T_CHANCE
 from pokerlab.subgame.tree import DECISION as T_DECISION
 from pokerlab.subgame.tree import FOLD as T_FOLD
-from pokerlab.subgame.tree import BettingTree, Spot, build_betting_tree
+from pokerlab.subgame.tree import BettingTree, build_betting_tree
 
 
-class SpotState:
+class SpotState(ChanceThenMoves):
     """A state of :class:`SpotGame`: the dealt hands (combo ids, None before the deal), the
     betting-tree node, the board so far and the public history tokens."""
 
@@ -83,15 +84,7 @@ class SpotState:
     def is_terminal(self) -> bool:
         return self.current_player() == TERMINAL
 
-    def is_chance_node(self) -> bool:
-        return self.current_player() == CHANCE
-
-    def legal_actions(self) -> list[int]:
-        p = self.current_player()
-        if p == CHANCE:
-            return [a for a, _ in self.chance_outcomes()]
-        if p == TERMINAL:
-            return []
+    def player_actions(self) -> list[int]:
         return list(range(int(self._game.tree.num_children[self.node])))
 
     def chance_outcomes(self) -> list[tuple[int, float]]:

@@ -3,7 +3,7 @@
 * :func:`node_reach` / :func:`counterfactual_values`: both players' reach at a node of a
   solved spot and one player's counterfactual values there (on-policy or best response),
   as 1326-combo vectors in the engine's units (what :meth:`SpotSolver.set_gadget` takes);
-* :func:`root_after`: the :class:`~pokerlab.subgame.tree.Root` of a spot that starts at a
+* :func:`root_after`: the :class:`~pokerlab.subgame.spot.Root` of a spot that starts at a
   node of another one (same street), so the subgame's tree is the node's subtree;
 * :func:`subgame_spot`: that spot, with the searcher's reach as its range and the
   opponent's either its reach (unsafe re-solving) or every hand it can hold (safe
@@ -25,8 +25,11 @@ from typing import Any
 import numpy as np
 
 from pokerlab.cards.cards import COMBO_MASKS, cards_mask
-from pokerlab.subgame.solver import NodeView, SolveConfig, SpotSolver
-from pokerlab.subgame.tree import CHANCE, DECISION, Root, Spot, SpotError, make_spot
+from pokerlab.subgame.solve_config import SolveConfig
+from pokerlab.subgame.solver import SpotSolver
+from pokerlab.subgame.solver_views import NodeView
+from pokerlab.subgame.spot import Root, Spot, SpotError, make_spot
+from pokerlab.subgame.tree import CHANCE, DECISION
 
 
 def full_vector(solver: SpotSolver, p: int, vec: np.ndarray) -> np.ndarray:

@@ -25,7 +25,7 @@ import numpy as np
 
 from pokerlab.cards.cards import parse_card
 from pokerlab.subgame.classes import compatible_mass
-from pokerlab.subgame.tree import SpotError
+from pokerlab.subgame.spot import SpotError
 
 
 def _pair_mass(rep: dict[str, Any]) -> float:

@@ -65,6 +65,17 @@ def _fold_values(opp_reach, hand_cards, opp_cards, same, payoff, out, per_card):
         out[h] = payoff * v
 
 
+@njit(cache=True, inline="always")
+def _add_reach(opp_reach, opp_order, opp_cards, j, buf):  # type: ignore[no-untyped-def]
+    """The opponent's reach of its ``j``-th hand in strength order, added to ``buf`` at
+    both of the hand's cards (nothing when it is 0)."""
+    w = opp_reach[opp_order[j]]
+    if w != 0.0:
+        buf[opp_cards[2 * j]] += w
+        buf[opp_cards[2 * j + 1]] += w
+    return w
+
+
 @njit(cache=True)
 def showdown_values(opp_reach, same, my_order, my_cards, my_str, my_n, opp_order, opp_cards, opp_str,  # type: ignore[no-untyped-def]
                     opp_n, win, tie, lose, out, buf):
@@ -88,21 +99,13 @@ def showdown_values(opp_reach, same, my_order, my_cards, my_str, my_n, opp_order
     for q in range(my_n):
         s = my_str[q]
         while j < opp_n and opp_str[j] < s:
-            w = opp_reach[opp_order[j]]
-            if w != 0.0:
-                acc += w
-                buf[opp_cards[2 * j]] += w
-                buf[opp_cards[2 * j + 1]] += w
+            acc += _add_reach(opp_reach, opp_order, opp_cards, j, buf)
             j += 1
         out[my_order[q]] = (acc - buf[my_cards[2 * q]] - buf[my_cards[2 * q + 1]]) * dw
     total = 0.0
     if tie != 0.0:
         while j < opp_n:
-            w = opp_reach[opp_order[j]]
-            if w != 0.0:
-                acc += w
-                buf[opp_cards[2 * j]] += w
-                buf[opp_cards[2 * j + 1]] += w
+            acc += _add_reach(opp_reach, opp_order, opp_cards, j, buf)
             j += 1
         total = acc
         for k in range(52):
@@ -115,11 +118,7 @@ def showdown_values(opp_reach, same, my_order, my_cards, my_str, my_n, opp_order
     for q in range(my_n - 1, -1, -1):
         s = my_str[q]
         while j >= 0 and opp_str[j] > s:
-            w = opp_reach[opp_order[j]]
-            if w != 0.0:
-                acc += w
-                buf[opp_cards[2 * j]] += w
-                buf[opp_cards[2 * j + 1]] += w
+            acc += _add_reach(opp_reach, opp_order, opp_cards, j, buf)
             j -= 1
         h = my_order[q]
         c1 = my_cards[2 * q]

@@ -12,7 +12,7 @@ At a decision on the start street or later the agent
    (the one at its last decision on this street, whoever asked for it, or one whose tree
    covers this street): the real actions since that solve's root are followed in its
    tree, an opponent's raise the tree lacks as the nearest size;
-2. builds a spot that starts *at this decision* (:class:`~pokerlab.subgame.tree.Root`):
+2. builds a spot that starts *at this decision* (:class:`~pokerlab.subgame.spot.Root`):
    the real pot, stacks and street bets, so an off-tree bet of the opponent is part of the
    subgame exactly, never translated; later actions use the search's own bet sizes; with
    ``depth=1`` the spot ends with the street (Modicum's leaves,

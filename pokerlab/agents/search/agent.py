@@ -38,7 +38,7 @@ class SearchAgent(AgentBase):
         self.config = config if config is not None else SearchConfig()
         self.name = name
         self.tree = self.config.tree.build()
-        from pokerlab.subgame.tree import tree_config
+        from pokerlab.subgame.spot import tree_config
 
         self.ladder = (self.tree,
                        tree_config(bets="75%", raises="2.5x", river_bets="50%,100%", raise_cap=2),
@@ -191,7 +191,7 @@ class SearchAgent(AgentBase):
         base policy's before the start street, else the re-solved subgame's at its root
         (combos outside the searcher's range check or call).  The solve is kept, so the
         agent's next ``act`` at the same public state plays from it."""
-        from pokerlab.policy.range_query import all_hands_probabilities
+        from pokerlab.policy.range_query import all_hands_probabilities, real_columns
         from pokerlab.subgame.resolve import all_hands
 
         live = all_hands(view.board) > 0
@@ -216,16 +216,11 @@ class SearchAgent(AgentBase):
             self.stats.think_ms.append(1000.0 * (time.perf_counter() - t0))
         assert got is not None
         solver = got[0]
-        acts: list[Action] = []
-        col: list[int] = []
-        for name, amount in zip(solver.action_names(0), solver.tree.action_amounts[0], strict=True):
-            a = real_action(view, name, amount)
-            if a not in acts:
-                acts.append(a)
-            col.append(acts.index(a))
+        acts, col = real_columns(
+            real_action(view, name, amount)
+            for name, amount in zip(solver.action_names(0), solver.tree.action_amounts[0],
+                                    strict=True))
         call = Action(kind=ActionKind.CHECK_CALL)
-        if call not in acts:
-            acts.append(call)
         probs = np.zeros((1326, len(acts)))
         probs[:, acts.index(call)] = 1.0
         sigma = solver.average_strategy(0)

@@ -63,8 +63,8 @@ class Tree:
         self.build()  # sizes are checked here, once
 
     def build(self) -> Any:
-        """The subgame's :func:`~pokerlab.subgame.tree.tree_config`."""
-        from pokerlab.subgame.tree import tree_config
+        """The subgame's :func:`~pokerlab.subgame.spot.tree_config`."""
+        from pokerlab.subgame.spot import tree_config
 
         try:
             return tree_config(bets=self.bets, raises=self.raises, river_bets=self.river_bets,

@@ -83,7 +83,8 @@ def blueprint_values(base: Any, view: PlayerView, spot: Any, *, gadget: str, thr
     policy plays both sides' decisions; ``None`` past ``deadline`` or when the base policy
     cannot be followed."""
     from pokerlab.subgame.resolve import counterfactual_values
-    from pokerlab.subgame.solver import SolveConfig, SpotSolver
+    from pokerlab.subgame.solve_config import SolveConfig
+    from pokerlab.subgame.solver import SpotSolver
 
     me = view.player
     estimate = gadget == "bp"

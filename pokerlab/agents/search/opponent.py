@@ -54,7 +54,23 @@ class OpponentModel(Protocol):
         """Learn from a finished hand; ``True`` when the model was refitted."""
 
 
-class FixedModel:
+class _WholeModel:
+    """Shared by the models that trust all of ``self.model``: the lock follows it, and
+    no action is singled out as confidently learned."""
+
+    model: Any
+
+    def lock_model(self) -> Any:
+        return self.model
+
+    def confident(self) -> set[int]:
+        return set()
+
+    def trusted(self, street: int) -> bool:
+        return True
+
+
+class FixedModel(_WholeModel):
     """The base policy or ``model=``: nothing is learned (``tilt=0``)."""
 
     learns = False
@@ -65,15 +81,6 @@ class FixedModel:
 
     def range_model(self) -> Any:
         return self.model if self.given else None
-
-    def lock_model(self) -> Any:
-        return self.model
-
-    def confident(self) -> set[int]:
-        return set()
-
-    def trusted(self, street: int) -> bool:
-        return True
 
     def start_match(self) -> None:
         return None
@@ -129,7 +136,7 @@ class TiltLearner:
         return False
 
 
-class DirichletLearner:
+class DirichletLearner(_WholeModel):
     """The Dirichlet posterior around the prior, refitted every ``every`` hands
     (``learn=N``): the opponent's actions of every finished hand are counted in the prior's
     tree (:func:`~pokerlab.agents.adapt_hunl.observe_opponent`, hole cards where shown)."""
@@ -158,15 +165,6 @@ class DirichletLearner:
 
     def range_model(self) -> Any:
         return self.model if (self.learned or self.given) else None
-
-    def lock_model(self) -> Any:
-        return self.model
-
-    def confident(self) -> set[int]:
-        return set()
-
-    def trusted(self, street: int) -> bool:
-        return True
 
     def end_hand(self, view: PlayerView) -> bool:
         from pokerlab.agents.adapt_hunl import observe_opponent

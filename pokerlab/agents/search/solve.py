@@ -76,9 +76,9 @@ def floored(r: np.ndarray, floor: float, board: Any) -> np.ndarray:
 
 
 def subgame_root(view: PlayerView, to_act: int | None = None) -> Any:
-    """The :class:`~pokerlab.subgame.tree.Root` of a spot starting at ``view``'s state
+    """The :class:`~pokerlab.subgame.spot.Root` of a spot starting at ``view``'s state
     (the street's bets, aggressions and actions so far)."""
-    from pokerlab.subgame.tree import Root
+    from pokerlab.subgame.spot import Root
 
     per = view.street_action_events()
     bets = [0, 0]
@@ -145,7 +145,7 @@ def build_spot(agent: Searcher, view: PlayerView, rg: Ranges, root_actor: int | 
     """(spot, root, street-start stack): ranges scaled to a largest weight of 1 (a safe
     nested spot: the opponent's prior, its values scaled alike)."""
     from pokerlab.subgame.resolve import subgame_spot
-    from pokerlab.subgame.tree import make_spot
+    from pokerlab.subgame.spot import make_spot
 
     me = view.player
     r0, r1 = rg.r0, rg.r1
@@ -169,7 +169,7 @@ def fit_full(agent: Searcher, spot: Any, budget: float) -> Any:
     """``spot`` with the richest tree of the ladder whose iteration is predicted to take
     at most 1/:data:`MIN_ITERATIONS` of the ``budget`` (seconds) and whose memory fits;
     ``None`` when none does."""
-    from pokerlab.subgame.solver import estimate_size
+    from pokerlab.subgame.solve_config import estimate_size
 
     for tree in agent.ladder:
         cand = dataclasses.replace(spot, tree=tree)
@@ -316,7 +316,8 @@ def solve(agent: Searcher, view: PlayerView, deadline: float, mine: int | None, 
     decision of ``root_actor``, default the searcher) and the street-start stack, or
     ``None`` when no subgame fits the budget.  ``mine``: the searcher's combo (kept in
     its range); ``nest``: ranges from the solve :func:`anchor` finds, when one does."""
-    from pokerlab.subgame.solver import SolveConfig, SpotSolver
+    from pokerlab.subgame.solve_config import SolveConfig
+    from pokerlab.subgame.solver import SpotSolver
 
     cfg = agent.config
     how = plan(agent, view)
@@ -364,8 +365,9 @@ def warm_up() -> None:
     if _WARM:
         return
     from pokerlab.subgame.resolve import counterfactual_values
-    from pokerlab.subgame.solver import SolveConfig, SpotSolver, estimate_size
-    from pokerlab.subgame.tree import Root, make_spot, tree_config
+    from pokerlab.subgame.solve_config import SolveConfig, estimate_size
+    from pokerlab.subgame.solver import SpotSolver
+    from pokerlab.subgame.spot import Root, make_spot, tree_config
 
     spot = make_spot(board="AhKd7c4s2h", pot=10, stack=20, oop="AA,KK,QQ", ip="AK,JJ", tree=tree_config(),
                      root=Root(to_act=1, acted=1))

@@ -91,19 +91,25 @@
     el.dataset.best = g.best;
     el.dataset.inMix = String(g.in_mix);
     const rows = g.actions.map((r) => {
-      const tr = document.createElement("tr");
+      const tr = tableRow([r.action, fmt(r.ev_bb, 3), fmt(r.ev_pct, 2), fmt(r.loss_bb, 3), fmt(100 * r.frequency, 1) + "%"]);
       tr.dataset.action = r.action;
       if (r.action === g.best) tr.classList.add("best");
       if (r.action === g.chosen) tr.classList.add("chosen");
-      for (const v of [r.action, fmt(r.ev_bb, 3), fmt(r.ev_pct, 2), fmt(r.loss_bb, 3), fmt(100 * r.frequency, 1) + "%"]) {
-        const td = document.createElement("td");
-        td.textContent = v;
-        tr.appendChild(td);
-      }
       return tr;
     });
     put($("grade-table").querySelector("tbody"), rows);
     $("result").hidden = false;
+  }
+
+  // a table row of text cells
+  function tableRow(cells) {
+    const tr = document.createElement("tr");
+    for (const v of cells) {
+      const td = document.createElement("td");
+      td.textContent = v;
+      tr.appendChild(td);
+    }
+    return tr;
   }
 
   function scoreText(s, what) {
@@ -120,15 +126,8 @@
     $("score").dataset.decisions = String(score.decisions);
     $("score").dataset.mean = String(score.mean_ev_loss_bb);
     $("score-all").textContent = scoreText(all, "all sessions of this drill");
-    const rows = Object.entries(score.by_class || {}).map(([cls, r]) => {
-      const tr = document.createElement("tr");
-      for (const v of [cls, String(r.decisions), fmt(100 * r.accuracy, 0) + "%", fmt(r.mean_ev_loss_bb, 3)]) {
-        const td = document.createElement("td");
-        td.textContent = v;
-        tr.appendChild(td);
-      }
-      return tr;
-    });
+    const rows = Object.entries(score.by_class || {}).map(([cls, r]) =>
+      tableRow([cls, String(r.decisions), fmt(100 * r.accuracy, 0) + "%", fmt(r.mean_ev_loss_bb, 3)]));
     put($("class-table").querySelector("tbody"), rows);
     $("scores").hidden = false;
   }

@@ -1,0 +1,141 @@
+"""What a spot solve is configured with and what it costs: the algorithm and its
+discounts, the storage (:class:`SolveConfig`), and the node count and memory of a spot
+before anything is allocated (:func:`estimate_size`, :class:`TreeSize`), used by
+:class:`~pokerlab.subgame.solver.SpotSolver` and the callers that plan a solve."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from pokerlab.errors import ConfigError
+from pokerlab.solvers.regret import discount_factor_py
+from pokerlab.subgame.deal import count_slots
+from pokerlab.subgame.spot import Spot
+from pokerlab.subgame.tree import DECISION, BettingTree, count_betting_tree
+
+ALGOS = ("dcfr", "cfr+", "lcfr", "cfr")
+
+PRECISIONS: dict[str, Any] = {"single": np.float32, "double": np.float64}
+
+
+@dataclass(frozen=True, kw_only=True)
+class SolveConfig:
+    """``algo``: ``dcfr`` (Discounted CFR, alpha 1.5, beta 0, gamma 2 by default), ``cfr+``,
+    ``lcfr`` (Linear CFR) or ``cfr`` (vanilla); ``isomorphism``: solve one of each class of
+    suit-isomorphic turn/river cards; ``compress``: store regrets and strategy sums in 16
+    bits (int16 / uint16 with one float32 scale per node and board, as postflop-solver's
+    compression) instead of float32: about half the memory; ``precision``: the reach and
+    value vectors of the walk in ``single`` (float32, as postflop-solver; the default) or
+    ``double`` (float64) precision (sums over hands at terminals are float64 either way)."""
+
+    algo: str = "dcfr"
+    alpha: float = 1.5
+    beta: float = 0.0
+    gamma: float = 2.0
+    isomorphism: bool = True
+    compress: bool = False
+    precision: str = "single"
+
+    def __post_init__(self) -> None:
+        if self.algo not in ALGOS:
+            raise ConfigError(f"unknown --algo {self.algo!r}: expected one of {', '.join(ALGOS)}")
+        for name in ("alpha", "beta", "gamma"):
+            v = getattr(self, name)
+            if not (math.isfinite(v) and v >= 0):
+                raise ConfigError(f"DCFR {name} must be a finite number >= 0, got {v!r}")
+        if self.precision not in PRECISIONS:
+            raise ConfigError(f"unknown --precision {self.precision!r}: expected one of "
+                              f"{', '.join(PRECISIONS)}")
+
+    def discounts(self, t: int) -> tuple[float, float, float, bool]:
+        """(positive-regret, negative-regret, strategy-sum) multipliers applied to the sums of
+        iterations 1..t-1 at iteration ``t`` (1-based), and whether regrets are clipped."""
+        if self.algo == "cfr":
+            return 1.0, 1.0, 1.0, False
+        prev = t - 1
+        if self.algo == "cfr+":
+            return 1.0, 1.0, (prev / t), True
+        if self.algo == "lcfr":
+            d = prev / t
+            return d, d, d, False
+        if prev == 0:
+            return 0.0, 0.0, 0.0, False
+        return (discount_factor_py(prev, self.alpha), discount_factor_py(prev, self.beta),
+                (prev / t) ** self.gamma, False)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"algo": self.algo, "alpha": self.alpha, "beta": self.beta, "gamma": self.gamma,
+                "isomorphism": self.isomorphism, "compress": self.compress, "precision": self.precision}
+
+
+@dataclass(frozen=True)
+class TreeSize:
+    """What a spot costs before anything is allocated."""
+
+    betting_nodes: int
+    decision_nodes: int
+    nodes: int  # every decision, chance and terminal node over every board (isomorphism applied)
+    boards: tuple[int, int, int]
+    memory_bytes: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"betting_nodes": self.betting_nodes, "decision_nodes": self.decision_nodes,
+                "nodes": self.nodes, "boards": list(self.boards), "memory_bytes": self.memory_bytes}
+
+
+def layout(tree: BettingTree, n_hands: tuple[int, int], slots: tuple[int, int, int]
+            ) -> tuple[np.ndarray, np.ndarray, int, int, int]:
+    node_base = np.full(tree.num_nodes, -1, dtype=np.int64)
+    entry_base = np.full(tree.num_nodes, -1, dtype=np.int64)
+    total = 0
+    entries = 0
+    nodes = 0
+    for i in range(tree.num_nodes):
+        ns = slots[int(tree.street[i])]
+        nodes += ns
+        if tree.kind[i] != DECISION:
+            continue
+        k = int(tree.num_children[i])
+        n = n_hands[int(tree.player[i])]
+        node_base[i] = total
+        entry_base[i] = entries
+        total += ns * k * n
+        entries += ns
+    return node_base, entry_base, total, entries, nodes
+
+
+def estimate_size(spot: Spot, *, isomorphism: bool = True, tree: BettingTree | None = None,
+                  compress: bool = False, max_memory: float | None = None,
+                  max_nodes: int = 5_000_000) -> TreeSize:
+    """Node count and memory of ``spot`` (regrets + strategy sums in float32, or in 16 bits
+    with two float32 scales per entry when ``compress``; the showdown tables, the per-board
+    bookkeeping) without allocating the solver's arrays.  Without ``tree`` the betting tree
+    is counted, not built (:func:`pokerlab.subgame.tree.count_betting_tree`: milliseconds),
+    stopping with one :class:`SpotError` past ``max_nodes`` betting nodes or, given
+    ``max_memory`` (bytes), as soon as the spot is known to need more."""
+    n_hands = (int(np.count_nonzero(spot.ranges[0])), int(np.count_nonzero(spot.ranges[1])))
+    slots = count_slots(spot.board, spot.ranges, isomorphism=isomorphism)
+    # order (int32), strength (int16), cards (2 x uint8), showdown_index's words (2 x int64)
+    showdown = slots[2] * (n_hands[0] + n_hands[1]) * 24
+    if tree is None:
+        per_value, per_entry = (4, 16) if compress else (8, 8)
+        weights = ([64.0] * 3 + [float(per_entry * slots[s]) for s in range(3)]
+                   + [float(per_value * slots[s] * n_hands[p]) for s in range(3) for p in range(2)])
+        limit = math.inf if max_memory is None else float(max_memory) - showdown
+        over = (f"the spot needs more than {(max_memory or 0) / 1e6:,.1f} MB: use fewer bet sizes, a "
+                "raise cap or narrower ranges")
+        count = count_betting_tree(spot, max_nodes=max_nodes, weights=weights, max_weight=limit,
+                                   weight_error=over)
+        total, entries, nodes = count.layout(n_hands, slots)
+        num_nodes, decisions = count.num_nodes, count.decisions
+    else:
+        _, _, total, entries, nodes = layout(tree, n_hands, slots)
+        num_nodes, decisions = tree.num_nodes, int(np.count_nonzero(tree.kind == DECISION))
+    storage = 2 * (2 * total + 4 * entries) if compress else 2 * 4 * total
+    mem = storage + 8 * entries + showdown + 64 * num_nodes
+    return TreeSize(betting_nodes=num_nodes, decision_nodes=decisions, nodes=nodes, boards=slots,
+                    memory_bytes=int(mem))
