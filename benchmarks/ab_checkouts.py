@@ -35,7 +35,7 @@ BENCHES: dict[str, tuple[str, list[str]]] = {
     "solvers": ("bench_solvers.py", ["--target", "1e-3"]),
     "mccfr": ("bench_mccfr.py", ["--seconds", "5", "--pushfold-iterations", "300000"]),
     "spot": ("bench_spot.py", ["--spots", "river,turn", "--threads", "1,2"]),
-    "matches": ("bench_matches.py", ["--hands", "50000", "--pk-hands", "50"]),
+    "matches": ("bench_matches.py", ["--hands", "200000", "--pk-hands", "50"]),
     "continuation": ("bench_continuation.py", ["--calls", "10"]),
     "pushfold": ("bench_pushfold.py", ["--no-full-lp"]),
     "abstraction": ("bench_abstraction.py", ["--hands", "50000", "--boards", "500"]),
@@ -65,7 +65,7 @@ def speed_leaves(obj: Any, prefix: str = "") -> dict[str, float]:
 
 def faster_when(key: str) -> str:
     last = key.rsplit(".", 1)[-1].lower()
-    return "higher" if "per_s" in last or last.endswith("_per_second") else "lower"
+    return "higher" if "per_" in last else "lower"
 
 
 def run_bench(checkout: Path, name: str, timeout: float) -> dict[str, Any]:

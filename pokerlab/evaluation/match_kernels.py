@@ -29,7 +29,7 @@ from numba import njit
 
 from pokerlab.abstraction.hs_cards import hand_strength
 from pokerlab.abstraction.indexer_kernels import SCRATCH, index_into
-from pokerlab.cards.evaluator_kernels import combos_on_board_kernel, heads_up_strengths
+from pokerlab.cards.evaluator_kernels import combos_on_board_kernel, strength_nb
 from pokerlab.holdem.engine_kernels import deal_nine
 from pokerlab.policy.kernel_side import kernel_side
 from pokerlab.rng import stream_seed_nb, uniform01_nb
@@ -107,20 +107,6 @@ def _hs_bucket(ET, combos, combo_index, class_of, thr, pre169, board_str, have_s
     return np.int64(k)
 
 
-@njit(cache=True, inline="always")
-def _seat_bucket(mode, use, thr, pre, t0, t1, t2, t3, T0, T1, T2, T3,  # type: ignore[no-untyped-def]
-                 ET, combos, combo_index, class_of, board_str, have_str, cards, hand, s,
-                 scratch):
-    """One agent's bucket on street ``s`` (see :func:`policy_match_kernel`: ``mode`` 1
-    hand strength, else the tables, bucket 0 where ``use[s]`` is 0)."""
-    if mode == 1:
-        return _hs_bucket(ET, combos, combo_index, class_of, thr, pre, board_str, have_str,
-                          cards, hand, s)
-    if use[s] == 0:
-        return np.int64(0)
-    return table_bucket(T0, T1, T2, T3, t0, t1, t2, t3, hand, s, scratch)
-
-
 @njit(cache=True)
 def policy_match_kernel(start, stop, duplicate, seed,  # type: ignore[no-untyped-def]
                         kind, actor, street, child_start, num_children, child_node,
@@ -167,13 +153,23 @@ def policy_match_kernel(start, stop, duplicate, seed,  # type: ignore[no-untyped
                 hand[0] = cards[2 * who]
                 hand[1] = cards[2 * who + 1]
                 if ag == 0:
-                    bk[0, st] = _seat_bucket(mode_a, use_a, thr_a, pre_a, ta0, ta1, ta2, ta3,
-                                             T0, T1, T2, T3, ET, combos, combo_index, class_of,
-                                             board_str, have_str, cards, hand, st, scratch)
+                    if mode_a == 1:
+                        bk[0, st] = _hs_bucket(ET, combos, combo_index, class_of, thr_a, pre_a,
+                                               board_str, have_str, cards, hand, st)
+                    elif use_a[st] == 0:
+                        bk[0, st] = 0
+                    else:
+                        bk[0, st] = table_bucket(T0, T1, T2, T3, ta0, ta1, ta2, ta3, hand,
+                                                  st, scratch)
                 else:
-                    bk[1, st] = _seat_bucket(mode_b, use_b, thr_b, pre_b, tb0, tb1, tb2, tb3,
-                                             T0, T1, T2, T3, ET, combos, combo_index, class_of,
-                                             board_str, have_str, cards, hand, st, scratch)
+                    if mode_b == 1:
+                        bk[1, st] = _hs_bucket(ET, combos, combo_index, class_of, thr_b, pre_b,
+                                               board_str, have_str, cards, hand, st)
+                    elif use_b[st] == 0:
+                        bk[1, st] = 0
+                    else:
+                        bk[1, st] = table_bucket(T0, T1, T2, T3, tb0, tb1, tb2, tb3, hand,
+                                                  st, scratch)
             if ag == 0:
                 r0 = row_start(off_a, rp_a, rb_a, csr_a, node, bk[0, st], kk)
                 j = _sample(probs_a, r0, kk, ra)
@@ -186,8 +182,12 @@ def policy_match_kernel(start, stop, duplicate, seed,  # type: ignore[no-untyped
         if kind[node] == 1:  # fold: the folder has fewer chips in
             pay0 = c1 if c0 > c1 else -c0
         else:
-            s0, s1 = heads_up_strengths(ET, hand, cards[0], cards[1], cards[2],
-                                        cards[3])
+            hand[0] = cards[0]
+            hand[1] = cards[1]
+            s0 = strength_nb(ET, hand, 7)
+            hand[0] = cards[2]
+            hand[1] = cards[3]
+            s1 = strength_nb(ET, hand, 7)
             m = min(c0, c1)
             pay0 = m if s0 > s1 else (-m if s1 > s0 else 0)
         out[i - start] = pay0 if a_seat == 0 else -pay0
