@@ -10,7 +10,6 @@ answer, the grade shown with the numbers the API returned, the score.
 from __future__ import annotations
 
 import os
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -116,16 +115,6 @@ def test_bad_answers(client):
 
 # ---------------------------------------------------------------------------- browser
 
-def chromium_path() -> str:
-    path = shutil.which("chromium") or shutil.which("chromium-browser")
-    if path is None and os.path.exists("/usr/bin/chromium"):
-        path = "/usr/bin/chromium"
-    if path is None:
-        msg = "Chromium is missing: apt-get install -y chromium (make test does this)"
-        if os.environ.get("CI"):
-            pytest.fail(msg)
-        pytest.skip(msg)
-    return path
 
 
 @pytest.fixture(scope="module")
@@ -133,16 +122,6 @@ def server(data: Path) -> Iterator[str]:
     from pokerlab.play.server import BackgroundServer
     with BackgroundServer(ServerConfig(agent="call")) as url:
         yield url
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    sync_api = pytest.importorskip("playwright.sync_api")
-    path = chromium_path()
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=path, args=["--no-sandbox"])
-        yield b
-        b.close()
 
 
 @pytest.fixture

@@ -26,16 +26,6 @@ import pokerlab.registry as registry  # noqa: E402
 from pokerlab.agents.rules import CallAgent  # noqa: E402
 from pokerlab.play.agent_pool import offered_specs  # noqa: E402
 from pokerlab.play.server import BackgroundServer, ServerConfig  # noqa: E402
-from tests.test_play_browser import chromium_path  # noqa: E402
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    path = chromium_path()
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=path, args=["--no-sandbox"])
-        yield b
-        b.close()
 
 
 @pytest.fixture

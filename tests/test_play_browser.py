@@ -10,8 +10,6 @@ Without it the tests fail under CI and are skipped only on a developer machine.
 
 from __future__ import annotations
 
-import os
-import shutil
 from collections.abc import Iterator
 from typing import Any
 
@@ -24,18 +22,6 @@ from pokerlab.holdem import phh  # noqa: E402
 from pokerlab.play.server import BackgroundServer, ServerConfig  # noqa: E402
 
 
-def chromium_path() -> str:
-    path = shutil.which("chromium") or shutil.which("chromium-browser")
-    if path is None and os.path.exists("/usr/bin/chromium"):
-        path = "/usr/bin/chromium"
-    if path is None:
-        msg = "Chromium is missing: apt-get install -y chromium (make test does this)"
-        if os.environ.get("CI"):
-            pytest.fail(msg)
-        pytest.skip(msg)
-    return path
-
-
 @pytest.fixture(scope="module")
 def server(tmp_path_factory) -> Iterator[tuple[str, Any]]:
     out = tmp_path_factory.mktemp("play")
@@ -44,15 +30,6 @@ def server(tmp_path_factory) -> Iterator[tuple[str, Any]]:
     bg = BackgroundServer(cfg)
     with bg as url:
         yield url, bg.app.state.play
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    path = chromium_path()
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=path, args=["--no-sandbox"])
-        yield b
-        b.close()
 
 
 @pytest.fixture

@@ -10,10 +10,8 @@ games too large to play, and one hand played by clicking in a real browser.
 from __future__ import annotations
 
 import json
-import os
 import random
 import re
-import shutil
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +21,7 @@ from pokerlab.games import load_game
 from pokerlab.play.generic import capabilities, load_play_game, shipped_games
 from pokerlab.play.opponents import small_game_equilibrium
 from pokerlab.play.session import YOU, PlayError, Session, SessionConfig
+from tests.conftest import chromium_path
 
 TINY_NL = """# a tiny no-limit game: 6 chips each, blinds 2/1, 6-card deck, one board card
 GAMEDEF
@@ -41,17 +40,6 @@ END GAMEDEF
 
 
 
-def chromium_path() -> str:
-    """Debian's Chromium (as tests/test_play_browser.py: fail under CI, skip elsewhere)."""
-    path = shutil.which("chromium") or shutil.which("chromium-browser")
-    if path is None and os.path.exists("/usr/bin/chromium"):
-        path = "/usr/bin/chromium"
-    if path is None:
-        msg = "Chromium is missing: apt-get install -y chromium (make test does this)"
-        if os.environ.get("CI"):
-            pytest.fail(msg)
-        pytest.skip(msg)
-    return path
 
 
 @pytest.fixture(scope="module")

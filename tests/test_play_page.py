@@ -22,7 +22,6 @@ sync_api = pytest.importorskip("playwright.sync_api")
 from pokerlab.cards.evaluator import evaluate  # noqa: E402
 from pokerlab.play.agent_pool import LEAGUE_FILE, offered_specs  # noqa: E402
 from pokerlab.play.server import BackgroundServer, ServerConfig  # noqa: E402
-from tests.test_play_browser import chromium_path  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -33,15 +32,6 @@ def server(tmp_path_factory) -> Iterator[tuple[str, Any]]:
     bg = BackgroundServer(cfg)
     with bg as url:
         yield url, bg.app.state.play
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    path = chromium_path()
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=path, args=["--no-sandbox"])
-        yield b
-        b.close()
 
 
 def new_page(browser: Any, width: int = 1280, height: int = 900) -> tuple[Any, Any]:

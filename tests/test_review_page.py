@@ -142,18 +142,6 @@ def server() -> Iterator[str]:
         yield url
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    from tests.test_solver_page import chromium_path
-
-    sync_api = pytest.importorskip("playwright.sync_api")
-    path = chromium_path()
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=path, args=["--no-sandbox"])
-        yield b
-        b.close()
-
-
 def test_page_table_equals_the_api(server: str, browser: Any, tmp_path) -> None:
     f = tmp_path / "two.phhs"
     f.write_text(HAND, encoding="utf-8")

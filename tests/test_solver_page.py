@@ -6,8 +6,6 @@ real browser (Playwright driving Debian's Chromium, as tests/test_play_browser.p
 from __future__ import annotations
 
 import math
-import os
-import shutil
 import time
 from collections.abc import Iterator
 from dataclasses import replace
@@ -217,16 +215,6 @@ def test_node_json_grid_mix():
 
 # ---------------------------------------------------------------------------- browser
 
-def chromium_path() -> str:
-    path = shutil.which("chromium") or shutil.which("chromium-browser")
-    if path is None and os.path.exists("/usr/bin/chromium"):
-        path = "/usr/bin/chromium"
-    if path is None:
-        msg = "Chromium is missing: apt-get install -y chromium (make test does this)"
-        if os.environ.get("CI"):
-            pytest.fail(msg)
-        pytest.skip(msg)
-    return path
 
 
 @pytest.fixture(scope="module")
@@ -234,16 +222,6 @@ def server() -> Iterator[str]:
     from pokerlab.play.server import BackgroundServer
     with BackgroundServer(ServerConfig(agent="call")) as url:
         yield url
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    sync_api = pytest.importorskip("playwright.sync_api")
-    path = chromium_path()
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=path, args=["--no-sandbox"])
-        yield b
-        b.close()
 
 
 @pytest.fixture

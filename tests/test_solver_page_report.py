@@ -193,18 +193,6 @@ def server() -> Iterator[str]:
         yield url
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    from tests.test_solver_page import chromium_path
-
-    sync_api = pytest.importorskip("playwright.sync_api")
-    path = chromium_path()
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=path, args=["--no-sandbox"])
-        yield b
-        b.close()
-
-
 @pytest.fixture
 def context(browser) -> Iterator[Any]:
     ctx = browser.new_context(viewport={"width": 1280, "height": 900})
