@@ -53,7 +53,8 @@ def run_demo(console: Console, *, quick: bool = False) -> None:
     console.rule("[bold]Next")
     console.print("pokerlab --help lists every command: solve, game, pushfold, equity, range, "
                   "hands, holdem, abstraction, blueprint, match, lbr, league, exploit, opponent, "
-                  "play, policy, ttt, deepcfr, bench.")
+                  "play, policy, ttt, deepcfr, bench, spot (the postflop spot solver and the study "
+                  "tool), review (your hands against solved spots), train-spot (drills).")
 
 
 def _solver_steps(console: Console, *, quick: bool) -> list[tuple[str, Callable[[], None]]]:
