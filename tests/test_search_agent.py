@@ -54,6 +54,36 @@ def test_search_plays_legal_hands_with_nested_safe_solves() -> None:
     assert st.iterations == 30 * st.searches
     c = agent.counters()
     assert c["search_decisions"] == st.searches and c["think_ms_count"] == st.searches
+    # river-only search: every search is a river search, and the river's think times are all of them
+    assert c["searches_river"] == st.searches and c["searches_flop"] == c["searches_turn"] == 0
+    assert c["think_ms_river_count"] == st.searches and "think_ms_flop_count" not in c
+    assert c["think_ms_river_sum"] == pytest.approx(c["think_ms_sum"])
+    from pokerlab.think import summarize
+
+    s = summarize(c)
+    assert s["think_ms_river_p50"] == pytest.approx(s["think_ms_p50"])
+    assert s["think_ms_river_p99"] == pytest.approx(s["think_ms_p99"])
+    assert not any("_bin_" in k for k in s)
+
+
+def test_think_summary_per_street() -> None:
+    from pokerlab.think import histogram, street_prefix, summarize
+
+    flop = [10.0] * 9 + [1000.0]
+    turn = [50.0, 50.0]
+    c = {"think_ms_count": 12, "think_ms_sum": sum(flop) + sum(turn),
+         "think_ms_flop_count": 10, "think_ms_flop_sum": sum(flop),
+         "think_ms_turn_count": 2, "think_ms_turn_sum": sum(turn)}
+    c.update(histogram(flop + turn))
+    c.update(histogram(flop, prefix=street_prefix(1)))
+    c.update(histogram(turn, prefix=street_prefix(2)))
+    s = summarize(c)
+    assert s["think_ms_flop_p50"] == pytest.approx(10.0, rel=0.02)
+    assert s["think_ms_flop_p99"] == pytest.approx(1000.0, rel=0.02)
+    assert s["think_ms_flop_mean"] == pytest.approx(109.0)
+    assert s["think_ms_turn_p50"] == pytest.approx(50.0, rel=0.02)
+    assert s["think_ms_p50"] == pytest.approx(10.0, rel=0.02)
+    assert "think_ms_river_p50" not in s and not any("_bin_" in k for k in s)
 
 
 def test_fixed_iterations_are_reproducible() -> None:

@@ -22,7 +22,7 @@ from pokerlab.holdem.actions import Action, ActionKind
 from pokerlab.holdem.view import AgentBase, PlayerView
 from pokerlab.rng import SplitMix64, to_unit
 from pokerlab.subgame.resolve import real_action
-from pokerlab.think import histogram
+from pokerlab.think import STREETS, histogram, street_prefix
 
 
 class SearchAgent(AgentBase):
@@ -105,6 +105,14 @@ class SearchAgent(AgentBase):
                     "blueprint_gadgets": st.blueprint_gadgets, "iterations": st.iterations,
                     "locked_nodes": st.locked_nodes, "depth_limited": st.depth_limited,
                     "street_solves": st.street_solves})
+        for s, name in enumerate(STREETS[1:], start=1):
+            out[f"searches_{name}"] = st.searches_by_street[s]
+            ts = np.asarray(st.think_by_street[s], dtype=np.float64)
+            if ts.size:
+                head = street_prefix(s)[: -len("bin_")]
+                out[head + "count"] = int(ts.size)
+                out[head + "sum"] = float(ts.sum())
+                out.update(histogram(ts, prefix=street_prefix(s)))
         if self.opponent.learns:
             out["model_refits"] = st.model_refits
         return out
@@ -126,7 +134,7 @@ class SearchAgent(AgentBase):
             self.stats.reasons[key] = self.stats.reasons.get(key, 0) + 1
             self.prev = None
             action = self.base.act(view)
-        self.stats.think_ms.append(1000.0 * (time.perf_counter() - t0))
+        self.stats.think(view.street, 1000.0 * (time.perf_counter() - t0))
         return action
 
     def trusted(self, street: int) -> bool:
@@ -213,7 +221,7 @@ class SearchAgent(AgentBase):
                 return all_hands_probabilities(self.base, view, live)
             self.cache = (key, got)
             self.keep(view, got)
-            self.stats.think_ms.append(1000.0 * (time.perf_counter() - t0))
+            self.stats.think(view.street, 1000.0 * (time.perf_counter() - t0))
         assert got is not None
         solver = got[0]
         acts, col = real_columns(

@@ -351,6 +351,7 @@ def solve(agent: Searcher, view: PlayerView, deadline: float, mine: int | None, 
         return None
     if root_actor is None:  # a decision's solve (a street's start is counted apart)
         agent.stats.searches += 1
+        agent.stats.searches_by_street[view.street] += 1
         agent.stats.iterations += solver.iteration
     return solver, stack
 

@@ -69,6 +69,15 @@ class SearchStats:
     depth_limited: int = 0
     street_solves: int = 0
     reasons: dict[str, int] = field(default_factory=dict)
+    searches_by_street: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
+    """Decision searches by street (0 preflop .. 3 river)."""
+    think_by_street: list[list[float]] = field(default_factory=lambda: [[], [], [], []])
+    """The think times of ``think_ms`` by the street of the decision."""
+
+    def think(self, street: int, ms: float) -> None:
+        """One decision's think time (milliseconds) on ``street``."""
+        self.think_ms.append(ms)
+        self.think_by_street[street].append(ms)
 
 
 def public_key(view: PlayerView, n_events: int | None = None) -> tuple[Any, ...]:
