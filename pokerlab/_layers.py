@@ -9,8 +9,8 @@ way.  Names are the top-level modules and sub-packages of :mod:`pokerlab`.
 from __future__ import annotations
 
 LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("base", ("errors", "io", "rng", "executor", "runlock", "lazy", "kinds", "think",
-              "_layers")),
+    ("base", ("errors", "checks", "io", "rng", "executor", "runlock", "lazy", "kinds",
+              "think", "_layers")),
     ("cards", ("cards",)),
     ("holdem", ("holdem",)),
     ("games", ("games", "abstraction")),

@@ -72,17 +72,28 @@ class PokerlabGroup(typer.core.TyperGroup):
         sys.exit(code)
 
 
-app = typer.Typer(
-    cls=PokerlabGroup,
-    name="pokerlab",
-    help="Solve, train, measure, play and analyse imperfect-information games, poker first.",
-    no_args_is_help=True,
-    add_completion=False,
-    pretty_exceptions_enable=False,
-)
+def _root() -> None:
+    """The root has no options of its own (a callback keeps it a group of commands even
+    when a route builds it with one command)."""
 
-# (module, name) of the sub-command groups.  A module that defines ``COMMANDS`` (a list of
-# callables) adds plain top-level commands instead of a group.
+
+def new_app() -> typer.Typer:
+    """An empty root app (commands are added by :func:`build_app`)."""
+    app = typer.Typer(
+        cls=PokerlabGroup,
+        name="pokerlab",
+        help="Solve, train, measure, play and analyse imperfect-information games, poker first.",
+        no_args_is_help=True,
+        add_completion=False,
+        pretty_exceptions_enable=False,
+    )
+    app.callback()(_root)
+    return app
+
+
+# The modules of the sub-command groups and commands, in the order of ``pokerlab --help``.
+# A module that defines ``COMMANDS`` (a list of callables) adds plain top-level commands; a
+# module may add commands to another module's group (blueprint_cmd adds to ``bench``).
 _GROUPS = [
     "pokerlab.commands.demo_cmd",
     "pokerlab.commands.cards_cmd",
@@ -105,6 +116,29 @@ _GROUPS = [
     "pokerlab.commands.drill_cmd",
 ]
 
+ROUTES: dict[str, tuple[str, ...]] = {
+    "demo": ("demo_cmd",), "equity": ("cards_cmd",), "range": ("cards_cmd",),
+    "eval": ("cards_cmd",), "bench": ("cards_cmd", "blueprint_cmd"), "solve": ("solve_cmd",),
+    "policy": ("policy_cmd",), "game": ("game_cmd",), "pushfold": ("pushfold_cmd",),
+    "ttt": ("ttt_cmd",), "holdem": ("holdem_cmd",), "abstraction": ("abstraction_cmd",),
+    "hands": ("hands_cmd",), "deepcfr": ("deepcfr_cmd",), "play": ("play_cmd",),
+    "match": ("match_cmd",), "blueprint": ("blueprint_cmd",), "exploit": ("exploit_cmd",),
+    "opponent": ("exploit_cmd",), "lbr": ("lbr_cmd",), "league": ("lbr_cmd",),
+    "spot": ("spot_cmd",), "review": ("review_cmd",), "train-spot": ("drill_cmd",),
+}
+"""Each top-level command or group and the command modules that define it, so that one
+command imports only its own modules (start-up time: ``pokerlab spot solve`` of a river
+spot is meant to take under a second, the process included).  ``tests/test_cli_routes.py``
+checks that each route builds the same command as the whole app."""
+
+
+def route(args: Sequence[str]) -> list[str]:
+    """The command modules a command line needs: its command's, or all of them (``--help``
+    at the root, an unknown command: the whole app answers)."""
+    if args and not args[0].startswith("-") and args[0] in ROUTES:
+        return [f"pokerlab.commands.{m}" for m in ROUTES[args[0]]]
+    return list(_GROUPS)
+
 
 def _command_name(cmd: Any) -> str:
     return cmd.name or cmd.callback.__name__.lower().replace("_", "-")
@@ -120,8 +154,10 @@ def _wrap_app(sub: typer.Typer, path: str) -> None:
             _wrap_app(group.typer_instance, f"{path} {name}")
 
 
-def _register() -> None:
-    for modname in _GROUPS:
+def build_app(modules: Sequence[str] | None = None) -> typer.Typer:
+    """The root app with the commands of ``modules`` (default: every command module)."""
+    app = new_app()
+    for modname in _GROUPS if modules is None else modules:
         try:
             mod = importlib.import_module(modname)
         except ModuleNotFoundError as exc:
@@ -139,14 +175,25 @@ def _register() -> None:
     for group in app.registered_groups:
         if group.typer_instance is not None:
             _wrap_app(group.typer_instance, group.name or "")
+    return app
 
 
-_register()
+_APP: typer.Typer | None = None
+
+
+def __getattr__(name: str) -> Any:
+    """``app``: the whole command line (built on first use)."""
+    global _APP
+    if name == "app":
+        if _APP is None:
+            _APP = build_app()
+        return _APP
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def main() -> None:
     try:
-        app()
+        build_app(route(sys.argv[1:]))()
     except (PokerlabError, OSError) as exc:  # raised outside a command body (a callback)
         print(f"error: {error_message(exc)}", file=sys.stderr)
         sys.exit(2)

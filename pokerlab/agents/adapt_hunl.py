@@ -52,7 +52,6 @@ Measure with ``--workers 1``: every worker process's run of hands learns on its 
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -60,6 +59,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from pokerlab.agents.base import AgentBase, PlayerView
+from pokerlab.checks import check_counts, check_finite_at_least
 from pokerlab.errors import AgentError, ConfigError
 from pokerlab.games.spec import check_keys, parse_named_call
 
@@ -277,13 +277,9 @@ class HUNLAdaptConfig:
     """How hidden-card counts are shared among a node's buckets (:func:`posterior`)."""
 
     def __post_init__(self) -> None:
-        if not (math.isfinite(self.strength) and self.strength >= 0):
-            raise AgentError(f"adapt: strength must be a finite number >= 0, got "
-                             f"{self.strength!r}")
-        for name in ("refit", "iterations", "slice"):
-            v = getattr(self, name)
-            if isinstance(v, bool) or not isinstance(v, int) or v < 1 or v > 10**12:
-                raise AgentError(f"adapt: {name} must be a positive whole number, got {v!r}")
+        check_finite_at_least(self, ("strength",), error=AgentError, prefix="adapt: ")
+        check_counts(self, ("refit", "iterations", "slice"), error=AgentError, prefix="adapt: ",
+                     most=10**12)
         if not (0.0 <= self.p <= 1.0):
             raise AgentError(f"adapt: p must lie in [0, 1], got {self.p!r}")
         if not (self.eps >= 0):

@@ -63,6 +63,7 @@ from pokerlab.agents.thesis import (  # noqa: F401
     is_thesis_policy,
     load_thesis_agent,
 )
+from pokerlab.checks import check_counts
 from pokerlab.errors import ConfigError, PokerlabError
 from pokerlab.io import PACKAGE_DATA
 
@@ -115,11 +116,8 @@ class ThesisConfig:
             raise ConfigError(f"update must be 'mccfr' or 'thesis', got {self.update!r}")
         if self.storage not in ("disk", "memory"):
             raise ConfigError(f"storage must be 'disk' or 'memory', got {self.storage!r}")
-        for name in ("early_batch", "batch", "record_every", "max_actions", "max_depth",
-                     "small_blind", "big_blind"):
-            v = getattr(self, name)
-            if isinstance(v, bool) or not isinstance(v, int) or v < 1:
-                raise ConfigError(f"{name} must be a positive integer, got {v!r}")
+        check_counts(self, ("early_batch", "batch", "record_every", "max_actions", "max_depth",
+                            "small_blind", "big_blind"))
         if self.early_pairs < 0 or self.prune_min_visits < 1:
             raise ConfigError(f"early_pairs >= 0 and prune_min_visits >= 1 needed, got "
                               f"{self.early_pairs!r} / {self.prune_min_visits!r}")

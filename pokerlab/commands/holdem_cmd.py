@@ -5,11 +5,13 @@ from __future__ import annotations
 import json
 import math
 import sys
+from typing import Any
 
 import typer
 
 from pokerlab.commands._common import fail as _fail  # the one error path
 from pokerlab.commands._common import force_option
+from pokerlab.commands.option_groups import option_group, with_option_groups
 from pokerlab.errors import ConfigError, PokerlabError
 
 app = typer.Typer(no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False)
@@ -50,17 +52,33 @@ def _weights(text: str) -> tuple[int, ...]:
 
 STACKS_HELP = "Stacks in big blinds: '200' for both or '200,150' (p1 = big blind, p2 = button)."
 WEIGHTS_HELP = "Random agent weights: fold, check/call, min-raise, all-in, uniform raise."
+SEED = typer.Option(0, help="Seed of cards and actions.")
+JSON = typer.Option(False, "--json", help="Print one JSON object.")
 
 
-@app.command()
-def deal(
-    seed: int = typer.Option(0, help="Seed of cards and actions."),
+def table_options(
     stacks: str = typer.Option("200", "--stack", "--stacks", help=STACKS_HELP),
     small_blind: int = typer.Option(50, "--sb", help="Small blind in chips."),
     big_blind: int = typer.Option(100, "--bb", help="Big blind in chips."),
     ante: int = typer.Option(0, help="Ante in chips."),
     weights: str = typer.Option("10,40,20,15,15", help=WEIGHTS_HELP),
-    json_out: bool = typer.Option(False, "--json", help="Print one JSON object."),
+) -> dict[str, Any]:
+    """The option group of the table and its random agents (``deal``, ``selfplay``)."""
+    return dict(locals())
+
+
+def _table(table: dict[str, Any]) -> tuple[Any, tuple[int, ...]]:
+    """The game config and the random agents' weights of :func:`table_options`."""
+    return (_game_config(table["stacks"], table["small_blind"], table["big_blind"], table["ante"]),
+            _weights(table["weights"]))
+
+
+@app.command()
+@with_option_groups
+def deal(
+    seed: int = SEED,
+    table: dict[str, Any] = option_group(table_options),
+    json_out: bool = JSON,
 ) -> None:
     """Deal one hand played by two random agents; show it as text and as PHH."""
     try:
@@ -71,8 +89,8 @@ def deal(
 
         if seed < 0:
             raise ConfigError(f"seed must be >= 0, got {seed}")
-        cfg = _game_config(stacks, small_blind, big_blind, ante)
-        state = play_hand(HoldemState(config=cfg), SplitMix64(seed), _weights(weights))
+        cfg, weights = _table(table)
+        state = play_hand(HoldemState(config=cfg), SplitMix64(seed), weights)
         text = phh.dumps(state, hand=seed, players=["random-bb", "random-button"])
     except PokerlabError as exc:
         raise _fail(exc) from None
@@ -95,27 +113,23 @@ def deal(
 
 
 @app.command()
+@with_option_groups
 def selfplay(
     hands: int = typer.Option(1000, help="Number of hands."),
-    seed: int = typer.Option(0, help="Seed of cards and actions."),
-    stacks: str = typer.Option("200", "--stack", "--stacks", help=STACKS_HELP),
-    small_blind: int = typer.Option(50, "--sb", help="Small blind in chips."),
-    big_blind: int = typer.Option(100, "--bb", help="Big blind in chips."),
-    ante: int = typer.Option(0, help="Ante in chips."),
-    weights: str = typer.Option("10,40,20,15,15", help=WEIGHTS_HELP),
+    seed: int = SEED,
+    table: dict[str, Any] = option_group(table_options),
     out: str = typer.Option("selfplay.phhs", "--out", help="PHH file to write (.phhs)."),
     force: bool = force_option(),
     verify: bool = typer.Option(False, "--verify",
                                 help="Replay the file in PokerKit and compare final stacks."),
-    json_out: bool = typer.Option(False, "--json", help="Print one JSON object."),
+    json_out: bool = JSON,
 ) -> None:
     """Play N hands between random agents (favouring all-ins and min-raises) into PHH."""
     try:
         from pokerlab.agents.selfplay import SelfplayConfig, run_selfplay
 
-        cfg = SelfplayConfig(hands=hands, seed=seed,
-                             game=_game_config(stacks, small_blind, big_blind, ante),
-                             weights=_weights(weights))  # type: ignore[arg-type]
+        game, weights = _table(table)
+        cfg = SelfplayConfig(hands=hands, seed=seed, game=game, weights=weights)  # type: ignore[arg-type]
         if json_out:
             rep = run_selfplay(cfg, out, verify=verify)
         else:

@@ -20,32 +20,16 @@ from pokerlab.commands._common import (
     png_option,
     progress,
 )
+from pokerlab.commands.option_groups import option_group, with_option_groups
 from pokerlab.commands.spot_options import (
-    ALLIN,
-    BB,
-    BETS,
     BOARD,
-    CAP,
     COMPRESS,
-    DONK,
-    FLOP_BETS,
-    FORCE,
-    IP,
-    IP_BETS,
     MAX_MEM,
-    MERGE,
     NO_ISO,
-    OOP,
-    OOP_BETS,
-    POT,
     PRECISION,
-    RAISES,
-    RAKE,
-    RAKE_CAP,
-    RIVER_BETS,
-    STACK,
-    TURN_BETS,
+    TREE_OPTIONS,
     check_memory,
+    spot_template,
 )
 from pokerlab.commands.spot_report_cmd import report_cmd
 
@@ -54,24 +38,32 @@ app = typer.Typer(help="Range-vs-range postflop spot solver (board, pot, stack, 
 GROUPS = [("spot", app, "Range-vs-range postflop spot solver.")]
 
 
-def _spot(board: str | None, pot: float | None, stack: float | None, oop: str | None, ip: str | None,
-          bets: str, raises: str, flop_bets: str | None, turn_bets: str | None, river_bets: str | None,
-          oop_bets: str | None, ip_bets: str | None, donk: str | None, allin_threshold: float,
-          force_allin: float, merge: float, raise_cap: int, rake: float, rake_cap: float,
-          big_blind: float) -> Any:
+def _located(board: str | None, template: dict[str, Any]) -> list[tuple[str, Any]]:
+    """(flag, value) of the options that place a spot: board, pot, stack and ranges."""
+    return [("--board", board), *((f"--{k}", template[k]) for k in ("pot", "stack", "oop", "ip"))]
+
+
+def _spot(board: str | None, template: dict[str, Any]) -> Any:
+    """The spot of ``--board`` and the :func:`spot_template` options."""
     from pokerlab.subgame import SpotError, make_spot, tree_config
 
-    missing = [n for n, v in (("--board", board), ("--pot", pot), ("--stack", stack), ("--oop", oop),
-                              ("--ip", ip)) if v is None]
+    missing = [n for n, v in _located(board, template) if v is None]
     if missing:
         raise SpotError(f"a spot needs {', '.join(missing)}")
-    tree = tree_config(bets=bets, raises=raises, flop_bets=flop_bets, turn_bets=turn_bets,
-                       river_bets=river_bets, oop_bets=oop_bets, ip_bets=ip_bets, donk=donk,
-                       allin_threshold=allin_threshold, force_allin=force_allin, merge=merge,
-                       raise_cap=raise_cap)
-    assert board is not None and pot is not None and stack is not None and oop is not None and ip is not None
-    return make_spot(board=board, pot=pot, stack=stack, oop=_range_arg(oop, "oop"), ip=_range_arg(ip, "ip"),
-                     tree=tree, rake=rake, rake_cap=rake_cap, big_blind=big_blind)
+    tree = tree_config(**{k: template[k] for k in TREE_OPTIONS})
+    assert board is not None
+    return make_spot(board=board, pot=template["pot"], stack=template["stack"],
+                     oop=_range_arg(template["oop"], "oop"), ip=_range_arg(template["ip"], "ip"),
+                     tree=tree, rake=template["rake"], rake_cap=template["rake_cap"],
+                     big_blind=template["big_blind"])
+
+
+def _cell(value: float | None, spec: str, *, percent: bool = False) -> str:
+    """A table cell: ``value`` in the format ``spec`` (``"8.2f"``; with ``percent``, times 100
+    and a ``%``), ``-`` for none (no hands reach it)."""
+    if value is None:
+        return "-"
+    return f"{value * 100:{spec}}%" if percent else f"{value:{spec}}"
 
 
 def _range_arg(text: str, who: str) -> Any:
@@ -85,13 +77,8 @@ def _range_arg(text: str, who: str) -> Any:
 
 
 @app.command("tree")
-def tree_cmd(board: str | None = BOARD, pot: float | None = POT, stack: float | None = STACK,
-             oop: str | None = OOP, ip: str | None = IP, bets: str = BETS, raises: str = RAISES,
-             flop_bets: str | None = FLOP_BETS, turn_bets: str | None = TURN_BETS,
-             river_bets: str | None = RIVER_BETS, oop_bets: str | None = OOP_BETS,
-             ip_bets: str | None = IP_BETS, donk: str | None = DONK,
-             allin_threshold: float = ALLIN, force_allin: float = FORCE, merge: float = MERGE,
-             raise_cap: int = CAP, rake: float = RAKE, rake_cap: float = RAKE_CAP, big_blind: float = BB,
+@with_option_groups
+def tree_cmd(board: str | None = BOARD, template: dict[str, Any] = option_group(spot_template),
              max_memory: float = MAX_MEM, no_isomorphism: bool = NO_ISO, compress: bool = COMPRESS,
              as_json: bool = json_option()) -> None:
     """Node count and memory estimate of a spot, without solving."""
@@ -99,8 +86,7 @@ def tree_cmd(board: str | None = BOARD, pot: float | None = POT, stack: float | 
     from pokerlab.subgame.tree import build_betting_tree
 
     check_memory(max_memory)
-    spot = _spot(board, pot, stack, oop, ip, bets, raises, flop_bets, turn_bets, river_bets, oop_bets,
-                 ip_bets, donk, allin_threshold, force_allin, merge, raise_cap, rake, rake_cap, big_blind)
+    spot = _spot(board, template)
     tree = build_betting_tree(spot)
     size = estimate_size(spot, isomorphism=not no_isomorphism, tree=tree, compress=compress)
     full = (estimate_size(spot, isomorphism=False, tree=tree, compress=compress) if not no_isomorphism
@@ -125,13 +111,8 @@ def tree_cmd(board: str | None = BOARD, pot: float | None = POT, stack: float | 
 
 
 @app.command("solve")
-def solve_cmd(board: str | None = BOARD, pot: float | None = POT, stack: float | None = STACK,
-              oop: str | None = OOP, ip: str | None = IP, bets: str = BETS, raises: str = RAISES,
-              flop_bets: str | None = FLOP_BETS, turn_bets: str | None = TURN_BETS,
-              river_bets: str | None = RIVER_BETS, oop_bets: str | None = OOP_BETS,
-              ip_bets: str | None = IP_BETS, donk: str | None = DONK,
-              allin_threshold: float = ALLIN, force_allin: float = FORCE, merge: float = MERGE,
-              raise_cap: int = CAP, rake: float = RAKE, rake_cap: float = RAKE_CAP, big_blind: float = BB,
+@with_option_groups
+def solve_cmd(board: str | None = BOARD, template: dict[str, Any] = option_group(spot_template),
               target: float = typer.Option(0.3, "--target",
                                            help="Stop at this exploitability, % of the pot (0: no "
                                            "target, run all --iterations)."),
@@ -176,8 +157,7 @@ def solve_cmd(board: str | None = BOARD, pot: float | None = POT, stack: float |
     wall0 = time.perf_counter()
     cpu0 = time.process_time()
     if resume is not None:
-        given = [n for n, v in (("--board", board), ("--pot", pot), ("--stack", stack), ("--oop", oop),
-                                ("--ip", ip)) if v is not None]
+        given = [n for n, v in _located(board, template) if v is not None]
         if given:
             raise ConfigError(f"--resume continues the saved spot: drop {', '.join(given)}")
         solver = SpotSolver.load(resume, threads=threads)
@@ -187,9 +167,7 @@ def solve_cmd(board: str | None = BOARD, pot: float | None = POT, stack: float |
             raise ConfigError(f"the saved spot needs {solver.size.memory_bytes / 1e6:,.1f} MB, "
                               "over --max-memory")
     else:
-        spot = _spot(board, pot, stack, oop, ip, bets, raises, flop_bets, turn_bets, river_bets, oop_bets,
-                     ip_bets, donk, allin_threshold, force_allin, merge, raise_cap, rake, rake_cap,
-                     big_blind)
+        spot = _spot(board, template)
         solver = SpotSolver(spot, config, max_memory=max_memory, threads=threads)
     spot = solver.spot
     every = checkpoint_minutes * 60.0
@@ -308,8 +286,8 @@ def show_cmd(file: Path = typer.Argument(..., help="A spot saved by 'pokerlab sp
                if rep[side]["range_ev"] is not None else f"{side}: no hands reach this node")
     for r in rows[:400]:
         strat = "  ".join(f"{a} {p * 100:5.1f}%" for a, p in r.get("strategy", {}).items())
-        ev = "-" if r["ev"] is None else f"{r['ev']:8.2f}"
-        eq = "-" if r["equity"] is None else f"{r['equity'] * 100:5.1f}%"
+        ev = _cell(r["ev"], "8.2f")
+        eq = _cell(r["equity"], "5.1f", percent=True)
         typer.echo(f"{r['combo']}  reach {r['reach']:.3f}  ev {ev}  eq {eq}  {strat}")
 
 
@@ -341,9 +319,9 @@ def _show_classes(file: Path, node: str, who: str | None, png: Path | None, as_j
     for title, rows in (("classes", res["classes"]), ("draws (overlapping the classes)", res["draws"])):
         typer.echo(f"-- {title}")
         for r in rows:
-            ev = "-" if r["ev"] is None else f"{r['ev']:8.2f}"
-            eq = "-" if r["equity"] is None else f"{r['equity'] * 100:5.1f}%"
-            eqr = "-" if r["eqr"] is None else f"{r['eqr']:5.2f}"
+            ev = _cell(r["ev"], "8.2f")
+            eq = _cell(r["equity"], "5.1f", percent=True)
+            eqr = _cell(r["eqr"], "5.2f")
             mix = "  ".join(f"{a} {f * 100:.0f}%" for a, f in r["actions"].items())
             typer.echo(f"{r['player']:>3} {r['name']:<21} {r['combos']:7.1f} {r['share'] * 100:5.1f}%  "
                        f"ev {ev}  eq {eq}  eqr {eqr}  {mix}")
@@ -384,9 +362,9 @@ def runouts_cmd(file: Path = typer.Argument(..., help="A spot saved by 'pokerlab
     typer.echo(f"node: ev oop {rep['ev_oop']:.3f}  ip {rep['ev_ip']:.3f}  equity oop "
                f"{rep['equity_oop'] * 100:.2f}%")
     for r in rep["cards"]:
-        ev0 = "-" if r["ev_oop"] is None else f"{r['ev_oop']:8.3f}"
-        ev1 = "-" if r["ev_ip"] is None else f"{r['ev_ip']:8.3f}"
-        eq = "-" if r["equity_oop"] is None else f"{r['equity_oop'] * 100:5.1f}%"
+        ev0 = _cell(r["ev_oop"], "8.3f")
+        ev1 = _cell(r["ev_ip"], "8.3f")
+        eq = _cell(r["equity_oop"], "5.1f", percent=True)
         mix = "  ".join(f"{a} {f * 100:.0f}%" for a, f in r["actions"].items())
         typer.echo(f"{' '.join(r['cards']):<12} w {r['weight'] * 100:5.2f}%  ev oop {ev0}  ip {ev1}  "
                    f"eq oop {eq}  {r['player'] or ''} {mix}")

@@ -1,5 +1,5 @@
 """The options that ``pokerlab spot tree``, ``solve`` and ``report`` share (one text for
-each flag), and the ``--max-memory`` check."""
+each flag; the spot template as one option group), and the ``--max-memory`` check."""
 
 from __future__ import annotations
 
@@ -86,6 +86,24 @@ COMPRESS = _opt(False, "--compress", "Store regrets and strategy sums in 16 bits
 
 PRECISION = _opt("single", "--precision", "Reach and value vectors in single (float32, faster) or double "
                  "(float64) precision.")
+
+
+def spot_template(pot: float | None = POT, stack: float | None = STACK, oop: str | None = OOP,
+                  ip: str | None = IP, bets: str = BETS, raises: str = RAISES,
+                  flop_bets: str | None = FLOP_BETS, turn_bets: str | None = TURN_BETS,
+                  river_bets: str | None = RIVER_BETS, oop_bets: str | None = OOP_BETS,
+                  ip_bets: str | None = IP_BETS, donk: str | None = DONK,
+                  allin_threshold: float = ALLIN, force_allin: float = FORCE, merge: float = MERGE,
+                  raise_cap: int = CAP, rake: float = RAKE, rake_cap: float = RAKE_CAP,
+                  big_blind: float = BB) -> dict[str, Any]:
+    """The option group of a spot but its board (``option_groups``; ``spot tree``, ``solve``
+    and ``report``): pot, stack, ranges, bet tree and rake, by parameter name."""
+    return dict(locals())
+
+
+TREE_OPTIONS = ("bets", "raises", "flop_bets", "turn_bets", "river_bets", "oop_bets", "ip_bets", "donk",
+                "allin_threshold", "force_allin", "merge", "raise_cap")
+"""The keys of :func:`spot_template` that are ``pokerlab.subgame.tree_config``'s arguments."""
 
 
 def check_memory(max_memory: float) -> None:

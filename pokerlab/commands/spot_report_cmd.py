@@ -21,45 +21,15 @@ from pokerlab.commands._common import (
     png_option,
     progress,
 )
-from pokerlab.commands.spot_options import (
-    ALLIN,
-    BB,
-    BETS,
-    CAP,
-    COMPRESS,
-    DONK,
-    FLOP_BETS,
-    FORCE,
-    IP,
-    IP_BETS,
-    MAX_MEM,
-    MERGE,
-    NO_ISO,
-    OOP,
-    OOP_BETS,
-    POT,
-    PRECISION,
-    RAISES,
-    RAKE,
-    RAKE_CAP,
-    RIVER_BETS,
-    STACK,
-    TURN_BETS,
-    check_memory,
-)
+from pokerlab.commands.option_groups import option_group, with_option_groups
+from pokerlab.commands.spot_options import COMPRESS, MAX_MEM, NO_ISO, PRECISION, check_memory, spot_template
 
 
+@with_option_groups
 def report_cmd(flops: str = typer.Option("25", "--flops", help="The flop set: 25, 49, 95, 184 (weighted "
                                          "subsets reproducing the texture frequencies), 1755 (all), or "
                                          "a comma-separated list of boards."),
-               pot: float | None = POT, stack: float | None = STACK, oop: str | None = OOP,
-               ip: str | None = IP, bets: str = BETS, raises: str = RAISES,
-               flop_bets: str | None = FLOP_BETS, turn_bets: str | None = TURN_BETS,
-               river_bets: str | None = RIVER_BETS, oop_bets: str | None = OOP_BETS,
-               ip_bets: str | None = IP_BETS, donk: str | None = DONK,
-               allin_threshold: float = ALLIN, force_allin: float = FORCE, merge: float = MERGE,
-               raise_cap: int = CAP, rake: float = RAKE, rake_cap: float = RAKE_CAP,
-               big_blind: float = BB,
+               template: dict[str, Any] = option_group(spot_template),
                target: float = typer.Option(0.3, "--target", help="Stop each flop at this "
                                             "exploitability, % of the pot."),
                iterations: int = typer.Option(1000, "--iterations", help="Most iterations per flop."),
@@ -91,8 +61,8 @@ def _report(**kw: Any) -> None:
     from pokerlab.subgame.flops import parse_filter, parse_flop_set
 
     check_memory(kw["max_memory"])
-    missing = [n for n, k in (("--pot", "pot"), ("--stack", "stack"), ("--oop", "oop"), ("--ip", "ip"))
-               if kw[k] is None]
+    spot = kw["template"]
+    missing = [f"--{k}" for k in ("pot", "stack", "oop", "ip") if spot[k] is None]
     if missing:
         raise ConfigError(f"a report needs {', '.join(missing)}")
     if not (math.isfinite(kw["target"]) and kw["target"] >= 0):
@@ -112,12 +82,7 @@ def _report(**kw: Any) -> None:
     workers = workers if workers is not None else cores
     backend = default_backend(workers, kw["ray_address"])
     tpl = agg.ReportTemplate(
-        pot=kw["pot"], stack=kw["stack"], oop=kw["oop"], ip=kw["ip"], bets=kw["bets"], raises=kw["raises"],
-        flop_bets=kw["flop_bets"], turn_bets=kw["turn_bets"], river_bets=kw["river_bets"],
-        oop_bets=kw["oop_bets"], ip_bets=kw["ip_bets"], donk=kw["donk"],
-        allin_threshold=kw["allin_threshold"], force_allin=kw["force_allin"], merge=kw["merge"],
-        raise_cap=kw["raise_cap"], rake=kw["rake"], rake_cap=kw["rake_cap"], big_blind=kw["big_blind"],
-        algo=kw["algo"], iterations=kw["iterations"], target=kw["target"],
+        **spot, algo=kw["algo"], iterations=kw["iterations"], target=kw["target"],
         isomorphism=not kw["no_isomorphism"], compress=kw["compress"], precision=kw["precision"])
     tpl.solve_config()  # a bad --algo / --precision: before any work
     wall0 = time.perf_counter()

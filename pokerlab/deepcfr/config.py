@@ -6,6 +6,7 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
+from pokerlab.checks import check_counts
 from pokerlab.errors import ConfigError
 
 
@@ -45,10 +46,7 @@ class DeepCFRConfig:
     device: str = "cpu"
 
     def __post_init__(self) -> None:
-        for name in ("iterations", "traversals", "memory", "sgd_steps", "batch", "dim"):
-            v = getattr(self, name)
-            if not isinstance(v, int) or v < 1:
-                raise ConfigError(f"{name} must be a positive integer, got {v!r}")
+        check_counts(self, ("iterations", "traversals", "memory", "sgd_steps", "batch", "dim"))
         if self.policy_sgd_steps < 0:
             raise ConfigError(f"policy_sgd_steps must be >= 0, got {self.policy_sgd_steps!r}")
         if not self.lr > 0:

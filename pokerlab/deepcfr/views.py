@@ -10,8 +10,8 @@ from pokerlab.deepcfr.features import PokerEncoder, View
 
 
 def _kuhn_like_view(state: Any, player: int) -> View:
-    n = state._game.num_cards
-    cards = [[(13 - n + state.cards[player]) * 4]] if len(state.cards) > player else [[]]
+    n = state.num_cards
+    cards = [[(13 - n + state.private[player]) * 4]] if len(state.private) > player else [[]]
     actions: list[tuple[int, float, float]] = []
     pot = 2.0
     for a in state.history:

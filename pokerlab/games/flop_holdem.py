@@ -34,11 +34,12 @@ from pokerlab.games import register_game
 from pokerlab.games.protocol import (
     CHANCE,
     TERMINAL,
-    CloneChild,
+    ChanceThenMoves,
     GameInfo,
     NamedTwoPlayerGame,
     fold_or_showdown_returns,
 )
+from pokerlab.games.two_player import TwoPlayerState, limit_actions, uniform_outcomes
 
 FOLD, CALL, RAISE = 0, 1, 2
 SMALL_BLIND, BIG_BLIND, BET_SIZE, MAX_BETS = 1, 2, 2, 4
@@ -85,13 +86,8 @@ class Betting:
         if self.done:
             return []
         p = self.to_act
-        acts = []
-        if self.contrib[p] < self.contrib[1 - p]:
-            acts.append(FOLD)
-        acts.append(CALL)
-        if self.bets < MAX_BETS:
-            acts.append(RAISE)
-        return acts
+        return limit_actions(facing=self.contrib[p] < self.contrib[1 - p],
+                             can_raise=self.bets < MAX_BETS)
 
     def apply(self, action: int) -> bool:
         """Apply a legal action; returns True when the preflop round just ended."""
@@ -125,7 +121,7 @@ class Betting:
 
 
 # ---------------------------------------------------------------- state
-class FlopHoldemState(CloneChild):
+class FlopHoldemState(TwoPlayerState, ChanceThenMoves):
     __slots__ = ("_game", "hole", "board", "betting", "_flop_pending")
 
     def __init__(self, game: FlopHoldem) -> None:
@@ -165,8 +161,7 @@ class FlopHoldemState(CloneChild):
             n = len(deck)
             acts = [flop_action((deck[i], deck[j], deck[k])) for i in range(n)
                     for j in range(i + 1, n) for k in range(j + 1, n)]
-        p = 1.0 / len(acts)
-        return [(a, p) for a in acts]
+        return uniform_outcomes(acts)
 
     def sample_chance_outcome(self, rng: np.random.Generator) -> int:
         """A uniformly drawn chance action (fast path for sampling algorithms)."""
@@ -178,9 +173,7 @@ class FlopHoldemState(CloneChild):
         idx = rng.choice(len(deck), size=3, replace=False)
         return flop_action([deck[i] for i in idx])
 
-    def legal_actions(self) -> list[int]:
-        if self.is_chance_node():
-            return [a for a, _ in self.chance_outcomes()]
+    def player_actions(self) -> list[int]:
         return self.betting.legal()
 
     def apply_action(self, action: int) -> None:
@@ -220,17 +213,13 @@ class FlopHoldemState(CloneChild):
         c._flop_pending = self._flop_pending
         return c
 
-    def returns(self) -> list[float]:
+    def terminal_returns(self) -> list[float]:
         b = self.betting
-        if not b.done:
-            return [0.0, 0.0]
         return fold_or_showdown_returns(
             b.contrib, b.folder, lambda p: self._game.strength(self.hole[p], self.board))
 
-    def information_state_string(self, player: int | None = None) -> str:
-        p = self.current_player() if player is None else player
-        if p not in (0, 1):
-            raise ConfigError(f"no information state for player {p!r}")
+    def information_state(self, player: int) -> str:
+        p = player
         hole = cards_str(sorted(self.hole[p], reverse=True)) if len(self.hole) > p else ""
         return f"P{p}:{hole}|{cards_str(sorted(self.board, reverse=True))}|{self.betting.key()}"
 

@@ -20,34 +20,23 @@ Action ids, chance order and information-state strings equal OpenSpiel's ``kuhn_
 from __future__ import annotations
 
 from pokerlab.errors import ConfigError
-from pokerlab.games.protocol import (
-    CHANCE,
-    TERMINAL,
-    ChanceThenMoves,
-    CloneChild,
-    GameInfo,
-    NamedTwoPlayerGame,
-)
+from pokerlab.games.protocol import GameInfo, NamedTwoPlayerGame, fold_or_showdown_returns
+from pokerlab.games.two_player import OneHandEachState
 
 PASS = 0
 BET = 1
 
 
-class KuhnLikeState(ChanceThenMoves, CloneChild):
-    __slots__ = ("_game", "cards", "history")
+class KuhnLikeState(OneHandEachState):
+    """A Kuhn-like state: the two cards dealt (``private``) and the actions so far."""
 
-    def __init__(self, game: KuhnLikeGame) -> None:
-        self._game = game
-        self.cards: list[int] = []
-        self.history: list[int] = []
+    __slots__ = ()
+    _game: KuhnLikeGame
 
-    # -- protocol -------------------------------------------------------------------
-    def current_player(self) -> int:
-        if len(self.cards) < 2:
-            return CHANCE
-        if self.is_terminal():
-            return TERMINAL
-        return len(self.history) % 2
+    @property
+    def num_cards(self) -> int:
+        """Cards in the deck (3 for Kuhn, 8 for 8-card poker)."""
+        return self._game.num_cards
 
     def is_terminal(self) -> bool:
         h = self.history
@@ -58,73 +47,21 @@ class KuhnLikeState(ChanceThenMoves, CloneChild):
             return not (h[0] == PASS and h[1] == BET)
         return True
 
-    def is_chance_node(self) -> bool:
-        return len(self.cards) < 2
+    def deal_outcomes(self) -> list[int]:
+        return [c for c in range(self._game.num_cards) if c not in self.private]
 
-    def player_actions(self) -> list[int]:
-        return [PASS, BET]
-
-    def chance_outcomes(self) -> list[tuple[int, float]]:
-        if not self.is_chance_node():
-            return []
-        left = [c for c in range(self._game.num_cards) if c not in self.cards]
-        p = 1.0 / len(left)
-        return [(c, p) for c in left]
-
-    def apply_action(self, action: int) -> None:
-        if self.is_chance_node():
-            if action in self.cards or not 0 <= action < self._game.num_cards:
-                raise ConfigError(f"illegal deal {action!r} in {self._game.name}")
-            self.cards.append(int(action))
-            return
-        if self.is_terminal() or action not in (PASS, BET):
-            raise ConfigError(f"illegal action {action!r} in {self._game.name} at {self}")
-        self.history.append(int(action))
-
-    def clone(self) -> KuhnLikeState:
-        c = KuhnLikeState(self._game)
-        c.cards = list(self.cards)
-        c.history = list(self.history)
-        return c
-
-    def returns(self) -> list[float]:
-        if not self.is_terminal():
-            return [0.0, 0.0]
+    def terminal_returns(self) -> list[float]:
         h = self.history
-        pot = [1.0, 1.0]
+        contrib = [1.0, 1.0]  # the antes, then a chip per bet
         for i, a in enumerate(h):
             if a == BET:
-                pot[i % 2] += 1.0
+                contrib[i % 2] += 1.0
         # fold: a pass right after a bet
-        if h[-1] == PASS and len(h) >= 2 and h[-2] == BET:
-            folder = (len(h) - 1) % 2
-            r = [0.0, 0.0]
-            r[folder] = -pot[folder]
-            r[1 - folder] = pot[folder]
-            return r
-        winner = 0 if self.cards[0] > self.cards[1] else 1
-        r = [0.0, 0.0]
-        r[winner] = pot[1 - winner]
-        r[1 - winner] = -pot[1 - winner]
-        return r
+        folder = (len(h) - 1) % 2 if h[-1] == PASS and len(h) >= 2 and h[-2] == BET else -1
+        return fold_or_showdown_returns(contrib, folder, lambda p: self.private[p])
 
-    def information_state_string(self, player: int | None = None) -> str:
-        p = self.current_player() if player is None else player
-        if p not in (0, 1):
-            raise ConfigError(f"no information state for player {p!r}")
-        card = str(self.cards[p]) if p < len(self.cards) else ""
-        return card + "".join("pb"[a] for a in self.history)
-
-    def public_state_string(self) -> str:
-        return "".join("pb"[a] for a in self.history) + "|" + "x" * len(self.cards)
-
-    def action_to_string(self, action: int) -> str:
-        if self.is_chance_node():
-            return f"Deal:{action}"
+    def move_name(self, action: int) -> str:
         return "Pass" if action == PASS else "Bet"
-
-    def __str__(self) -> str:
-        return " ".join(str(c) for c in self.cards) + " " + "".join("pb"[a] for a in self.history)
 
 
 class KuhnLikeGame(NamedTwoPlayerGame, name="kuhn", actions=2):

@@ -22,11 +22,12 @@ from pokerlab.errors import ConfigError
 from pokerlab.games.protocol import (
     CHANCE,
     TERMINAL,
-    CloneChild,
+    ChanceThenMoves,
     GameInfo,
     NamedTwoPlayerGame,
     fold_or_showdown_returns,
 )
+from pokerlab.games.two_player import TwoPlayerState, limit_actions, uniform_outcomes
 
 FOLD = 0
 CALL = 1
@@ -38,7 +39,7 @@ MAX_RAISES = 2
 RAISE_SIZES = (2, 4)
 
 
-class LeducState(CloneChild):
+class LeducState(TwoPlayerState, ChanceThenMoves):
     __slots__ = ("_game", "private", "public", "round", "seqs", "contrib", "stakes",
                  "num_raises", "player", "folder", "_terminal")
 
@@ -71,22 +72,11 @@ class LeducState(CloneChild):
         if not self.is_chance_node():
             return []
         used = self._used()
-        left = [c for c in range(NUM_CARDS) if c not in used]
-        p = 1.0 / len(left)
-        return [(c, p) for c in left]
+        return uniform_outcomes([c for c in range(NUM_CARDS) if c not in used])
 
-    def legal_actions(self) -> list[int]:
-        if self._terminal:
-            return []
-        if self.player == CHANCE:
-            return [a for a, _ in self.chance_outcomes()]
-        acts = []
-        if self.contrib[self.player] < self.stakes:
-            acts.append(FOLD)
-        acts.append(CALL)
-        if self.num_raises < MAX_RAISES:
-            acts.append(RAISE)
-        return acts
+    def player_actions(self) -> list[int]:
+        return limit_actions(facing=self.contrib[self.player] < self.stakes,
+                             can_raise=self.num_raises < MAX_RAISES)
 
     def apply_action(self, action: int) -> None:
         if self._terminal:
@@ -154,15 +144,11 @@ class LeducState(CloneChild):
             return 100 + r
         return r
 
-    def returns(self) -> list[float]:
-        if not self._terminal:
-            return [0.0, 0.0]
+    def terminal_returns(self) -> list[float]:
         return fold_or_showdown_returns(self.contrib, self.folder, self._rank_value)
 
-    def information_state_string(self, player: int | None = None) -> str:
-        p = self.current_player() if player is None else player
-        if p not in (0, 1):
-            raise ConfigError(f"no information state for player {p!r}")
+    def information_state(self, player: int) -> str:
+        p = player
         priv = self.private[p] if p < len(self.private) else -10000
         cur = self.current_player()
         pot = self.contrib[0] + self.contrib[1]

@@ -27,7 +27,8 @@ from __future__ import annotations
 
 import pokerlab.games as _games
 from pokerlab.errors import ConfigError
-from pokerlab.games.protocol import CHANCE, TERMINAL, ChanceThenMoves, CloneChild, GameInfo, TwoPlayerGame
+from pokerlab.games.protocol import GameInfo, TwoPlayerGame, fold_or_showdown_returns
+from pokerlab.games.two_player import OneHandEachState
 
 CHECK = 0
 BET = 1
@@ -46,86 +47,31 @@ def analytic_solution(*, ante: float = 1.0, bet: float = 1.0) -> dict[str, float
             "value": ante * B / d}
 
 
-class VonNeumannState(ChanceThenMoves, CloneChild):
-    __slots__ = ("_game", "hands", "history")
+class VonNeumannState(OneHandEachState):
+    """A von Neumann poker state: the two hands dealt (``private``) and the actions so far."""
 
-    def __init__(self, game: VonNeumannGame) -> None:
-        self._game = game
-        self.hands: list[int] = []
-        self.history: list[int] = []
-
-    def current_player(self) -> int:
-        if len(self.hands) < 2:
-            return CHANCE
-        if self.is_terminal():
-            return TERMINAL
-        return len(self.history)
+    __slots__ = ()
+    _game: VonNeumannGame
 
     def is_terminal(self) -> bool:
         h = self.history
-        return len(self.hands) == 2 and (len(h) == 2 or (len(h) == 1 and h[0] == CHECK))
+        return len(self.private) == 2 and (len(h) == 2 or (len(h) == 1 and h[0] == CHECK))
 
-    def is_chance_node(self) -> bool:
-        return len(self.hands) < 2
+    def deal_outcomes(self) -> list[int]:
+        return list(range(self._game.num_hands))  # independent hands: equal ones possible
 
-    def player_actions(self) -> list[int]:
-        return [0, 1]
-
-    def chance_outcomes(self) -> list[tuple[int, float]]:
-        if not self.is_chance_node():
-            return []
-        n = self._game.num_hands
-        return [(i, 1.0 / n) for i in range(n)]
-
-    def apply_action(self, action: int) -> None:
-        a = int(action)
-        if self.is_chance_node():
-            if not 0 <= a < self._game.num_hands:
-                raise ConfigError(f"illegal hand {action!r} in {self._game.name}")
-            self.hands.append(a)
-            return
-        if self.is_terminal() or a not in (0, 1):
-            raise ConfigError(f"illegal action {action!r} in {self._game.name} at {self}")
-        self.history.append(a)
-
-    def clone(self) -> VonNeumannState:
-        c = VonNeumannState(self._game)
-        c.hands = list(self.hands)
-        c.history = list(self.history)
-        return c
-
-    def returns(self) -> list[float]:
-        if not self.is_terminal():
-            return [0.0, 0.0]
+    def terminal_returns(self) -> list[float]:
         g = self._game
         h = self.history
-        if h == [BET, FOLD]:
-            return [g.ante, -g.ante]
-        stake = g.ante + (g.bet if h == [BET, CALL] else 0.0)
-        x, y = self.hands
-        r = stake if x > y else (-stake if x < y else 0.0)
-        return [r, -r]
+        contrib = [g.ante + (g.bet if h[0] == BET else 0.0),
+                   g.ante + (g.bet if h == [BET, CALL] else 0.0)]
+        folder = 1 if h == [BET, FOLD] else -1
+        return fold_or_showdown_returns(contrib, folder, lambda p: self.private[p])
 
-    def information_state_string(self, player: int | None = None) -> str:
-        p = self.current_player() if player is None else player
-        if p not in (0, 1):
-            raise ConfigError(f"no information state for player {p!r}")
-        hand = str(self.hands[p]) if p < len(self.hands) else ""
-        return hand + "".join("pb"[a] for a in self.history)
-
-    def public_state_string(self) -> str:
-        return "".join("pb"[a] for a in self.history) + "|" + "x" * len(self.hands)
-
-    def action_to_string(self, action: int) -> str:
-        if self.is_chance_node():
-            return f"Deal:{action}"
+    def move_name(self, action: int) -> str:
         if not self.history:
             return "Check" if action == CHECK else "Bet"
         return "Fold" if action == FOLD else "Call"
-
-    def __str__(self) -> str:
-        return " ".join(str(c) for c in self.hands) + " " + "".join(
-            "pb"[a] for a in self.history)
 
 
 class VonNeumannGame(TwoPlayerGame):

@@ -15,6 +15,7 @@ itself.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -250,22 +251,18 @@ class LocalKernels:
         return _Done(run_kernels(action_lists, arrays))
 
 
+@dataclass(slots=True, eq=False)
 class PendingReplay:
     """A batch whose kernels were submitted: :func:`finish_replay` builds its columns."""
 
-    __slots__ = ("raws", "keys", "seqs", "fast_idx", "slow_idx", "npl", "names", "handle")
-
-    def __init__(self, raws: Sequence[RawHand], keys: Sequence[str], seqs: Sequence[int],
-                 fast_idx: list[int], slow_idx: list[int], npl: np.ndarray,
-                 names: list[str], handle: Any) -> None:
-        self.raws = raws
-        self.keys = keys
-        self.seqs = seqs
-        self.fast_idx = fast_idx
-        self.slow_idx = slow_idx
-        self.npl = npl
-        self.names = names
-        self.handle = handle
+    raws: Sequence[RawHand]
+    keys: Sequence[str]
+    seqs: Sequence[int]
+    fast_idx: list[int]
+    slow_idx: list[int]
+    npl: np.ndarray
+    names: list[str]
+    handle: Any
 
     def ready(self) -> bool:
         """Whether the kernels' outputs are there (``finish_replay`` will not wait)."""

@@ -26,7 +26,15 @@ from pathlib import Path
 from typing import Any
 
 from pokerlab.errors import PokerlabError
-from pokerlab.hands.review_spot import STREETS, ReviewConfig, Skip, flop_ranges, hand_line, score_hand
+from pokerlab.hands.review_spot import (
+    F32_LIMIT,
+    STREETS,
+    ReviewConfig,
+    Skip,
+    flop_ranges,
+    hand_line,
+    score_hand,
+)
 
 
 class ReviewError(PokerlabError):
@@ -40,12 +48,13 @@ _KEEP = 4
 def _solve(spot: Any, cfg: ReviewConfig, threads: int | None, stats: dict[str, Any] | None = None) -> Any:
     """The solved spot, from the per-process cache when the same spot (ranges and tree
     included) was solved before with the same budget."""
-    from pokerlab.subgame.solve_config import SolveConfig
+    from pokerlab.subgame.solve_config import SolveConfig, estimate_size
     from pokerlab.subgame.solver import SpotSolver
 
     key = hashlib.sha256((spot.digest_text() + repr(cfg)).encode()).hexdigest()
     if key not in _SOLVED:
-        solver = SpotSolver(spot, SolveConfig(compress=cfg.compress), threads=threads)
+        compress = cfg.compress or estimate_size(spot).memory_bytes > F32_LIMIT
+        solver = SpotSolver(spot, SolveConfig(compress=compress), threads=threads)
         pct = solver.solve(iterations=cfg.iterations, target_pct=cfg.target_pct)
         while len(_SOLVED) >= _KEEP:
             _SOLVED.pop(next(iter(_SOLVED)))

@@ -38,14 +38,8 @@ from pokerlab.cards.cards import (
     combo_str,
 )
 from pokerlab.errors import CardError, ConfigError
-from pokerlab.games.protocol import (
-    CHANCE,
-    TERMINAL,
-    ChanceThenMoves,
-    CloneChild,
-    GameInfo,
-    NamedTwoPlayerGame,
-)
+from pokerlab.games.protocol import CHANCE, TERMINAL, GameInfo, NamedTwoPlayerGame
+from pokerlab.games.two_player import DealThenBetState, uniform_outcomes
 
 SB_BLIND = 0.5
 BB_BLIND = 1.0
@@ -204,7 +198,7 @@ def _nonconflicting(i: int) -> np.ndarray:
     return np.flatnonzero((COMBO_MASKS & COMBO_MASKS[i]) == 0)
 
 
-class PushFoldState(ChanceThenMoves, CloneChild):
+class PushFoldState(DealThenBetState):
     """A state of :class:`PushFoldGame` (OpenSpiel-style protocol).
 
     Chance deals SB's combo (1326 outcomes) then BB's (1225); SB (player 0) acts, then BB
@@ -218,12 +212,8 @@ class PushFoldState(ChanceThenMoves, CloneChild):
         self.history: list[int] = []
 
     # -- protocol
-    def current_player(self) -> int:
-        if self.sb_combo < 0 or self.bb_combo < 0:
-            return CHANCE
-        if self.is_terminal():
-            return TERMINAL
-        return len(self.history)
+    def dealing(self) -> bool:
+        return self.sb_combo < 0 or self.bb_combo < 0
 
     def is_terminal(self) -> bool:
         h = self.history
@@ -234,9 +224,9 @@ class PushFoldState(ChanceThenMoves, CloneChild):
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         if self.sb_combo < 0:
-            return [(i, 1.0 / NUM_COMBOS) for i in range(NUM_COMBOS)]
+            return uniform_outcomes(range(NUM_COMBOS))
         if self.bb_combo < 0:
-            return [(int(j), 1.0 / OPPONENT_COMBOS) for j in _nonconflicting(self.sb_combo)]
+            return uniform_outcomes(_nonconflicting(self.sb_combo).tolist())
         return []
 
     def apply_action(self, action: int) -> None:
@@ -266,9 +256,7 @@ class PushFoldState(ChanceThenMoves, CloneChild):
         c.sb_combo, c.bb_combo, c.history = self.sb_combo, self.bb_combo, list(self.history)
         return c
 
-    def returns(self) -> list[float]:
-        if not self.is_terminal():
-            return [0.0, 0.0]
+    def terminal_returns(self) -> list[float]:
         cfg = self._game.config
         h = self.history
         if h[0] == FOLD:
@@ -280,13 +268,10 @@ class PushFoldState(ChanceThenMoves, CloneChild):
             u = cfg.stack * (2.0 * e - 1.0)
         return [u, -u]
 
-    def information_state_string(self, player: int | None = None) -> str:
-        p = self.current_player() if player is None else player
-        if p not in (0, 1):
-            raise ConfigError(f"no information state for player {p}")
-        combo = self.sb_combo if p == 0 else self.bb_combo
+    def information_state(self, player: int) -> str:
+        combo = self.sb_combo if player == 0 else self.bb_combo
         hand = combo_str(combo) if combo >= 0 else "??"
-        return ("SB " if p == 0 else "BB ") + hand + self.public_state_string()
+        return ("SB " if player == 0 else "BB ") + hand + self.public_state_string()
 
     def public_state_string(self) -> str:
         names = {FOLD: " fold", GII: " allin"}

@@ -45,7 +45,8 @@ import numpy as np
 from pokerlab.cards.cards import COMBOS, NUM_COMBOS, card_str, cards_str
 from pokerlab.cards.evaluator import strength
 from pokerlab.errors import ConfigError
-from pokerlab.games.protocol import CHANCE, TERMINAL, ChanceThenMoves, GameInfo
+from pokerlab.games.protocol import CHANCE, TERMINAL, ChanceThenMoves, GameInfo, TwoPlayerGame
+from pokerlab.games.two_player import TwoPlayerState, uniform_outcomes
 from pokerlab.policy.tabular import TabularPolicy
 from pokerlab.subgame.spot import Spot
 from pokerlab.subgame.tree import CHANCE as T_CHANCE
@@ -54,7 +55,7 @@ from pokerlab.subgame.tree import FOLD as T_FOLD
 from pokerlab.subgame.tree import BettingTree, build_betting_tree
 
 
-class SpotState(ChanceThenMoves):
+class SpotState(TwoPlayerState, ChanceThenMoves):
     """A state of :class:`SpotGame`: the dealt hands (combo ids, None before the deal), the
     betting-tree node, the board so far and the public history tokens."""
 
@@ -93,9 +94,7 @@ class SpotState(ChanceThenMoves):
         if self._kind() != T_CHANCE:
             return []
         dead = set(self.board) | set(COMBOS[self.hands[0]].tolist()) | set(COMBOS[self.hands[1]].tolist())
-        left = [c for c in range(52) if c not in dead]
-        p = 1.0 / len(left)
-        return [(c, p) for c in left]
+        return uniform_outcomes([c for c in range(52) if c not in dead])
 
     def apply_action(self, action: int) -> None:
         a = int(action)
@@ -117,11 +116,6 @@ class SpotState(ChanceThenMoves):
             raise ConfigError(f"illegal action {a!r} at {self.public_state_string()!r}")
         self.path = self.path + (tr.action_names[self.node][a],)
         self.node = tr.child(self.node, a)
-
-    def child(self, action: int) -> SpotState:
-        c = self.clone()
-        c.apply_action(action)
-        return c
 
     def clone(self) -> SpotState:
         c = SpotState(self._game)
@@ -158,10 +152,8 @@ class SpotState(ChanceThenMoves):
             return [-c[0], won - c[1]]
         return [won / 2 - c[0], won / 2 - c[1]]
 
-    def returns(self) -> list[float]:
+    def terminal_returns(self) -> list[float]:
         """Net returns: :meth:`payoffs` minus half the starting pot (zero-sum without rake)."""
-        if not self.is_terminal():
-            return [0.0, 0.0]
         half = self._game.spot.pot / 2.0
         return [x - half for x in self.payoffs()]
 
@@ -170,11 +162,8 @@ class SpotState(ChanceThenMoves):
             return "deal"
         return self._game.board_text + "|" + ",".join(self.path)
 
-    def information_state_string(self, player: int | None = None) -> str:
-        p = self.current_player() if player is None else player
-        if p not in (0, 1):
-            raise ConfigError(f"no information state for player {p!r}")
-        hole = "" if self.hands is None else cards_str(COMBOS[self.hands[p]].tolist())
+    def information_state(self, player: int) -> str:
+        hole = "" if self.hands is None else cards_str(COMBOS[self.hands[player]].tolist())
         return hole + "|" + self.public_state_string()
 
     def action_to_string(self, action: int) -> str:
@@ -190,7 +179,7 @@ class SpotState(ChanceThenMoves):
         return self.information_state_string(0) if self.hands is not None else "deal"
 
 
-class SpotGame:
+class SpotGame(TwoPlayerGame):
     """A :class:`Spot` as a two-player protocol game (see the module docstring)."""
 
     def __init__(self, spot: Spot, tree: BettingTree | None = None) -> None:
@@ -223,10 +212,6 @@ class SpotGame:
     @property
     def name(self) -> str:
         return f"spot[{self.board_text}]"
-
-    @property
-    def num_players(self) -> int:
-        return 2
 
     def num_distinct_actions(self) -> int:
         dec = self.tree.kind == T_DECISION

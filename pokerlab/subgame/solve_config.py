@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 
+from pokerlab.checks import check_finite_at_least
 from pokerlab.errors import ConfigError
 from pokerlab.solvers.regret import discount_factor_py
 from pokerlab.subgame.deal import count_slots
@@ -43,10 +44,7 @@ class SolveConfig:
     def __post_init__(self) -> None:
         if self.algo not in ALGOS:
             raise ConfigError(f"unknown --algo {self.algo!r}: expected one of {', '.join(ALGOS)}")
-        for name in ("alpha", "beta", "gamma"):
-            v = getattr(self, name)
-            if not (math.isfinite(v) and v >= 0):
-                raise ConfigError(f"DCFR {name} must be a finite number >= 0, got {v!r}")
+        check_finite_at_least(self, ("alpha", "beta", "gamma"), prefix="DCFR ")
         if self.precision not in PRECISIONS:
             raise ConfigError(f"unknown --precision {self.precision!r}: expected one of "
                               f"{', '.join(PRECISIONS)}")

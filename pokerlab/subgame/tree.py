@@ -438,6 +438,17 @@ def count_betting_tree(spot: Spot, *, max_nodes: int = 5_000_000, depth_limited:
     result: list[int] = []
     running = sum(v0[:3])  # nodes counted so far, with multiplicity: a lower bound of the total
     weight = cost(v0)
+
+    def charge(v: Sequence[int]) -> None:
+        """Count a subtree's nodes (with multiplicity) and weight: stop past either limit."""
+        nonlocal running, weight
+        running += v[0] + v[1] + v[2]
+        if running > max_nodes:
+            raise _too_many(max_nodes)
+        weight += cost(v)
+        if weight > max_weight:
+            raise heavy()
+
     steps = 0
     while stack:
         steps += 1
@@ -463,12 +474,7 @@ def count_betting_tree(spot: Spot, *, max_nodes: int = 5_000_000, depth_limited:
             if hit is not None:
                 for i in range(12):
                     vec[i] += hit[i]
-                running += hit[0] + hit[1] + hit[2]
-                if running > max_nodes:
-                    raise _too_many(max_nodes)
-                weight += cost(hit)
-                if weight > max_weight:
-                    raise heavy()
+                charge(hit)
                 continue
         v, kids, kk = expand(item)
         d = depth + (1 if item[0] == "dec" else 0)
@@ -476,12 +482,7 @@ def count_betting_tree(spot: Spot, *, max_nodes: int = 5_000_000, depth_limited:
             raise TreeLimitError(f"the betting tree is more than {max_depth:,} decisions deep (tiny bet "
                                  "or raise sizes against a deep stack): use larger sizes or a raise cap "
                                  "(--raise-cap)", "depth")
-        running += v[0] + v[1] + v[2]
-        if running > max_nodes:
-            raise _too_many(max_nodes)
-        weight += cost(v)
-        if weight > max_weight:
-            raise heavy()
+        charge(v)
         if kids:
             stack.append((v, kids[::-1], kk, d))
         else:
