@@ -55,6 +55,23 @@ def test_report_rows_equal_spot_solve() -> None:
     assert s["ev_oop"] == pytest.approx((12 * td["ev_oop"] + 4 * rep["flops"][1]["ev_oop"]) / 16)
 
 
+def test_ranges_from_files_equal_the_same_text(tmp_path: Path) -> None:
+    (tmp_path / "oop.txt").write_text("QQ+,AK", encoding="utf-8")
+    (tmp_path / "ip.json").write_text(json.dumps({"range": "JJ+,AQs+"}), encoding="utf-8")
+    args = list(TEMPLATE)
+    args[args.index("--oop") + 1] = f"@{tmp_path / 'oop.txt'}"
+    args[args.index("--ip") + 1] = f"@{tmp_path / 'ip.json'}"
+    res = runner.invoke(app, ["spot", "report", *args, "--workers", "1", "--json", "--flops", "Td9d6h"])
+    assert res.exit_code == 0, res.output
+    from_files = json.loads(res.stdout)
+    text = _report("--flops", "Td9d6h")
+    for k in KEYS:
+        assert from_files["flops"][0][k] == pytest.approx(text["flops"][0][k], abs=1e-12), k
+    from pokerlab.cards.ranges import parse_range
+
+    assert (parse_range(from_files["template"]["oop"]) == parse_range("QQ+,AK")).all()
+
+
 def test_resume_solves_only_the_missing_flops(tmp_path: Path) -> None:
     out = tmp_path / "rep"
     flops = "Td9d6h,AsKs2s,7c7d2h"

@@ -61,10 +61,15 @@ def _report(**kw: Any) -> None:
     from pokerlab.subgame.flops import parse_filter, parse_flop_set
 
     check_memory(kw["max_memory"])
-    spot = kw["template"]
+    spot = dict(kw["template"])
     missing = [f"--{k}" for k in ("pot", "stack", "oop", "ip") if spot[k] is None]
     if missing:
         raise ConfigError(f"a report needs {', '.join(missing)}")
+    for who in ("oop", "ip"):  # @FILE: the file's range, kept in report.json as its text
+        if spot[who].startswith("@"):
+            from pokerlab.cards.ranges import load_range, range_to_string
+
+            spot[who] = range_to_string(load_range(spot[who][1:], player=who))
     if not (math.isfinite(kw["target"]) and kw["target"] >= 0):
         raise ConfigError(f"--target must be a percentage of the pot >= 0, got {kw['target']!r}")
     if kw["keep_spots"] and kw["out"] is None:

@@ -30,6 +30,7 @@ from typing import Any
 
 from pokerlab.errors import PokerlabError
 from pokerlab.play.drills import Drill, DrillError, DrillSession, DrillStore, drill_dir, load_drill
+from pokerlab.play.page_http import json_object, one_line, page_html
 
 LIBRARY_VERSION = 1
 TARGET_PCT = 0.3
@@ -283,18 +284,12 @@ class DrillHub:
 def add_drill_routes(app: Any, *, hub: DrillHub | None = None) -> Any:
     """Add the drill page (``/drill``) and its JSON API to the play application ``app``."""
     import asyncio
-    import json as _json
 
     from fastapi import Request
-    from fastapi.responses import FileResponse, JSONResponse
-
-    from pokerlab.play.service import STATIC
+    from fastapi.responses import HTMLResponse, JSONResponse
 
     h = hub if hub is not None else DrillHub()
     app.state.drill = h
-
-    def one_line(exc: BaseException) -> str:
-        return " ".join(str(exc).split())[:500] or type(exc).__name__
 
     async def run(fn: Any, *args: Any) -> Any:
         try:
@@ -309,17 +304,11 @@ def add_drill_routes(app: Any, *, hub: DrillHub | None = None) -> Any:
         raw = await request.body()
         if len(raw) > 16_384:
             raise DrillError("request body too large")
-        try:
-            obj = _json.loads(raw.decode("utf-8"))
-        except (ValueError, UnicodeDecodeError):
-            raise DrillError("the request body must be a JSON object") from None
-        if not isinstance(obj, dict):
-            raise DrillError("the request body must be a JSON object")
-        return obj
+        return json_object(raw, DrillError)
 
     @app.get("/drill")
     async def drill_page() -> Any:
-        return FileResponse(STATIC / "drill.html")
+        return HTMLResponse(page_html("drill.html"))
 
     @app.get("/api/drill/spots")
     async def drill_spots() -> Any:

@@ -42,6 +42,15 @@ from pathlib import Path
 from typing import Any
 
 from pokerlab.errors import PokerlabError
+from pokerlab.play.page_http import (
+    PageError,
+    client_of,
+    json_object,
+    one_line,
+    page_html,
+    read_capped,
+    shut_down_with,
+)
 
 try:  # FastAPI resolves the route annotations from this module's globals
     from fastapi import Request
@@ -51,12 +60,8 @@ except ModuleNotFoundError:  # pragma: no cover - the web extra is missing
 TOKEN = re.compile(r"^[A-Za-z0-9_-]{8,64}$")
 
 
-class ReviewPageError(PokerlabError):
+class ReviewPageError(PageError):
     """A request the review page refuses (``status``: the HTTP status)."""
-
-    def __init__(self, message: str, status: int = 400) -> None:
-        super().__init__(message)
-        self.status = status
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -335,31 +340,16 @@ class ReviewHub:
 def add_review_routes(app: Any, *, hub: ReviewHub | None = None) -> Any:
     """Add the review page (``/review``) and its JSON API to the play application ``app``."""
     import asyncio
-    import json as _json
-    from contextlib import asynccontextmanager
 
-    from fastapi.responses import FileResponse, JSONResponse
-
-    from pokerlab.play.service import STATIC
+    from fastapi.responses import HTMLResponse, JSONResponse
 
     h = hub if hub is not None else ReviewHub()
     app.state.review = h
-    inner = app.router.lifespan_context
-
-    @asynccontextmanager
-    async def lifespan(a: Any) -> Any:
-        async with inner(a) as state:
-            try:
-                yield state
-            finally:
-                await asyncio.to_thread(h.shutdown)
-
-    app.router.lifespan_context = lifespan
+    shut_down_with(app, h.shutdown)
 
     def error(exc: BaseException) -> Any:
         status = exc.status if isinstance(exc, ReviewPageError) else 400
-        return JSONResponse({"error": " ".join(str(exc).split())[:500] or type(exc).__name__},
-                            status_code=status)
+        return JSONResponse({"error": one_line(exc)}, status_code=status)
 
     async def run(fn: Any, *args: Any) -> Any:
         try:
@@ -367,25 +357,12 @@ def add_review_routes(app: Any, *, hub: ReviewHub | None = None) -> Any:
         except (PokerlabError, OSError) as exc:
             return error(exc)
 
-    def client_of(request: Any) -> str:
-        return str(request.client.host) if request.client is not None else ""
-
     async def read(request: Request, cap: int) -> bytes:
-        n = request.headers.get("content-length")
-        if n is not None and n.isdigit() and int(n) > cap:
-            raise ReviewPageError(f"the request is too large: {int(n):,} bytes, at most {cap:,}", 413)
-        parts: list[bytes] = []
-        got = 0
-        async for chunk in request.stream():
-            got += len(chunk)
-            if got > cap:
-                raise ReviewPageError(f"the request is too large: at most {cap:,} bytes", 413)
-            parts.append(chunk)
-        return b"".join(parts)
+        return await read_capped(request, cap, what="the request", error=ReviewPageError)
 
     @app.get("/review")
     async def review_page() -> Any:
-        return FileResponse(STATIC / "review.html")
+        return HTMLResponse(page_html("review.html"))
 
     @app.get("/api/review/config")
     async def review_config() -> Any:
@@ -402,13 +379,7 @@ def add_review_routes(app: Any, *, hub: ReviewHub | None = None) -> Any:
     @app.post("/api/review/start")
     async def review_start(request: Request) -> Any:
         try:
-            raw = await read(request, h.cfg.max_body_bytes)
-            try:
-                obj = _json.loads(raw.decode("utf-8"))
-            except (ValueError, UnicodeDecodeError):
-                raise ReviewPageError("the request body must be a JSON object") from None
-            if not isinstance(obj, dict):
-                raise ReviewPageError("the request body must be a JSON object")
+            obj = json_object(await read(request, h.cfg.max_body_bytes), ReviewPageError)
         except ReviewPageError as exc:
             return error(exc)
         return await run(h.start, obj, client_of(request))

@@ -27,6 +27,7 @@ from typing import Any
 
 from pokerlab.errors import PokerlabError
 from pokerlab.play.errors import ServerFull, StaleDecision
+from pokerlab.play.page_http import STATIC  # noqa: F401 - the static folder, as before
 from pokerlab.play.registry import GAMES, is_equilibrium, table_spec
 from pokerlab.play.session import (
     AGENT,
@@ -35,7 +36,6 @@ from pokerlab.play.session import (
     SessionConfig,
 )
 
-STATIC = Path(__file__).parent / "static"
 DEFAULT_AGENTS = ("tag", "call", "random", "raise")
 """The rule agents (every server offers at least these when they are in the registry)."""
 HISTORY_HANDS = 100

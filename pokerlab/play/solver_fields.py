@@ -1,23 +1,18 @@
 """The solver page's limits and request checks (:mod:`pokerlab.play.solver_page`): the
-page's config, its one error type, the JSON body and field checks, and the spot of a
-request's fields."""
+page's config, its one error type, the field checks, and the spot of a request's fields
+(the JSON body itself: :mod:`pokerlab.play.page_http`)."""
 
 from __future__ import annotations
 
-import json
 import math
 from dataclasses import dataclass
 from typing import Any
 
-from pokerlab.errors import PokerlabError
+from pokerlab.play.page_http import PageError
 
 
-class SolverPageError(PokerlabError):
+class SolverPageError(PageError):
     """A request the solver page cannot accept; ``status`` is the HTTP status."""
-
-    def __init__(self, message: str, status: int = 400) -> None:
-        super().__init__(message)
-        self.status = status
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -144,19 +139,6 @@ REPORT_FIELDS: dict[str, tuple[tuple[type, ...], bool, int]] = {
 }
 
 
-def parse_body(raw: bytes, limit: int) -> dict[str, Any]:
-    """A JSON object from a request body of at most ``limit`` bytes."""
-    if len(raw) > limit:
-        raise SolverPageError(f"request body too large: {len(raw):,} bytes, at most {limit:,}")
-    try:
-        obj = json.loads(raw.decode("utf-8")) if raw else {}
-    except (UnicodeDecodeError, ValueError):
-        raise SolverPageError("request body is not valid JSON") from None
-    if not isinstance(obj, dict):
-        raise SolverPageError("request body must be a JSON object")
-    return obj
-
-
 def check_fields(obj: dict[str, Any], schema: dict[str, tuple[tuple[type, ...], bool, int]],
                  *, max_chars: int) -> dict[str, Any]:
     """Types, presence and lengths of ``obj``'s fields; unknown fields are refused;
@@ -207,6 +189,23 @@ def spot_from_fields(f: dict[str, Any]) -> Any:
     return make_spot(board=f["board"], pot=f["pot"], stack=f["stack"], oop=f["oop"], ip=f["ip"], tree=tree)
 
 
+def check_target(f: dict[str, Any], c: SolverPageConfig) -> float:
+    """The checked ``target_pct`` of validated fields (% of the pot; the page's default)."""
+    target = float(f.get("target_pct", c.default_target_pct))
+    if not c.min_target_pct <= target <= 100:
+        raise SolverPageError(f"target_pct must be at least {c.min_target_pct:g} and at most 100 "
+                              f"(% of the pot), got {target:g}")
+    return target
+
+
+def check_iterations(f: dict[str, Any], c: SolverPageConfig, default: int | None = None) -> int:
+    """The checked ``iterations`` of validated fields (``default``: the page's default)."""
+    iters = int(f.get("iterations", c.default_iterations if default is None else default))
+    if not 1 <= iters <= c.max_iterations:
+        raise SolverPageError(f"iterations must be between 1 and {c.max_iterations:,}, got {iters}")
+    return iters
+
+
 def template_from_fields(f: dict[str, Any], *, target: float, iterations: int) -> Any:
     """The :class:`~pokerlab.subgame.aggregate.ReportTemplate` of validated report fields:
     the form's spot without its board.  The template has one raise size list for every
@@ -236,7 +235,3 @@ def template_from_fields(f: dict[str, Any], *, target: float, iterations: int) -
                           compress=bool(f.get("compress", False)), target=float(target),
                           iterations=int(iterations), **kw)
 
-
-def one_line(exc: BaseException) -> str:
-    text = " ".join(str(exc).split())
-    return text[:500] or type(exc).__name__

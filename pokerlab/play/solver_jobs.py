@@ -16,6 +16,7 @@ import numpy as np
 
 from pokerlab.cards.cards import NUM_COMBOS
 from pokerlab.errors import PokerlabError
+from pokerlab.play.page_http import one_line
 from pokerlab.play.solver_fields import SolverPageError
 from pokerlab.play.solver_report import CLASS_OF, clean, num
 
@@ -273,3 +274,38 @@ class ReportJob:
                 "boards": [f.board for f in self.flops], "template": self.template.to_json(),
                 "memory_bytes": self.memory_bytes, "actions": actions, "filter": list(terms),
                 "rows": shown, "shown": len(shown), "summary": clean(summary(shown)) if shown else None}
+
+
+def run_in_thread(job: Job | ReportJob, loop: Any, name: str) -> None:
+    """Start ``loop(job)`` in ``job``'s own daemon thread, named ``name``."""
+    job.thread = threading.Thread(target=loop, args=(job,), name=name, daemon=True)
+    job.thread.start()
+
+
+def over_limits(job: Job | ReportJob, max_seconds: float, unwatched_seconds: float, what: str) -> str:
+    """Why ``job`` (a ``what``: "solve" or "report") must stop now: ``"time limit"`` (it has
+    run ``max_seconds``) or ``"unwatched"`` (nobody polled it for ``unwatched_seconds``: its
+    page was closed), with its message set; ``""`` when it may go on."""
+    now = time.monotonic()
+    if now - job.started > max_seconds:
+        job.message = f"stopped at the server's time limit of {max_seconds:g} s per {what}"
+        return "time limit"
+    if now - job.last_access > unwatched_seconds:
+        job.message = (f"stopped: nobody looked at this {what} for {unwatched_seconds:g} s "
+                       "(its page was closed)")
+        return "unwatched"
+    return ""
+
+
+def failure_message(exc: BaseException) -> str:
+    """What the page shows for a solve or report that failed with ``exc``: a pokerlab error's
+    own line, else the type of the internal error (its traceback goes to the log)."""
+    return one_line(exc) if isinstance(exc, PokerlabError) else f"internal error: {type(exc).__name__}"
+
+
+def end_job(job: Job | ReportJob, state: str, reason: str) -> None:
+    """Mark ``job`` ended (``state`` last: a poll that sees the end sees every number)."""
+    job.finished = time.monotonic()
+    job.last_access = job.finished
+    job.reason = reason
+    job.state = state

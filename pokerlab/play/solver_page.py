@@ -69,17 +69,22 @@ from pokerlab.play.solver_fields import (
     SolverPageConfig,
     SolverPageError,
     check_fields,
-    one_line,
+    check_iterations,
+    check_target,
     spot_from_fields,
 )
 from pokerlab.play.solver_jobs import (
     Job,
     ReportJob,
     after_deal,
+    end_job,
+    failure_message,
     hands_mask,
     lock_mix,
     lock_public,
     merged_locks,
+    over_limits,
+    run_in_thread,
 )
 from pokerlab.play.solver_page_files import SpotFiles
 from pokerlab.play.solver_page_reports import ReportRuns
@@ -200,13 +205,8 @@ class SolverHub(ReportRuns, SpotFiles):
         if self.closed:
             raise SolverPageError("the server is shutting down", 503)
         spot, size, f = self.parse_spot(obj, SOLVE_FIELDS)
-        target = float(f.get("target_pct", c.default_target_pct))
-        if not c.min_target_pct <= target <= 100:
-            raise SolverPageError(f"target_pct must be at least {c.min_target_pct:g} and at most 100 "
-                                  f"(% of the pot), got {target:g}")
-        iters = int(f.get("iterations", c.default_iterations))
-        if not 1 <= iters <= c.max_iterations:
-            raise SolverPageError(f"iterations must be between 1 and {c.max_iterations:,}, got {iters}")
+        target = check_target(f, c)
+        iters = check_iterations(f, c)
         sid = f.get("session")
         if sid is not None and not _SESSION.match(sid):
             raise SolverPageError("bad session token")
@@ -292,19 +292,23 @@ class SolverHub(ReportRuns, SpotFiles):
         job.solver = solver
         job.state = "running"
         job.last_access = time.monotonic()
-        job.thread = threading.Thread(target=self._loop, args=(job,), name=f"solve-{job.session[:6]}",
-                                      daemon=True)
-        job.thread.start()
+        run_in_thread(job, self._loop, f"solve-{job.session[:6]}")
         return job.status()
 
-    def get(self, sid: str) -> Job:
+    def _lookup(self, table: dict[str, Any], key: str, what: str) -> Any:
+        """``table[key]`` (a solve or a report) seen now; one 404 naming ``what`` when it is
+        unknown or has expired."""
         with self.mu:
             self._expire()
-            job = self.jobs.get(sid) if isinstance(sid, str) else None
+            job = table.get(key) if isinstance(key, str) else None
             if job is None:
-                raise SolverPageError("unknown or expired solve session: solve the spot again", 404)
+                raise SolverPageError(f"unknown or expired {what}", 404)
             job.last_access = time.monotonic()
             return job
+
+    def get(self, sid: str) -> Job:
+        job: Job = self._lookup(self.jobs, sid, "solve session: solve the spot again")
+        return job
 
     def status(self, sid: str) -> dict[str, Any]:
         return self.get(sid).status()
@@ -400,15 +404,9 @@ class SolverHub(ReportRuns, SpotFiles):
             raise SolverPageError("the server is shutting down", 503)
         f = check_fields(obj, LOCK_FIELDS, max_chars=c.max_range_chars)
         path = self._steps(f.get("path", []))
-        target = float(f.get("target_pct", c.default_target_pct))
-        if not c.min_target_pct <= target <= 100:
-            raise SolverPageError(f"target_pct must be at least {c.min_target_pct:g} and at most 100 "
-                                  f"(% of the pot), got {target:g}")
+        target = check_target(f, c)
         old = self._solved(sid)
-        iters = int(f.get("iterations", old.max_iterations if old.source != "loaded"
-                          else c.default_iterations))
-        if not 1 <= iters <= c.max_iterations:
-            raise SolverPageError(f"iterations must be between 1 and {c.max_iterations:,}, got {iters}")
+        iters = check_iterations(f, c, old.max_iterations if old.source != "loaded" else None)
         if old.active:
             raise SolverPageError("the solve is still running: stop it or wait for it to end before "
                                   "locking a node", 409)
@@ -506,14 +504,9 @@ class SolverHub(ReportRuns, SpotFiles):
                 if s.iteration >= job.max_iterations:
                     state, reason = "done", "iterations"
                     break
-                if time.monotonic() - job.started > cfg.max_seconds:
-                    reason = "time limit"
-                    job.message = f"stopped at the server's time limit of {cfg.max_seconds:g} s"
-                    break
-                if time.monotonic() - job.last_access > cfg.unwatched_seconds:
-                    reason = "unwatched"
-                    job.message = (f"stopped: nobody looked at this solve for {cfg.unwatched_seconds:g} s "
-                                   "(its page was closed)")
+                limit = over_limits(job, cfg.max_seconds, cfg.unwatched_seconds, "solve")
+                if limit:
+                    reason = limit
                     break
                 with job.lock:
                     s.step()
@@ -534,13 +527,9 @@ class SolverHub(ReportRuns, SpotFiles):
         except Exception as exc:  # the page gets one line; the log gets the traceback
             log.exception("spot solve %s failed", job.session[:6])
             state, reason = "error", "error"
-            job.message = (one_line(exc) if isinstance(exc, PokerlabError)
-                           else f"internal error: {type(exc).__name__}")
+            job.message = failure_message(exc)
         finally:
-            job.finished = time.monotonic()
-            job.last_access = job.finished
-            job.reason = reason
-            job.state = state  # last: a poll that sees the end sees every number
+            end_job(job, state, reason)
 
     def shutdown(self, timeout: float = 5.0) -> None:
         self.closed = True

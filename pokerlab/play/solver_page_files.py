@@ -13,7 +13,8 @@ from typing import Any
 import numpy as np
 
 from pokerlab.errors import PokerlabError
-from pokerlab.play.solver_fields import SolverPageConfig, SolverPageError, one_line
+from pokerlab.play.page_http import one_line
+from pokerlab.play.solver_fields import SolverPageConfig, SolverPageError
 from pokerlab.play.solver_jobs import Job
 
 

@@ -8,20 +8,20 @@ import logging
 import os
 import secrets
 import threading
-import time
 from collections.abc import Callable
 from typing import Any
 
-from pokerlab.errors import PokerlabError
+from pokerlab.play.page_http import one_line
 from pokerlab.play.solver_fields import (
     REPORT_FIELDS,
     SolverPageConfig,
     SolverPageError,
     check_fields,
-    one_line,
+    check_iterations,
+    check_target,
     template_from_fields,
 )
-from pokerlab.play.solver_jobs import Job, ReportJob
+from pokerlab.play.solver_jobs import Job, ReportJob, end_job, failure_message, over_limits, run_in_thread
 from pokerlab.play.solver_report import clean
 from pokerlab.subgame.flops import SET_SIZES
 
@@ -41,19 +41,9 @@ class ReportRuns:
     _expire: Callable[[], None]
     _check_running: Callable[[str], None]
     _make_room: Callable[[int], None]
+    _lookup: Callable[..., Any]
 
     # ----------------------------------------------------------------- the flop report
-    def _target_iterations(self, f: dict[str, Any]) -> tuple[float, int]:
-        c = self.cfg
-        target = float(f.get("target_pct", c.default_target_pct))
-        if not c.min_target_pct <= target <= 100:
-            raise SolverPageError(f"target_pct must be at least {c.min_target_pct:g} and at most 100 "
-                                  f"(% of the pot), got {target:g}")
-        iters = int(f.get("iterations", c.default_iterations))
-        if not 1 <= iters <= c.max_iterations:
-            raise SolverPageError(f"iterations must be between 1 and {c.max_iterations:,}, got {iters}")
-        return target, iters
-
     def report_flops(self, text: str | None, texture: str | None) -> tuple[list[Any], list[str]]:
         """The flops of a report request (``flops``: a set size or a comma-separated list of
         boards, :func:`pokerlab.subgame.flops.parse_flop_set`; ``texture``: the terms of
@@ -104,8 +94,7 @@ class ReportRuns:
         for name in ("pot", "stack", "oop", "ip"):
             if name not in f:
                 raise SolverPageError(f"missing field {name!r}")
-        target, iters = self._target_iterations(f)
-        tpl = template_from_fields(f, target=target, iterations=iters)
+        tpl = template_from_fields(f, target=check_target(f, c), iterations=check_iterations(f, c))
         flops, terms = self.report_flops(f.get("flops"), f.get("texture"))
         tpl.tree()  # a bad size: one line before the tree is counted
         # the betting tree is the same on every flop (pot and stack only): counted once under the caps
@@ -127,19 +116,12 @@ class ReportRuns:
                     del self.reports[rid]
             self._make_room(job.memory_bytes)
             self.reports[job.report] = job
-        job.thread = threading.Thread(target=self._report_loop, args=(job,), name=f"report-{job.report[:6]}",
-                                      daemon=True)
-        job.thread.start()
+        run_in_thread(job, self._report_loop, f"report-{job.report[:6]}")
         return job.status()
 
     def get_report(self, rid: str) -> ReportJob:
-        with self.mu:
-            self._expire()
-            job = self.reports.get(rid) if isinstance(rid, str) else None
-            if job is None:
-                raise SolverPageError("unknown or expired flop report: run the report again", 404)
-            job.last_access = time.monotonic()
-            return job
+        job: ReportJob = self._lookup(self.reports, rid, "flop report: run the report again")
+        return job
 
     def report_status(self, rid: str, texture: str | None = None) -> dict[str, Any]:
         """The report's status with the rows whose texture passes ``texture`` (off the event loop)."""
@@ -168,14 +150,9 @@ class ReportRuns:
                 if job.stop.is_set() or self.closed:
                     state, reason = "stopped", "stopped"
                     break
-                if time.monotonic() - job.started > job.max_seconds:
-                    state, reason = "stopped", "time limit"
-                    job.message = f"stopped at the server's time limit of {job.max_seconds:g} s per report"
-                    break
-                if time.monotonic() - job.last_access > c.unwatched_seconds:
-                    state, reason = "stopped", "unwatched"
-                    job.message = (f"stopped: nobody looked at this report for {c.unwatched_seconds:g} s "
-                                   "(its page was closed)")
+                limit = over_limits(job, job.max_seconds, c.unwatched_seconds, "report")
+                if limit:
+                    state, reason = "stopped", limit
                     break
                 job.current = flop.board
                 row = agg.solve_flop(agg.FlopTask(template=job.template, board=flop.board,
@@ -189,11 +166,7 @@ class ReportRuns:
         except Exception as exc:  # the page gets one line; the log gets the traceback
             log.exception("flop report %s failed", job.report[:6])
             state, reason = "error", "error"
-            job.message = (one_line(exc) if isinstance(exc, PokerlabError)
-                           else f"internal error: {type(exc).__name__}")
+            job.message = failure_message(exc)
         finally:
             job.current = None
-            job.finished = time.monotonic()
-            job.last_access = job.finished
-            job.reason = reason
-            job.state = state  # last: a poll that sees the end sees every row
+            end_job(job, state, reason)

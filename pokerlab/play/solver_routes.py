@@ -8,7 +8,8 @@ import logging
 from typing import Any
 
 from pokerlab.errors import PokerlabError
-from pokerlab.play.solver_fields import SolverPageConfig, SolverPageError, one_line, parse_body
+from pokerlab.play.page_http import client_of, json_object, one_line, page_html, read_capped, shut_down_with
+from pokerlab.play.solver_fields import SolverPageConfig, SolverPageError
 from pokerlab.play.solver_page import SolverHub
 
 try:  # FastAPI resolves the route annotations from this module's globals
@@ -22,27 +23,13 @@ log = logging.getLogger(__name__)
 def add_solver_routes(app: Any, server_config: Any = None, *, config: SolverPageConfig | None = None) -> Any:
     """Add the solver page and its API to the play application ``app`` (returns it)."""
     import asyncio
-    from contextlib import asynccontextmanager
 
-    from fastapi.responses import FileResponse, JSONResponse, Response
-
-    from pokerlab.play.service import STATIC
+    from fastapi.responses import HTMLResponse, JSONResponse, Response
 
     cfg = config or SolverPageConfig.from_server(server_config)
     hub = SolverHub(cfg)
     app.state.solver = hub
-
-    inner = app.router.lifespan_context
-
-    @asynccontextmanager
-    async def lifespan(a: Any) -> Any:
-        async with inner(a) as state:
-            try:
-                yield state
-            finally:
-                await asyncio.to_thread(hub.shutdown)
-
-    app.router.lifespan_context = lifespan
+    shut_down_with(app, hub.shutdown)
 
     def error(exc: BaseException) -> Any:
         if isinstance(exc, SolverPageError):
@@ -53,15 +40,8 @@ def add_solver_routes(app: Any, server_config: Any = None, *, config: SolverPage
         return JSONResponse({"error": f"internal error: {type(exc).__name__}"}, status_code=500)
 
     async def body(request: Request) -> dict[str, Any]:
-        n = request.headers.get("content-length")
-        if n is not None and n.isdigit() and int(n) > cfg.max_body_bytes:
-            raise SolverPageError(f"request body too large: {int(n):,} bytes, at most {cfg.max_body_bytes:,}")
-        raw = b""
-        async for chunk in request.stream():
-            raw += chunk
-            if len(raw) > cfg.max_body_bytes:
-                raise SolverPageError(f"request body too large: at most {cfg.max_body_bytes:,} bytes")
-        return parse_body(raw, cfg.max_body_bytes)
+        raw = await read_capped(request, cfg.max_body_bytes, status=400, error=SolverPageError)
+        return json_object(raw, SolverPageError, empty=True)
 
     async def call(fn: Any, *args: Any, thread: bool = False) -> Any:
         try:
@@ -70,9 +50,6 @@ def add_solver_routes(app: Any, server_config: Any = None, *, config: SolverPage
             return fn(*args)
         except Exception as exc:
             return error(exc)
-
-    def client_of(request: Any) -> str:
-        return str(request.client.host) if request.client is not None else ""
 
     def limited(request: Any) -> Any:
         """The 429 answer when the visitor is over the rate limit, else None."""
@@ -94,7 +71,7 @@ def add_solver_routes(app: Any, server_config: Any = None, *, config: SolverPage
 
     @app.get("/solver")
     async def solver_page() -> Any:
-        return FileResponse(STATIC / "solver.html")
+        return HTMLResponse(page_html("solver.html"))
 
     @app.get("/api/solver/config")
     async def solver_config(request: Request) -> Any:
@@ -172,19 +149,11 @@ def add_solver_routes(app: Any, server_config: Any = None, *, config: SolverPage
         busy = limited(request)
         if busy is not None:
             return busy
-        cap = min(cfg.max_upload_bytes, cfg.max_memory)
-        n = request.headers.get("content-length")
-        if n is not None and n.isdigit() and int(n) > cap:
-            return error(SolverPageError(f"the uploaded file is too large: {int(n):,} bytes, at most "
-                                         f"{cap:,}", 413))
-        parts: list[bytes] = []
-        got = 0
-        async for chunk in request.stream():
-            got += len(chunk)
-            if got > cap:
-                return error(SolverPageError(f"the uploaded file is too large: at most {cap:,} bytes", 413))
-            parts.append(chunk)
-        client = client_of(request)
-        return await call(hub.load_bytes, b"".join(parts), client, thread=True)
+        try:
+            raw = await read_capped(request, min(cfg.max_upload_bytes, cfg.max_memory),
+                                    what="the uploaded file", error=SolverPageError)
+        except SolverPageError as exc:
+            return error(exc)
+        return await call(hub.load_bytes, raw, client_of(request), thread=True)
 
     return app

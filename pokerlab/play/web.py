@@ -13,11 +13,12 @@ from functools import partial
 from typing import Any
 
 from fastapi import FastAPI, WebSocket, WebSocketDisconnect
-from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse
+from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse
 from fastapi.staticfiles import StaticFiles
 
 from pokerlab.errors import PokerlabError
-from pokerlab.play.service import STATIC, Bucket, Conn, PlayServer, ServerConfig, validate
+from pokerlab.play.page_http import STATIC, page_html
+from pokerlab.play.service import Bucket, Conn, PlayServer, ServerConfig, validate
 from pokerlab.play.session import PlayError
 
 
@@ -90,7 +91,7 @@ def build_app(cfg: ServerConfig) -> FastAPI:
 
     @app.get("/")
     async def index() -> Any:
-        return FileResponse(STATIC / "index.html")
+        return HTMLResponse(page_html("index.html"))
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 

@@ -2,7 +2,6 @@
 // it is sent and sends the person's intentions.  Protocol: docs/play.md.
 "use strict";
 
-const $ = (id) => document.getElementById(id);
 const SUITS = { s: "\u2660", h: "\u2665", d: "\u2666", c: "\u2663" };
 const HOLDEM = (g) => g === "hunl" || g === "pushfold";
 const params = new URLSearchParams(location.search);
@@ -36,12 +35,6 @@ window.pokerlab = app;
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-function el(tag, cls, text) {
-  const e = document.createElement(tag);
-  if (cls) e.className = cls;
-  if (text !== undefined) e.textContent = text;
-  return e;
-}
 
 function cardEl(text) {
   const d = el("div", "card");

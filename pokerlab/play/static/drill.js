@@ -3,29 +3,9 @@
 // loss, the solution's mix) and the session score kept in DuckDB.
 "use strict";
 (function () {
-  const $ = (id) => document.getElementById(id);
   const state = { ready: false, session: null, info: null, hand: null, next: null,
                   lastGrade: null, lastScore: null, lastAll: null, spots: null, answered: 0 };
   window.drillPage = state;
-
-  function status(text, error) {
-    const s = $("status");
-    s.textContent = text || "";
-    s.className = "status" + (error ? " error" : "");
-  }
-
-  async function api(method, url, body) {
-    const opt = { method, headers: {} };
-    if (body !== undefined) {
-      opt.headers["Content-Type"] = "application/json";
-      opt.body = JSON.stringify(body);
-    }
-    const r = await fetch(url, opt);
-    let obj = null;
-    try { obj = await r.json(); } catch (e) { obj = { error: "bad answer from the server" }; }
-    if (!r.ok) throw new Error((obj && obj.error) || ("HTTP " + r.status));
-    return obj;
-  }
 
   function cardsHtml(text) {
     const out = [];
@@ -138,7 +118,7 @@
     const body = { spot, seed: isNaN(seed) ? 0 : seed };
     if ($("node").value.trim()) body.node = $("node").value.trim();
     $("btn-start").disabled = true;
-    status("loading the drill (a library spot is solved on first use: up to a minute)\u2026");
+    setStatus("loading the drill (a library spot is solved on first use: up to a minute)\u2026");
     try {
       const r = await api("POST", "/api/drill/start", body);
       state.session = r.session;
@@ -147,9 +127,9 @@
       showHand(r.hand);
       showScore(r.score, r.all_sessions);
       $("result").hidden = true;
-      status("");
+      setStatus("");
     } catch (e) {
-      status(e.message, true);
+      setStatus(e.message, true);
     } finally {
       $("btn-start").disabled = false;
     }
@@ -165,9 +145,9 @@
       showGrade(r.grade);
       showScore(r.score, r.all_sessions);
       $("btn-next").hidden = false;
-      status("");
+      setStatus("");
     } catch (e) {
-      status(e.message, true);
+      setStatus(e.message, true);
       for (const b of $("actions").querySelectorAll("button")) b.disabled = false;
     }
   }
@@ -198,7 +178,7 @@
       $("spot").addEventListener("change", label);
       label();
     } catch (e) {
-      status(e.message, true);
+      setStatus(e.message, true);
     }
     state.ready = true;
   }

@@ -2,24 +2,7 @@
 // then the decisions (sortable) with the totals per street and per situation.
 "use strict";
 
-const $ = (id) => document.getElementById(id);
 const state = { upload: null, job: null, timer: null, rows: [], sortKey: "ev_loss_bb", sortDir: -1 };
-
-function setStatus(text, isError) {
-  const s = $("status");
-  s.textContent = text;
-  s.classList.toggle("error", !!isError);
-}
-
-async function api(method, url, body, headers) {
-  const opts = { method, headers: headers || {} };
-  if (body !== undefined) opts.body = body;
-  const r = await fetch(url, opts);
-  let obj;
-  try { obj = await r.json(); } catch (e) { obj = { error: `HTTP ${r.status}` }; }
-  if (!r.ok) throw new Error(obj.error || `HTTP ${r.status}`);
-  return obj;
-}
 
 function fmt(x, digits) {
   return (x === null || x === undefined) ? "-" : Number(x).toFixed(digits);
@@ -68,8 +51,7 @@ async function start() {
   const it = parseInt($("iterations").value, 10);
   try {
     const st = await api("POST", "/api/review/start",
-      JSON.stringify({ upload: state.upload, hero: $("hero").value, iterations: it, replace: true }),
-      { "Content-Type": "application/json" });
+      { upload: state.upload, hero: $("hero").value, iterations: it, replace: true });
     state.job = st.job;
     document.body.dataset.job = st.job;
     $("results").hidden = true;

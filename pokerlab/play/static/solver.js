@@ -2,7 +2,6 @@
 // polled), walk the tree.  The server does all the poker; this file draws.  API: solver_page.py.
 "use strict";
 
-const $ = (id) => document.getElementById(id);
 const RANKS = "AKQJT98765432";
 const SUITS = "shdc";
 const SUIT_SYM = { s: "\u2660", h: "\u2665", d: "\u2666", c: "\u2663" };
@@ -29,31 +28,6 @@ const sp = {
   charts: null,       // last preflop charts
 };
 window.solverPage = sp;
-
-function el(tag, cls, text) {
-  const e = document.createElement(tag);
-  if (cls) e.className = cls;
-  if (text !== undefined) e.textContent = text;
-  return e;
-}
-
-async function api(method, url, body) {
-  const opts = { method, headers: {} };
-  if (body !== undefined) {
-    opts.headers["Content-Type"] = "application/json";
-    opts.body = JSON.stringify(body);
-  }
-  let resp;
-  try {
-    resp = await fetch(url, opts);
-  } catch (e) {
-    throw new Error("the server cannot be reached");
-  }
-  let data = null;
-  try { data = await resp.json(); } catch (e) { data = null; }
-  if (!resp.ok) throw new Error((data && data.error) || `request failed (${resp.status})`);
-  return data;
-}
 
 function showError(msg) { $("error").textContent = msg || ""; }
 function fmt(x, d = 2) { return x === null || x === undefined ? "\u2013" : Number(x).toFixed(d); }
@@ -265,7 +239,7 @@ async function treeSize() {
 }
 
 function replaceQuestion(st) {
-  const what = st.state === "running" || st.state === "starting" ? "is still running" : "has finished";
+  const what = isRunning(st) ? "is still running" : "has finished";
   return `Your last solve ${what} (iteration ${st.iteration}, ${st.seconds.toFixed(0)} s, ` +
     `exploitability ${st.exploitability_pct === null ? "\u2013" : st.exploitability_pct + "%"}). ` +
     "Replace it with a new solve of this form?";
@@ -309,35 +283,51 @@ async function stop() {
   try { drawStatus(await api("POST", `/api/solver/${sp.session}/stop`)); } catch (e) { showError(e.message); }
 }
 
-async function poll() {
-  if (sp.polling) return;
-  sp.polling = true;
+// a solve or a report still running (or starting) by its status
+function isRunning(st) { return st.state === "running" || st.state === "starting"; }
+
+// One poller at a time per `flag` of sp: `fetchStatus()` every `ms` while `live()`, each
+// answer counted in sp[count] and drawn; `ended(st)` once it has stopped running; a failed
+// request ends the polling with `fail(message)`.
+async function pollLoop({ flag, live, fetchStatus, count, draw, ended, fail, ms }) {
+  if (sp[flag]) return;
+  sp[flag] = true;
   try {
-    while (sp.session) {
+    while (live()) {
       let st;
       try {
-        st = await api("GET", `/api/solver/${sp.session}/status`);
+        st = await fetchStatus();
       } catch (e) {
-        showError(e.message);
+        fail(e.message);
         break;
       }
-      sp.polls++;
-      drawStatus(st);
-      if (st.state !== "running" && st.state !== "starting") {
-        if (st.state === "error") showError(st.message);
-        else if (st.iteration > 0) await loadNode(sp.path);
+      sp[count] = (sp[count] || 0) + 1;
+      draw(st);
+      if (!isRunning(st)) {
+        await ended(st);
         break;
       }
-      await new Promise((r) => setTimeout(r, 250));
+      await new Promise((r) => setTimeout(r, ms));
     }
   } finally {
-    sp.polling = false;
+    sp[flag] = false;
   }
+}
+
+function poll() {
+  return pollLoop({
+    flag: "polling", count: "polls", ms: 250, live: () => sp.session, draw: drawStatus, fail: showError,
+    fetchStatus: () => api("GET", `/api/solver/${sp.session}/status`),
+    ended: async (st) => {
+      if (st.state === "error") showError(st.message);
+      else if (st.iteration > 0) await loadNode(sp.path);
+    },
+  });
 }
 
 function drawStatus(st) {
   sp.status = st;
-  const running = st.state === "running" || st.state === "starting";
+  const running = isRunning(st);
   $("btn-solve").disabled = running;
   $("btn-stop").disabled = !running;
   // progress toward the target exploitability (log scale), not iterations of the maximum
@@ -465,10 +455,7 @@ function drawNode() {
   drawLockBox(rep);
   $("btn-runouts").disabled = rep.kind !== "chance";
   if (sp.view === "runouts" && rep.kind !== "chance") sp.view = null;
-  $("classes-view").classList.toggle("hidden", sp.view !== "classes");
-  $("runouts-view").classList.toggle("hidden", sp.view !== "runouts");
-  if (sp.view === "classes") loadClasses();
-  if (sp.view === "runouts") loadRunouts();
+  showStudy();
   $("node-board").replaceChildren(...(rep.board.match(/../g) || []).map(cardSpan));
   // actions
   const acts = $("actions");
@@ -577,10 +564,7 @@ function showTip(k, ev) {
   } else {
     tip.appendChild(el("div", "", `EV ${fmt(side.ev[k])} \u00b7 equity ${pct(side.equity[k])}`));
     const table = el("table");
-    const hr = el("tr");
-    ["combo", "weight"].concat(side.mix ? rep.actions : []).concat(["EV", "equity"])
-      .forEach((h) => hr.appendChild(el("th", "", h)));
-    table.appendChild(hr);
+    table.appendChild(headRow(["combo", "weight"].concat(side.mix ? rep.actions : []).concat(["EV", "equity"])));
     rows.forEach((r) => {
       const tr = el("tr");
       tr.appendChild(el("td", "", r[0]));
@@ -628,17 +612,8 @@ async function loadSolve() {
   showError("");
   $("file-info").textContent = `loading ${file.name}\u2026`;
   try {
-    const buf = await file.arrayBuffer();
-    let resp;
-    try {
-      resp = await fetch("/api/solver/load", { method: "POST", body: buf,
-        headers: { "Content-Type": "application/octet-stream" } });
-    } catch (e) {
-      throw new Error("the server cannot be reached");
-    }
-    let data = null;
-    try { data = await resp.json(); } catch (e) { data = null; }
-    if (!resp.ok) throw new Error((data && data.error) || `loading failed (${resp.status})`);
+    const data = await api("POST", "/api/solver/load", await file.arrayBuffer(),
+      { "Content-Type": "application/octet-stream" });
     sp.session = data.session;
     try { sessionStorage.setItem("pokerlab-solver", data.session); } catch (e) { /* private mode */ }
     sp.path = [];
@@ -712,7 +687,7 @@ async function lockAndSolve() {
 async function pollRelock(sid) {
   for (;;) {
     const st = await api("GET", `/api/solver/${sid}/status`);
-    if (st.state === "running" || st.state === "starting") {
+    if (isRunning(st)) {
       $("lock-info").textContent = `re-solving with the lock: iteration ${st.iteration} / ${st.max_iterations}` +
         (st.exploitability_pct === null ? "" : ` \u00b7 exploitability ${st.exploitability_pct}%`);
       await new Promise((r) => setTimeout(r, 250));
@@ -746,18 +721,28 @@ function mixBar(actions, freqs) {
 
 function toggleView(which) {
   sp.view = sp.view === which ? null : which;
-  $("classes-view").classList.toggle("hidden", sp.view !== "classes");
-  $("runouts-view").classList.toggle("hidden", sp.view !== "runouts");
-  if (sp.view === "classes") loadClasses();
-  if (sp.view === "runouts") loadRunouts();
+  showStudy();
 }
 
-async function loadClasses() {
+// the study view chosen (sp.view: "classes" | "runouts") shown under the grid, for the node shown
+function showStudy() {
+  $("classes-view").classList.toggle("hidden", sp.view !== "classes");
+  $("runouts-view").classList.toggle("hidden", sp.view !== "runouts");
+  if (sp.view) loadStudy(sp.view);
+}
+
+async function loadStudy(which) {
   try {
-    const rep = await api("POST", `/api/solver/${sp.session}/classes`, { path: sp.path });
-    sp.classes_ = rep;
-    drawClasses(rep);
-    sp.classesDrawn++;
+    const rep = await api("POST", `/api/solver/${sp.session}/${which}`, { path: sp.path });
+    if (which === "classes") {
+      sp.classes_ = rep;
+      drawClasses(rep);
+      sp.classesDrawn++;
+    } else {
+      sp.runouts = rep;
+      drawRunouts(rep);
+      sp.runoutsDrawn++;
+    }
   } catch (e) { showError(e.message); }
 }
 
@@ -770,10 +755,7 @@ function drawClasses(rep) {
     box.appendChild(el("h3", "", `${who.toUpperCase()} by hand class` + (acting ? " (to act)" : "")));
     const t = el("table", "study-table");
     t.dataset.player = who;
-    const hr = el("tr");
-    ["class", "combos", "share", acting ? "action mix" : "", "EV", "equity", "EQR"]
-      .forEach((h) => hr.appendChild(el("th", "", h)));
-    t.appendChild(hr);
+    t.appendChild(headRow(["class", "combos", "share", acting ? "action mix" : "", "EV", "equity", "EQR"]));
     for (const r of rows) {
       const tr = el("tr");
       tr.dataset.name = r.name;
@@ -802,11 +784,8 @@ function drawClasses(rep) {
 }
 
 function curvesChart(cmp) {
-  const NS = "http://www.w3.org/2000/svg";
-  const svg = document.createElementNS(NS, "svg");
   const W = 400, H = 160, L = 34, R = 8, T = 8, B = 20;
-  svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
-  svg.setAttribute("class", "curves");
+  const svg = svgChart(W, H, "curves");
   svg.id = "curves";
   const X = (p) => L + (W - L - R) * p / 100, Y = (e) => T + (H - T - B) * (1 - e);
   const parts = [];
@@ -830,15 +809,6 @@ function curvesChart(cmp) {
   return svg;
 }
 
-async function loadRunouts() {
-  try {
-    const rep = await api("POST", `/api/solver/${sp.session}/runouts`, { path: sp.path });
-    sp.runouts = rep;
-    drawRunouts(rep);
-    sp.runoutsDrawn++;
-  } catch (e) { showError(e.message); }
-}
-
 function drawRunouts(rep) {
   const box = $("runouts-view");
   box.replaceChildren();
@@ -848,9 +818,7 @@ function drawRunouts(rep) {
   box.appendChild(runoutChart(rep));
   const t = el("table", "study-table");
   t.id = "runout-table";
-  const hr = el("tr");
-  ["card", "weight", "EV OOP", "EV IP", "equity OOP", "next to act", "mix"].forEach((h) => hr.appendChild(el("th", "", h)));
-  t.appendChild(hr);
+  t.appendChild(headRow(["card", "weight", "EV OOP", "EV IP", "equity OOP", "next to act", "mix"]));
   for (const r of rep.cards) {
     const tr = el("tr");
     tr.dataset.card = r.card;
@@ -874,11 +842,8 @@ function drawRunouts(rep) {
 
 function runoutChart(rep) {
   // OOP's equity per card (bars), the chance node's equity as a line
-  const NS = "http://www.w3.org/2000/svg";
-  const svg = document.createElementNS(NS, "svg");
   const n = rep.cards.length, W = 400, H = 140, L = 30, R = 6, T = 6, B = 18;
-  svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
-  svg.setAttribute("class", "runout-chart");
+  const svg = svgChart(W, H, "runout-chart");
   const bw = (W - L - R) / Math.max(n, 1);
   const Y = (e) => T + (H - T - B) * (1 - e);
   const parts = [`<text x="${L - 4}" y="${Y(1) + 8}" class="axis" text-anchor="end">100%</text>`,
@@ -970,10 +935,7 @@ function chartColour(a) {
 
 function drawFlopLines() {
   const t = $("flop-lines");
-  t.replaceChildren();
-  const hr = el("tr");
-  ["line", "pot (bb)", "stack (bb)", "OOP combos", "IP combos", ""].forEach((h) => hr.appendChild(el("th", "", h)));
-  t.appendChild(hr);
+  t.replaceChildren(headRow(["line", "pot (bb)", "stack (bb)", "OOP combos", "IP combos", ""]));
   sp.charts.flop_lines.forEach((f, i) => {
     const tr = el("tr");
     tr.dataset.line = f.line;
@@ -1058,31 +1020,16 @@ async function refreshReport() {
   try { drawReport(await reportStatus()); } catch (e) { reportError(e.message); }
 }
 
-async function pollReport() {
-  if (sp.reportPolling) return;
-  sp.reportPolling = true;
-  try {
-    while (sp.report) {
-      let st;
-      try {
-        st = await reportStatus();
-      } catch (e) {
-        reportError(e.message);
-        break;
-      }
-      sp.reportPolls = (sp.reportPolls || 0) + 1;
-      drawReport(st);
-      if (st.state !== "running" && st.state !== "starting") break;
-      await new Promise((r) => setTimeout(r, 400));
-    }
-  } finally {
-    sp.reportPolling = false;
-  }
+function pollReport() {
+  return pollLoop({
+    flag: "reportPolling", count: "reportPolls", ms: 400, live: () => sp.report, draw: drawReport,
+    fail: reportError, fetchStatus: reportStatus, ended: () => {},
+  });
 }
 
 function drawReport(st) {
   sp.reportStatus = st;
-  const running = st.state === "running" || st.state === "starting";
+  const running = isRunning(st);
   $("btn-report").disabled = running;
   $("btn-report-stop").disabled = !running || st.stopping;
   $("report-bar").style.width = (100 * st.progress).toFixed(1) + "%";
