@@ -99,7 +99,7 @@ class Agent(Protocol):
     :func:`action_probabilities`).
 
     **Events as the hand goes.**  An agent may define ``observe_event(event)``: the loops
-    that drive the engine (the Python match path ``evaluation.matches.play_hunl_hand``,
+    that drive the engine (the one hand loop ``holdem.hand_loop.play_hand``,
     the play tables, hence the terminal and the server) hand it every event of its hand
     that its seat may see, once each and in order, from its own ``HoleDealt`` on, before
     it is asked to act (:func:`feed_events`; ``reset`` starts a new hand).  The default is

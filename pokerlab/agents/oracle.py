@@ -16,23 +16,13 @@ import warnings
 from collections.abc import Sequence
 from typing import Any
 
-from pokerlab.agents.random_agent import (
-    DEFAULT_WEIGHTS,
-    SplitMix64,
-    check_weights,
-    choose,
-    deal_cards,
-)
+from pokerlab.agents.random_agent import DEFAULT_WEIGHTS, SplitMix64, check_weights, play_hand
 from pokerlab.cards.cards import cards_str
-from pokerlab.holdem.engine import (
-    Action,
-    ActionKind,
-    HoldemConfig,
-    HoldemState,
-    LegalActions,
-    Phase,
-)
+from pokerlab.holdem.actions import Action, ActionKind, HoldemConfig, LegalActions
+from pokerlab.holdem.engine import HoldemState
 from pokerlab.holdem.events import CheckedOrCalled
+from pokerlab.holdem.hand_loop import HandHooks
+from pokerlab.holdem.phh import phh_actions, phh_line
 
 
 def pokerkit_state(config: HoldemConfig, *, tournament: bool = True) -> Any:
@@ -116,51 +106,65 @@ def _count_features(s: HoldemState, lg: LegalActions, act: Action,
             _bump(feats, "min_raise")
 
 
+class _Stop(Exception):
+    """The engines disagree: the hand stops here (the mismatch is in ``_Compare.bad``)."""
+
+
+class _Compare(HandHooks):
+    """The oracle's comparison along one hand of the hand loop: PokerKit gets the same
+    cards and moves, and both engines are compared before every move."""
+
+    def __init__(self, config: HoldemConfig, feats: dict[str, int]) -> None:
+        self.pk = pokerkit_state(config)
+        self.feats = feats
+        self.bad: list[str] = []
+        self.step = 0
+        self._board = 0
+
+    def dealt(self, state: HoldemState) -> None:
+        self.pk.deal_hole(cards_str(state.hole[0]))
+        self.pk.deal_hole(cards_str(state.hole[1]))
+
+    def before_board(self, state: HoldemState) -> None:
+        self._board = len(state.board)
+
+    def after_board(self, state: HoldemState) -> None:
+        if not self.pk.can_deal_board():
+            self.bad.append(f"step {self.step}: we deal the board, PokerKit does not "
+                            f"(actor {self.pk.actor_index})")
+            raise _Stop
+        self.pk.deal_board(cards_str(state.board[self._board:]))
+
+    def before_action(self, state: HoldemState, action: Action) -> None:
+        a = _snapshot_ours(state)
+        b = _snapshot_pk(self.pk)
+        if a != b:
+            diffs = [f"{f}: ours {x!r} pokerkit {y!r}"
+                     for f, x, y in zip(FIELDS, a, b, strict=True) if x != y]
+            self.bad.append(f"step {self.step} ({state.betting_string()}): " + "; ".join(diffs))
+            raise _Stop
+        _count_features(state, state.legal(), action, self.feats)
+        if action.kind == ActionKind.FOLD:
+            self.pk.fold()
+        elif action.kind == ActionKind.CHECK_CALL:
+            self.pk.check_or_call()
+        else:
+            self.pk.complete_bet_or_raise_to(action.amount)
+        self.step += 1
+
+
 def _compare_hand(config: HoldemConfig, seed: int, weights: Sequence[int],
                   cards: Sequence[int] | None,
                   features: dict[str, int] | None) -> tuple[list[str], HoldemState]:
     w = check_weights(weights)
-    rng = SplitMix64(seed)
-    cs = list(cards) if cards is not None else deal_cards(rng)
-    ours = HoldemState(config=config)
-    pk = pokerkit_state(config)
-    bad: list[str] = []
     feats = features if features is not None else {}
-    ours.deal_hole(cs[0:2])
-    ours.deal_hole(cs[2:4])
-    pk.deal_hole(cards_str(cs[0:2]))
-    pk.deal_hole(cards_str(cs[2:4]))
-    pos = 4
-    step = 0
-    while not ours.is_terminal:
-        if ours.phase == Phase.DEAL_BOARD:
-            n = ours.cards_due()
-            ours.deal_board(cs[pos:pos + n])
-            if not pk.can_deal_board():
-                bad.append(f"step {step}: we deal the board, PokerKit does not "
-                           f"(actor {pk.actor_index})")
-                return bad, ours
-            pk.deal_board(cards_str(cs[pos:pos + n]))
-            pos += n
-            continue
-        a = _snapshot_ours(ours)
-        b = _snapshot_pk(pk)
-        if a != b:
-            diffs = [f"{f}: ours {x!r} pokerkit {y!r}"
-                     for f, x, y in zip(FIELDS, a, b, strict=True) if x != y]
-            bad.append(f"step {step} ({ours.betting_string()}): " + "; ".join(diffs))
-            return bad, ours
-        lg = ours.legal()
-        act = choose(lg, rng, w)
-        _count_features(ours, lg, act, feats)
-        ours.apply(act)
-        if act.kind == 0:
-            pk.fold()
-        elif act.kind == 1:
-            pk.check_or_call()
-        else:
-            pk.complete_bet_or_raise_to(act.amount)
-        step += 1
+    hooks = _Compare(config, feats)
+    ours = HoldemState(config=config)
+    try:  # the seeded random agents on the one hand loop, PokerKit beside (the hooks)
+        play_hand(ours, SplitMix64(seed), w, cards, hooks=hooks)
+    except _Stop:
+        return hooks.bad, ours
+    pk, bad = hooks.pk, hooks.bad
     if pk.status:
         bad.append(f"hand over for us ({ours.betting_string()}) but PokerKit still running "
                    f"(actor {pk.actor_index}, can deal board {pk.can_deal_board()})")
@@ -176,8 +180,6 @@ def _compare_hand(config: HoldemConfig, seed: int, weights: Sequence[int],
     if tuple(pk.stacks) != fin:
         bad.append(f"final stacks: ours {fin} pokerkit {tuple(pk.stacks)} "
                    f"({ours.betting_string()})")
-    from pokerlab.holdem.phh import phh_actions
-
     mine = [_strip_show(a) for a in phh_actions(ours)]
     theirs = pokerkit_actions(pk)
     if mine != theirs:
@@ -201,20 +203,17 @@ def pokerkit_actions(pk: Any) -> list[str]:
         HoleDealing,
     )
 
+    codes = ((HoleDealing, "dh"), (BoardDealing, "db"), (Folding, "f"),
+             (CheckingOrCalling, "cc"), (CompletionBettingOrRaisingTo, "cbr"),
+             (HoleCardsShowingOrMucking, "sm"))
     out: list[str] = []
     for op in pk.operations:
-        if isinstance(op, HoleDealing):
-            out.append(f"d dh p{op.player_index + 1} " + "".join(map(repr, op.cards)))
-        elif isinstance(op, BoardDealing):
-            out.append("d db " + "".join(map(repr, op.cards)))
-        elif isinstance(op, Folding):
-            out.append(f"p{op.player_index + 1} f")
-        elif isinstance(op, CheckingOrCalling):
-            out.append(f"p{op.player_index + 1} cc")
-        elif isinstance(op, CompletionBettingOrRaisingTo):
-            out.append(f"p{op.player_index + 1} cbr {op.amount}")
-        elif isinstance(op, HoleCardsShowingOrMucking):
-            out.append(f"p{op.player_index + 1} sm")
+        code = next((c for t, c in codes if isinstance(op, t)), None)
+        if code is None:  # blinds, antes, burns, chips moved: not PHH actions
+            continue
+        cards = "".join(map(repr, op.cards)) if code in ("dh", "db") else ""
+        out.append(phh_line(code, getattr(op, "player_index", -1), cards,
+                            getattr(op, "amount", 0)))
     return out
 
 

@@ -121,6 +121,11 @@ class _Resettable:
     def reset(self, seed: int) -> None:
         pass
 
+    def counters(self) -> dict[str, Any]:
+        """The bot's own ``counters()`` when it has one, else none."""
+        fn = getattr(self._agent, "counters", None)
+        return dict(fn()) if callable(fn) else {}
+
     def __getattr__(self, name: str) -> Any:
         if name == "_agent":
             raise AttributeError(name)

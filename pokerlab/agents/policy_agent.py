@@ -62,7 +62,7 @@ from pokerlab.abstraction.hs_cards import (  # noqa: F401 - the bucketers' names
     PreflopClassBucketer,
     TableBucketer,
 )
-from pokerlab.agents.base import AgentError, PlayerView
+from pokerlab.agents.base import AgentBase, AgentError, PlayerView
 from pokerlab.holdem.engine import (
     Action,
     ActionKind,
@@ -143,7 +143,7 @@ class _Track:
                 and view.events[:n] == tuple(self.events))
 
 
-class HUNLPolicyAgent:
+class HUNLPolicyAgent(AgentBase):
     """A saved abstract-game policy playing real HUNL (see the module docstring).
     ``bucketer``: the card abstraction (default: the policy's hand-strength card spec when
     its metadata has one, else the game's bucket tables)."""
@@ -215,6 +215,10 @@ class HUNLPolicyAgent:
     @resyncs.setter
     def resyncs(self, value: int) -> None:
         self.walk.resyncs = value
+
+    def counters(self) -> dict[str, float]:
+        """Its match counters: ``resyncs`` (summed over a match's chunks)."""
+        return {"resyncs": float(self.walk.resyncs)}
 
     def reset(self, seed: int) -> None:
         self.seed = seed

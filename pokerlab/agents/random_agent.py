@@ -19,16 +19,12 @@ from dataclasses import dataclass
 import numpy as np
 
 from pokerlab.errors import ConfigError
+from pokerlab.holdem.actions import Action, ActionKind, HoldemConfig, LegalActions
 from pokerlab.holdem.deal import deal_cards
-from pokerlab.holdem.engine import (
-    Action,
-    ActionKind,
-    HoldemConfig,
-    HoldemState,
-    LegalActions,
-    Phase,
-)
-from pokerlab.holdem.view import PlayerView
+from pokerlab.holdem.engine import HoldemState
+from pokerlab.holdem.hand_loop import HandHooks
+from pokerlab.holdem.hand_loop import play_hand as play_agents
+from pokerlab.holdem.view import AgentBase, PlayerView
 from pokerlab.rng import SplitMix64
 
 OPT_FOLD, OPT_CALL, OPT_MIN, OPT_ALLIN, OPT_UNIFORM = range(5)
@@ -72,24 +68,19 @@ def choose(legal: LegalActions, rng: SplitMix64, weights: Sequence[int]) -> Acti
 
 
 def play_hand(state: HoldemState, rng: SplitMix64, weights: Sequence[int],
-              cards: Sequence[int] | None = None) -> HoldemState:
-    """Play ``state`` to the end with random agents; cards from the RNG unless given.
+              cards: Sequence[int] | None = None, *,
+              hooks: HandHooks | None = None) -> HoldemState:
+    """Play the fresh ``state`` to the end with two random agents sharing ``rng``, on the
+    one hand loop (:func:`pokerlab.holdem.hand_loop.play_hand`); cards from the RNG unless
+    given.
 
-    Cards are drawn first (hole p0, hole p1, flop, turn, river), then the actions.
-    """
-    w = check_weights(weights)
+    Cards are drawn first (hole p0, hole p1, flop, turn, river), then the actions, both
+    seats from the same stream: exactly the draws of the kernel
+    :func:`pokerlab.holdem.engine_kernels.random_playouts`.  ``hooks`` watch the hand
+    (the PokerKit oracle's comparison)."""
+    seats = (RandomAgent(weights, rng=rng), RandomAgent(weights, rng=rng))
     cs = list(cards) if cards is not None else deal_cards(rng)
-    state.deal_hole(cs[0:2])
-    state.deal_hole(cs[2:4])
-    pos = 4
-    while not state.is_terminal:
-        if state.phase == Phase.DEAL_BOARD:
-            n = state.cards_due()
-            state.deal_board(cs[pos:pos + n])
-            pos += n
-        else:
-            state.apply(choose(state.legal(), rng, w))
-    return state
+    return play_agents(seats, state.config, cs, hooks=hooks, learn=False, state=state)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -134,24 +125,32 @@ def kernel_playouts(config: HoldemConfig, n: int, seed: int,
     return pay, int(nact)
 
 
-class RandomAgent:
+class RandomAgent(AgentBase):
     """The ``random`` agent spec: :func:`choose` with ``weights`` from a SplitMix64 stream
-    seeded by :meth:`reset` (fold only when facing a bet)."""
+    (fold only when facing a bet): its own, seeded by ``seed`` and by :meth:`reset`, or the
+    ``rng`` it is given (random self-play: both seats and the cards share one stream).
+
+    Its move depends on the legal actions alone, so the hand loop asks :meth:`act_legal`
+    and builds it no view (a :class:`pokerlab.holdem.hand_loop.LegalActor`)."""
 
     hand_independent = True
     """Its play never looks at its cards (LBR evaluates all hands at once)."""
 
     def __init__(self, weights: Sequence[int] = DEFAULT_WEIGHTS, *, name: str = "random",
-                 seed: int = 0) -> None:
+                 seed: int = 0, rng: SplitMix64 | None = None) -> None:
         self.weights = check_weights(weights)
         self.name = name
-        self.rng = SplitMix64(seed)
+        self.rng = rng if rng is not None else SplitMix64(seed)
 
     def reset(self, seed: int) -> None:
         self.rng = SplitMix64(seed)
 
     def act(self, view: PlayerView) -> Action:
         return choose(view.legal(), self.rng, self.weights)
+
+    def act_legal(self, legal: LegalActions) -> Action:
+        """:meth:`act` from the legal actions alone (the same draw)."""
+        return choose(legal, self.rng, self.weights)
 
     def action_probabilities(self, view: PlayerView) -> list[tuple[Action, float]]:
         """Fold / call / min-raise / all-in exactly; the uniform-raise weight is spread

@@ -179,12 +179,13 @@ def _pair_once(a: str, b: str, kind: str, config: LeagueConfig,
                        value_ci95_mbb=0.0, method="exact", exact_mbb=exact)
     from pokerlab.arena.aivat import aivat_match
     from pokerlab.holdem.engine import HoldemConfig
+    from pokerlab.holdem.view import RangeQuery
     from pokerlab.registry import make_agent
 
     hc = HoldemConfig.from_bb(config.stack_bb)
     ag_a = xa if not isinstance(xa, str) else make_agent(a, game="hunl", config=hc)
     ag_b = xb if not isinstance(xb, str) else make_agent(b, game="hunl", config=hc)
-    if hasattr(ag_a, "action_probabilities") or hasattr(ag_b, "action_probabilities"):
+    if isinstance(ag_a, RangeQuery) or isinstance(ag_b, RangeQuery):
         spread = workers > 1 or ray_address is not None
         r = aivat_match(xa if spread else ag_a, xb if spread else ag_b, hands=config.hands,
                         duplicate=True, seed=config.seed, stack_bb=config.stack_bb,

@@ -54,9 +54,10 @@ from typing import Any
 import numpy as np
 
 from pokerlab.errors import ConfigError
-from pokerlab.evaluation.matches import HandHooks, play_hand, sample_chance
+from pokerlab.evaluation.matches import sample_chance
 from pokerlab.games.hand_end import SmallRangeQuery
 from pokerlab.holdem.engine import Action, ActionKind, HoldemConfig, HoldemState, Phase
+from pokerlab.holdem.hand_loop import HandHooks, play_hand
 from pokerlab.holdem.view import RangeQuery
 from pokerlab.policy.range_query import compact_distribution, fold_probability
 
@@ -227,7 +228,7 @@ class _HoldemValue:
 
 
 class _AivatHooks(HandHooks):
-    """AIVAT's terms along one hand of :func:`pokerlab.evaluation.matches.play_hand`."""
+    """AIVAT's terms along one hand of :func:`pokerlab.holdem.hand_loop.play_hand`."""
 
     def __init__(self, v: _HoldemValue, seats: Sequence[Any], kseat: tuple[bool, bool]) -> None:
         self.v = v
@@ -262,7 +263,7 @@ class _AivatHooks(HandHooks):
 def aivat_holdem_hand(agent_a: Any, agent_b: Any, config: HoldemConfig, a_seat: int,
                       cards: Sequence[int], seed_a: int, seed_b: int,
                       known: tuple[bool, bool] | None = None) -> tuple[float, float, float]:
-    """Play one hand with :func:`pokerlab.evaluation.matches.play_hand`, as a match does
+    """Play one hand with :func:`pokerlab.holdem.hand_loop.play_hand`, as a match does
     (the agents fed their visible events as the hand goes, learning agents handed the end
     of the hand as their seat saw it), and return A's (raw, AIVAT, all-in adjusted)
     chips; the value terms are taken by :class:`_AivatHooks`."""

@@ -10,7 +10,7 @@ import dataclasses
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
@@ -347,11 +347,19 @@ def play_expected_hand(session: ExpectedSession, rng: Any = None) -> float:
     (``rng.random()``), which keeps the expectation.
     """
     agent = getattr(session, "agent", None)
-    snap = getattr(agent, "snapshot", None)
-    rest = getattr(agent, "restore", None)
-    if not (callable(snap) and callable(rest)):
-        snap = rest = None
-    return _expected(session, snap, rest, rng)
+    if isinstance(agent, SnapshotAgent):
+        return _expected(session, agent.snapshot, agent.restore, rng)
+    return _expected(session, None, None, rng)
+
+
+@runtime_checkable
+class SnapshotAgent(Protocol):
+    """An agent that keeps state between the range queries of a hand and can put it back
+    (:func:`expected_lbr_value`): ``snapshot()`` an opaque object, ``restore(obj)``."""
+
+    def snapshot(self) -> Any: ...
+
+    def restore(self, state: Any) -> None: ...
 
 
 def _expected(session: ExpectedSession, snapshot: Callable[[], Any] | None,

@@ -28,7 +28,7 @@ the same draws, the same ranges, choices and chips (tests/test_lbr_tree.py).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
@@ -227,13 +227,21 @@ class RealTree:
 
 
 # ----------------------------------------------------------------------------- driver
+@runtime_checkable
+class CursorAgent(Protocol):
+    """An agent that walks an abstract betting tree: ``cursor(view)`` is its
+    :class:`~pokerlab.abstraction.cursor.Cursor` at ``view`` (the policy agent)."""
+
+    def cursor(self, view: Any) -> Any: ...
+
+
 def tree_kernel_ok(agent: Any) -> Any:
     """The agent's match-kernel side when LBR can run on :class:`RealTree`: an indexed
     policy agent (a tree cursor, a kernel bucketer) whose nodes offer fewer than 8
     actions and whose range query agreed with its own answers; else ``None``."""
     from pokerlab.policy.kernel_side import kernel_side
 
-    if not callable(getattr(agent, "cursor", None)):
+    if not isinstance(agent, CursorAgent):
         return None
     side = kernel_side(agent)
     if side is None:

@@ -47,7 +47,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from dataclasses import replace as _dc_replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
@@ -60,7 +60,8 @@ from pokerlab.games.hand_end import (  # noqa: F401 - re-exported: the small gam
 )
 from pokerlab.games.heads_up import game_kind  # noqa: F401 - re-exported
 from pokerlab.holdem.deal import deal_cards
-from pokerlab.holdem.engine import HoldemConfig, HoldemState, Phase
+from pokerlab.holdem.engine import HoldemConfig, HoldemState
+from pokerlab.holdem.hand_loop import play_hand
 from pokerlab.rng import SplitMix64, pick, stream_seed
 
 Z95 = 1.959963984540054
@@ -220,65 +221,13 @@ class MatchResult:
 
 
 # ----------------------------------------------------------------------------- HUNL
-class HandHooks:
-    """What a caller of :func:`play_hand` may watch (no-ops here; AIVAT's value terms
-    override them): the state after the hole cards, before and after each board deal, and
-    each checked action before it is applied."""
-
-    def dealt(self, state: HoldemState) -> None:
-        return None
-
-    def before_board(self, state: HoldemState) -> None:
-        return None
-
-    def after_board(self, state: HoldemState) -> None:
-        return None
-
-    def before_action(self, state: HoldemState, action: Any) -> None:
-        return None
-
-
-def play_hand(seats: Sequence[Any], config: HoldemConfig, cards: Sequence[int], *,
-              hooks: HandHooks | None = None, learn: bool = True) -> HoldemState:
-    """The one HUNL hand loop (matches, AIVAT): the agents of ``seats`` (seat order, already
-    reset) play the given 9 cards (hole p0, hole p1, board).  Each gets its visible events
-    as the hand goes (:func:`~pokerlab.holdem.view.feed_events`), every move is checked
-    (:func:`~pokerlab.holdem.view.checked_act`), and with ``learn`` each learning agent
-    gets the end of the hand as its seat saw it (:func:`~pokerlab.holdem.view.end_hand`:
-    ``end_hand(final_view)``)."""
-    from pokerlab.holdem.view import checked_act, end_hand, feed_events
-
-    h = hooks if hooks is not None else HandHooks()
-    st = HoldemState(config=config)
-    st.deal_hole(cards[0:2])
-    st.deal_hole(cards[2:4])
-    h.dealt(st)
-    pos = 4
-    fed = 0  # events handed to the agents so far (each once, as the hand goes)
-    while st.phase != Phase.TERMINAL:
-        if st.phase == Phase.DEAL_BOARD:
-            h.before_board(st)
-            n = st.cards_due()
-            st.deal_board(cards[pos:pos + n])
-            pos += n
-            h.after_board(st)
-        else:
-            fed = feed_events(seats, st, fed)
-            act = checked_act(seats[st.actor], st)
-            h.before_action(st, act)
-            st.apply(act)
-    feed_events(seats, st, fed)
-    if learn:
-        end_hand(seats, st)
-    return st
-
-
 def play_hunl_hand(agent_a: Any, agent_b: Any, config: HoldemConfig, a_seat: int,
                    cards: Sequence[int], seed_a: int, seed_b: int, *,
                    learn: bool = False) -> HoldemState:
     """One hand: A in seat ``a_seat``, the given 9 cards (hole p0, hole p1, board), both
     agents reset with their seeds first (:func:`play_hand`; with ``learn`` the learning
-    agents see its end, as in :func:`run_match`)."""
+    agents see its end, as in :func:`run_match`): the one hand loop,
+    :func:`pokerlab.holdem.hand_loop.play_hand`."""
     agent_a.reset(seed_a)
     agent_b.reset(seed_b)
     seats = (agent_a, agent_b) if a_seat == 0 else (agent_b, agent_a)
@@ -300,24 +249,29 @@ class _Chunk:
     counters: bool = False
 
 
+@runtime_checkable
+class CountingAgent(Protocol):
+    """An agent with numbers of its own: ``counters()``, a dict whose numeric values a
+    match sums over its chunks (:class:`~pokerlab.holdem.view.AgentBase`: none; the policy
+    agent: ``resyncs``; the searching agents: think time; an outside bot: its own)."""
+
+    def counters(self) -> dict[str, Any]: ...
+
+
 def agent_counters(agent: Any) -> dict[str, float]:
-    """An agent's own counters: the numbers of its ``counters()`` dict (an outside bot's
-    status counts, say), else its ``resyncs`` count (policy agents), else nothing."""
-    fn = getattr(agent, "counters", None)
+    """An agent's own counters: the numeric values of its ``counters()``
+    (:class:`CountingAgent`); an object without the method has none."""
+    if not isinstance(agent, CountingAgent):
+        return {}
+    try:
+        d = agent.counters()
+    except Exception:  # noqa: BLE001 - a broken counter is no reason to lose a match
+        return {}
     out: dict[str, float] = {}
-    if callable(fn):
-        try:
-            d = fn()
-        except Exception:  # noqa: BLE001 - a broken counter is no reason to lose a match
-            return {}
-        if isinstance(d, dict):
-            for k, v in d.items():
-                if isinstance(v, (int, float)) and not isinstance(v, bool):
-                    out[str(k)] = float(v)
-        return out
-    r = getattr(agent, "resyncs", None)
-    if isinstance(r, int) and not isinstance(r, bool):
-        out["resyncs"] = float(r)
+    if isinstance(d, dict):
+        for k, v in d.items():
+            if isinstance(v, (int, float)) and not isinstance(v, bool):
+                out[str(k)] = float(v)
     return out
 
 

@@ -39,23 +39,36 @@ def _cards(cards: Sequence[int]) -> str:
     return "".join("??" if c == UNKNOWN else cards_str([c]) for c in cards)
 
 
+def phh_line(code: str, player: int = -1, cards: str = "", amount: int = 0) -> str:
+    """One PHH action line by its code: ``d dh p1 AsKd`` (``dh``: hole cards of ``player``,
+    0-based), ``d db 2c3d4h`` (``db``: board), ``p2 f``, ``p1 cc``, ``p2 cbr 300``
+    (``amount``: the raise-to), ``p1 sm AhAd`` (``sm``: shown ``cards``; ``p1 sm`` without
+    them).  The one writer of action lines: :func:`phh_actions` (our events) and the oracle
+    (:func:`pokerlab.agents.oracle.pokerkit_actions`, PokerKit's operations)."""
+    if code == "db":
+        return f"d db {cards}"
+    if code == "dh":
+        return f"d dh p{player + 1} {cards}"
+    if code == "cbr":
+        return f"p{player + 1} cbr {amount}"
+    return f"p{player + 1} {code} {cards}" if cards else f"p{player + 1} {code}"
+
+
 def phh_actions(state: HoldemState) -> list[str]:
     """The PHH ``actions`` list of a hand (complete or in progress)."""
     out: list[str] = []
     for ev in state.history:
         if isinstance(ev, HoleDealt):
-            out.append(f"d dh p{ev.player + 1} {_cards(ev.cards)}")
+            out.append(phh_line("dh", ev.player, _cards(ev.cards)))
         elif isinstance(ev, BoardDealt):
-            out.append(f"d db {_cards(ev.cards)}")
-        elif isinstance(ev, Folded):
-            out.append(f"p{ev.player + 1} f")
-        elif isinstance(ev, CheckedOrCalled):
-            out.append(f"p{ev.player + 1} cc")
+            out.append(phh_line("db", cards=_cards(ev.cards)))
         elif isinstance(ev, RaisedTo):
-            out.append(f"p{ev.player + 1} cbr {ev.raise_to}")
+            out.append(phh_line("cbr", ev.player, amount=ev.raise_to))
         elif isinstance(ev, Shown):
             if UNKNOWN not in ev.cards:
-                out.append(f"p{ev.player + 1} sm {_cards(ev.cards)}")
+                out.append(phh_line("sm", ev.player, _cards(ev.cards)))
+        elif isinstance(ev, (Folded, CheckedOrCalled)):
+            out.append(phh_line("f" if isinstance(ev, Folded) else "cc", ev.player))
         else:  # pragma: no cover - engine writes only these
             raise HandHistoryError(f"unknown history event {ev!r}")
     return out
@@ -244,6 +257,7 @@ __all__ = [
     "dumps_all",
     "loads_all",
     "phh_actions",
+    "phh_line",
     "pokerkit_finishing_stacks",
     "pokerkit_replay_file",
     "read_phhs",
