@@ -92,6 +92,13 @@ def _board_start(boards, b, n):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True, inline="always")
+def _moments_scratch(nc):  # type: ignore[no-untyped-def]
+    """Zeroed sums of :func:`_add_moments` for ``nc`` combos: sum, sum of squares, count."""
+    return (np.zeros(nc, dtype=np.float64), np.zeros(nc, dtype=np.float64),
+            np.zeros(nc, dtype=np.int64))
+
+
+@njit(cache=True, inline="always")
 def _add_moments(eq, s1, s2, cnt):  # type: ignore[no-untyped-def]
     """Sum, sum of squares and count of every unblocked combo's equity (``eq`` >= 0)."""
     for i in range(eq.shape[0]):
@@ -149,9 +156,7 @@ def turn_pass(ET, IT, boards, board_w, combos, nbins, ehs, ehs2, hist, weight): 
     want_hist = hist.shape[0] > 0
     for b in prange(nb):
         strengths, count, order, eq = _equity_scratch(nc)
-        s1 = np.zeros(nc, dtype=np.float64)
-        s2 = np.zeros(nc, dtype=np.float64)
-        cnt = np.zeros(nc, dtype=np.int64)
+        s1, s2, cnt = _moments_scratch(nc)
         h = np.zeros((nc, nbins), dtype=np.uint8)
         board5, hand, scratch, used = _board_start(boards, b, 4)
         for r in range(52):
@@ -180,9 +185,7 @@ def flop_pass(ET, IT, boards, board_w, combos, nbins, ehs, ehs2, hist, weight): 
     want_hist = hist.shape[0] > 0
     for b in prange(nb):
         strengths, count, order, eq = _equity_scratch(nc)
-        s1 = np.zeros(nc, dtype=np.float64)
-        s2 = np.zeros(nc, dtype=np.float64)
-        cnt = np.zeros(nc, dtype=np.int64)
+        s1, s2, cnt = _moments_scratch(nc)
         tsum = np.zeros((52, nc), dtype=np.float64)
         tcnt = np.zeros((52, nc), dtype=np.int64)
         board5, hand, scratch, used = _board_start(boards, b, 3)

@@ -57,30 +57,8 @@ from pokerlab.cards.cards import (
 )
 from pokerlab.cards.evaluator import eval_tables
 from pokerlab.cards.evaluator_kernels import combos_on_board_kernel
-from pokerlab.cards.range_kernels import hand_strength_all, per_combo_buckets
+from pokerlab.cards.range_kernels import hand_strength, hand_strength_all, per_combo_buckets
 from pokerlab.errors import ConfigError
-
-
-@njit(cache=True)
-def hand_strength(board_strengths, combos, a, b, mine):  # type: ignore[no-untyped-def]
-    """HS of the hole cards ``a, b`` with strength ``mine`` against every combo (strength
-    on the same board in ``board_strengths``; 0 = blocked by the board)."""
-    wins = 0.0
-    n = 0
-    for k in range(combos.shape[0]):
-        s = board_strengths[k]
-        if s == 0:
-            continue
-        x = combos[k, 0]
-        y = combos[k, 1]
-        if x == a or x == b or y == a or y == b:
-            continue
-        n += 1
-        if mine > s:
-            wins += 1.0
-        elif mine == s:
-            wins += 0.5
-    return wins / n if n > 0 else 0.5
 
 
 @njit(cache=True)

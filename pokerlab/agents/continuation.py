@@ -82,11 +82,8 @@ import numpy as np
 
 from pokerlab.agents.continuation_kernels import (
     ACTOR,
-    CHANCE,
-    DECISION,
     DEPTH,
     END,
-    FOLD_END,
     HASCH,
     KIND,
     LOSE,
@@ -96,7 +93,6 @@ from pokerlab.agents.continuation_kernels import (
     PARENT,
     PCOL,
     ROFF,
-    SHOWDOWN_END,
     SLOT,
     TIE,
     VOFF,
@@ -116,6 +112,7 @@ from pokerlab.cards.cards import COMBO_MASKS, NUM_COMBOS, cards_mask
 from pokerlab.errors import AgentError
 from pokerlab.holdem.actions import Action, ActionKind, IllegalActionError, Phase
 from pokerlab.holdem.view import PlayerView
+from pokerlab.kinds import CHANCE, DECISION, FOLD, SHOWDOWN
 
 VARIANTS = ("blueprint", "fold", "call", "raise")
 """The chooser's continuation strategies (Modicum's four)."""
@@ -185,11 +182,11 @@ class _Builder:
         real = t.real
         ag = self.agent
         if real.phase == Phase.TERMINAL:
-            kind = FOLD_END if real.folded >= 0 else SHOWDOWN_END
+            kind = FOLD if real.folded >= 0 else SHOWDOWN
             v = self._new(kind, parent, col, prob, depth, real.committed)
             pay = self.pay[v]
             for i in (0, 1):
-                if kind == FOLD_END:
+                if kind == FOLD:
                     pay[i, :] = real.payoffs()[i] + self.committed[i]
                 else:
                     o = 1 if i == 0 else -1

@@ -46,10 +46,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-DECISION = 0
-FOLD_END = 1
-SHOWDOWN_END = 2
-CHANCE = 3
+from pokerlab.kinds import CHANCE, DECISION, FOLD
 
 # node fields
 KIND, ACTOR, SLOT, PARENT, PCOL, DEPTH, END, NCOLS, ROFF, VOFF, NB, HASCH = range(12)
@@ -170,7 +167,7 @@ def showdown_values(win, tie, lose, reach, clist, hidx, gend, P, Q, out):  # typ
 
 @njit(cache=True)
 def _terminal(nodes, pay, v, valued, reach, clist, hidx, gend, P, Q, out):  # type: ignore[no-untyped-def]
-    if nodes[v, KIND] == FOLD_END:
+    if nodes[v, KIND] == FOLD:
         fold_values(pay[v, valued, WIN], reach, clist, hidx, P, out)
     else:
         showdown_values(pay[v, valued, WIN], pay[v, valued, TIE], pay[v, valued, LOSE], reach,
@@ -230,6 +227,19 @@ def _chooser_up(nodes, vrows, k, chooser, bk, p, col, cv, vv, hv, d, tv, termina
             hv[d - 1] = True
 
 
+@njit(cache=True, inline="always")
+def _walk_scratch(depth, n):  # type: ignore[no-untyped-def]
+    """The work areas of one runout's walk: the reach row of each depth (``ridx``), the
+    node at each depth (``stack``), the per-card prefix table ``P`` (:func:`fold_values`),
+    the strength-order prefixes ``Q`` (:func:`_prefix`) and a terminal's values ``tv``."""
+    ridx = np.zeros(depth, dtype=np.int64)
+    stack = np.zeros(depth, dtype=np.int64)
+    P = np.empty(LIVE_CARDS * PSTRIDE)
+    Q = np.empty(n + 1 + (n + BLOCK - 1) // BLOCK)
+    tv = np.empty(n)
+    return ridx, stack, P, Q, tv
+
+
 @njit(cache=True)
 def chooser_runout(nodes, pprob, pay, rows, vrows, k, chooser, depth, bk, clist, hidx, gend,
                    reach0, out):  # type: ignore[no-untyped-def]
@@ -243,11 +253,7 @@ def chooser_runout(nodes, pprob, pay, rows, vrows, k, chooser, depth, bk, clist,
     cv = np.empty((depth, n))
     vv = np.empty((depth, k, n))
     hv = np.zeros(depth, dtype=np.bool_)
-    ridx = np.zeros(depth, dtype=np.int64)
-    stack = np.zeros(depth, dtype=np.int64)
-    P = np.empty(LIVE_CARDS * PSTRIDE)
-    Q = np.empty(n + 1 + (n + BLOCK - 1) // BLOCK)
-    tv = np.empty(n)
+    ridx, stack, P, Q, tv = _walk_scratch(depth, n)
     for v in range(N):
         d = nodes[v, DEPTH]
         stack[d] = v
@@ -325,11 +331,7 @@ def other_runout(nodes, pprob, pay, rows, vrows, k, chooser, depth, bk, clist, h
     rb = np.empty((depth, k, n))
     eb = np.empty((depth, n))
     vb = np.empty((depth, n))
-    ridx = np.zeros(depth, dtype=np.int64)
-    stack = np.zeros(depth, dtype=np.int64)
-    P = np.empty(LIVE_CARDS * PSTRIDE)
-    Q = np.empty(n + 1 + (n + BLOCK - 1) // BLOCK)
-    tv = np.empty(n)
+    ridx, stack, P, Q, tv = _walk_scratch(depth, n)
     for v in range(N):
         d = nodes[v, DEPTH]
         stack[d] = v

@@ -9,8 +9,6 @@ import numpy as np
 from pokerlab.agents.continuation import Continuation
 from pokerlab.agents.continuation_kernels import (
     ACTOR,
-    CHANCE,
-    FOLD_END,
     KIND,
     LOSE,
     NB,
@@ -18,7 +16,6 @@ from pokerlab.agents.continuation_kernels import (
     PARENT,
     PCOL,
     ROFF,
-    SHOWDOWN_END,
     SLOT,
     TIE,
     VOFF,
@@ -26,6 +23,7 @@ from pokerlab.agents.continuation_kernels import (
 )
 from pokerlab.cards.cards import COMBO_MASKS, COMBOS, NUM_COMBOS, cards_mask
 from pokerlab.errors import AgentError
+from pokerlab.kinds import CHANCE, FOLD, SHOWDOWN
 
 
 # ----------------------------------------------------------------------------- the twin
@@ -112,7 +110,7 @@ class _RefWalk:
         nodes = cont.nodes
         k = self.k
         kind = int(nodes[v, KIND])
-        if kind in (FOLD_END, SHOWDOWN_END):
+        if kind in (FOLD, SHOWDOWN):
             opp = reach.sum(axis=0)[self.live]
             pay = cont.pay[v, self.valued]
             every, weaker, same, stronger = self.mats
@@ -121,7 +119,7 @@ class _RefWalk:
             def mv(m: np.ndarray) -> np.ndarray:  # einsum: no BLAS threads (shared cores)
                 return np.asarray(np.einsum("ij,j->i", m, opp))
 
-            if kind == FOLD_END:
+            if kind == FOLD:
                 tv[self.live] = pay[WIN] * mv(every)
             else:
                 tv[self.live] = (pay[WIN] * mv(weaker) + pay[TIE] * mv(same)

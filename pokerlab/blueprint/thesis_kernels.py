@@ -39,6 +39,7 @@ from numba import njit
 
 from pokerlab.abstraction.action_tree import FOLD_TERMINAL, SHOWDOWN_TERMINAL
 from pokerlab.cards.evaluator_kernels import strength_nb
+from pokerlab.kinds import DECISION
 from pokerlab.rng import (
     MASK64,
     sample_categorical,
@@ -430,7 +431,7 @@ def _play_from(node, kind, actor, child_start, num_children, child_node, row_of,
     strategy in ``sig[m]``), else nothing is and the count is 0."""
     m = 0
     record = path_node.shape[0] > 0
-    while kind[node] == 0:
+    while kind[node] == DECISION:
         p = actor[node]
         d = dec_of[node]
         cs = child_start[node]
@@ -546,7 +547,7 @@ def play_stats_kernel(games, seed, kind, actor, child_start, num_children, child
         entered[1] = 0
         node = 0
         out[7] += committed[0]
-        while kind[node] == 0:
+        while kind[node] == DECISION:
             p = actor[node]
             k = num_children[node]
             off = row_of[node]

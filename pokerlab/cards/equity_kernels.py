@@ -74,6 +74,16 @@ def _leaf(nf, offs, fl, hole_keys, hole_bits, key, bits, nplayers, win, tie, eq)
             eq[p] += 1.0 / nbest
 
 
+@njit(cache=True, inline="always")
+def _level(k, level, prev, nd):  # type: ignore[no-untyped-def]
+    """The index range of loop level ``level`` (2..5; the outermost is 1) of
+    :func:`_enum_outer` below index ``prev``: the deck cards after it when the ``k`` cards
+    dealt reach this level (``k >= level``), else the one "no card" index ``nd``."""
+    if k >= level:
+        return prev + 1, nd
+    return nd, nd + 1
+
+
 @njit(cache=True)
 def _enum_outer(tables, a, k, nd, dk, db, base_key, base_bits, hole_keys, hole_bits, nplayers,
                 win, tie, eq):  # type: ignore[no-untyped-def]
@@ -98,23 +108,19 @@ def _enum_outer(tables, a, k, nd, dk, db, base_key, base_bits, hole_keys, hole_b
         ia = np.int64(a)
     ka = base_key + dk[ia]
     ba = base_bits | db[ia]
-    b_lo = ia + 1 if k >= 2 else nd
-    b_hi = nd if k >= 2 else nd + 1
+    b_lo, b_hi = _level(k, 2, ia, nd)
     for ib in range(b_lo, b_hi):
         kb = ka + dk[ib]
         bb = ba | db[ib]
-        c_lo = ib + 1 if k >= 3 else nd
-        c_hi = nd if k >= 3 else nd + 1
+        c_lo, c_hi = _level(k, 3, ib, nd)
         for ic in range(c_lo, c_hi):
             kc = kb + dk[ic]
             bc = bb | db[ic]
-            d_lo = ic + 1 if k >= 4 else nd
-            d_hi = nd if k >= 4 else nd + 1
+            d_lo, d_hi = _level(k, 4, ic, nd)
             for id_ in range(d_lo, d_hi):
                 kd = kc + dk[id_]
                 bd = bc | db[id_]
-                e_lo = id_ + 1 if k >= 5 else nd
-                e_hi = nd if k >= 5 else nd + 1
+                e_lo, e_hi = _level(k, 5, id_, nd)
                 if nplayers == 2:
                     for ie in range(e_lo, e_hi):
                         ke = kd + dk[ie]

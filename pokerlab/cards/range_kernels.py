@@ -43,11 +43,36 @@ def per_combo_buckets(bucket: Callable[[int, tuple[int, int], tuple[int, ...]], 
 
 
 @njit(cache=True)
+def hand_strength(board_strengths, combos, a, b, mine):  # type: ignore[no-untyped-def]
+    """HS of the hole cards ``a, b`` with strength ``mine`` against every combo (strength
+    on the same board in ``board_strengths``; 0 = blocked by the board): wins plus half
+    the ties over the combos that share no card with ``a, b``.  One combo at a time (the
+    card buckets of a single hand); its plain-Python run (``py_func``) is the twin of
+    :func:`hand_strength_all`."""
+    wins = 0.0
+    n = 0
+    for k in range(combos.shape[0]):
+        s = board_strengths[k]
+        if s == 0:
+            continue
+        x = combos[k, 0]
+        y = combos[k, 1]
+        if x == a or x == b or y == a or y == b:
+            continue
+        n += 1
+        if mine > s:
+            wins += 1.0
+        elif mine == s:
+            wins += 0.5
+    return wins / n if n > 0 else 0.5
+
+
+@njit(cache=True)
 def hand_strength_all(strengths, combos, out):  # type: ignore[no-untyped-def]
     """``out[j]`` = hand strength of combo ``j`` on a board (wins + half the ties over every
     combo that shares no card with ``j``), from ``strengths`` (each combo's strength on
     the board, 0 = blocked by the board): the value
-    :func:`pokerlab.abstraction.hs_cards.hand_strength` gives one combo at a time, for all
+    :func:`hand_strength` gives one combo at a time, for all
     combos by one sort and an O(n) sweep with card removal (counts per card of the combos
     below and tied).  Blocked combos get -1.
 
@@ -114,27 +139,14 @@ def hand_strength_all(strengths, combos, out):  # type: ignore[no-untyped-def]
 
 
 def hand_strength_all_py(strengths: np.ndarray, combos: np.ndarray, out: np.ndarray) -> None:
-    """Plain-Python twin of :func:`hand_strength_all` (one combo at a time)."""
+    """Plain-Python twin of :func:`hand_strength_all`: one combo at a time, by the plain
+    Python run of :func:`hand_strength` (-1 for the combos the board blocks)."""
+    one = hand_strength.py_func
     for j in range(combos.shape[0]):
         if strengths[j] <= 0:
             out[j] = -1.0
             continue
-        a, b = int(combos[j, 0]), int(combos[j, 1])
-        wins = 0.0
-        cnt = 0
-        for k in range(combos.shape[0]):
-            s = strengths[k]
-            if s == 0:
-                continue
-            x, y = int(combos[k, 0]), int(combos[k, 1])
-            if x in (a, b) or y in (a, b):
-                continue
-            cnt += 1
-            if strengths[j] > s:
-                wins += 1.0
-            elif strengths[j] == s:
-                wins += 0.5
-        out[j] = wins / cnt if cnt > 0 else 0.5
+        out[j] = one(strengths, combos, int(combos[j, 0]), int(combos[j, 1]), strengths[j])
 
 
 @njit(cache=True, parallel=True)

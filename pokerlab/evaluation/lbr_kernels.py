@@ -31,7 +31,10 @@ from pokerlab.cards.evaluator_kernels import (
 )
 from pokerlab.cards.range_kernels import hand_strength_all
 from pokerlab.evaluation.match_kernels import row_start, table_bucket
+from pokerlab.holdem.abstract_ids import CALL as CALL_ID
+from pokerlab.holdem.abstract_ids import FOLD as FOLD_ID
 from pokerlab.holdem.engine_kernels import deal_nine
+from pokerlab.kinds import DECISION, FOLD
 from pokerlab.rng import event_unit_nb, stream_seed_nb, uniform01_nb
 
 
@@ -337,6 +340,113 @@ def checkdown_equity_py(hole: tuple[int, int], board: list[int], combos: np.ndar
 
 
 # ----------------------------------------------------------------------------- fold/call LBR
+# The steps both LBR kernels take (inlined: the loops compile as if written in place).
+@njit(cache=True, inline="always")
+def _lbr_buffers(combos):  # type: ignore[no-untyped-def]
+    """The work areas of both LBR kernels, for the combos ``combos``: the range, the
+    check-down equities and the agent's buckets by street (each with its computed-yet
+    flags), :func:`_all_buckets`' strengths and hand strengths, a 7-card hand, indexer
+    scratch, the board, LBR's hole cards, each combo's card mask, a deal's nine cards, a
+    deck and an RNG state."""
+    nc = combos.shape[0]
+    masks = np.zeros(nc, dtype=np.int64)
+    for j in range(nc):
+        masks[j] = (np.int64(1) << combos[j, 0]) | (np.int64(1) << combos[j, 1])
+    return (np.zeros(nc), np.zeros((4, nc)), np.zeros(4, dtype=np.bool_),
+            np.zeros((4, nc), dtype=np.int64), np.zeros(4, dtype=np.bool_),
+            np.zeros(nc, dtype=np.int32), np.zeros(nc), np.zeros(7, dtype=np.int64),
+            np.empty(SCRATCH, dtype=np.int64), np.zeros(5, dtype=np.int64),
+            np.zeros(2, dtype=np.int64), masks, np.zeros((1, 9), dtype=np.int64),
+            np.zeros(52, dtype=np.int64), np.zeros(1, dtype=np.uint64))
+
+
+@njit(cache=True, inline="always")
+def _deal_streets(rng, masks, board, cur, s):  # type: ignore[no-untyped-def]
+    """The board cards of the streets after ``cur`` up to ``s`` remove the combos holding
+    them from the range ``rng`` (``masks[j]``: combo ``j``'s cards); returns ``s``."""
+    while cur < s:
+        lo = 0 if cur == 0 else 2 + cur
+        cur += 1
+        bmask = np.int64(0)
+        for c in range(lo, 2 + cur):
+            bmask |= np.int64(1) << board[c]
+        for j in range(rng.shape[0]):
+            if masks[j] & bmask:
+                rng[j] = 0.0
+    return cur
+
+
+@njit(cache=True, inline="always")
+def _street_equity(s, have_eq, hole, board, ET, combos, combo_index, pre_eq,  # type: ignore[no-untyped-def]
+                   eq):
+    """``eq[s]`` <- LBR's check-down equity of ``hole`` against every combo on street ``s``
+    (preflop: the all-in equity matrix ``pre_eq``, NaN read as 0), once per street."""
+    if not have_eq[s]:
+        if s == 0:
+            r = combo_index[hole[0], hole[1]]
+            for j in range(combos.shape[0]):
+                x = pre_eq[r, j]
+                eq[0, j] = 0.0 if np.isnan(x) else x
+        else:
+            checkdown_equity(ET, hole, board, 2 + s, combos, eq[s])
+        have_eq[s] = True
+
+
+@njit(cache=True, inline="always")
+def _row_total(rowb, ob, k):  # type: ignore[no-untyped-def]
+    """The sum of the first ``k`` entries of row ``ob`` (the agent's own hand's row)."""
+    total = 0.0
+    for e in range(k):
+        total += rowb[ob, e]
+    return total
+
+
+@njit(cache=True, inline="always")
+def _draw_column(rowb, ob, k, x):  # type: ignore[no-untyped-def]
+    """The agent's column at ``x`` (a uniform times the row's total): the number of
+    cumulative sums of row ``ob`` at most ``x``, then back over zero-probability columns
+    (``lbr_core.draws``' rule)."""
+    acc = 0.0
+    pick = 0
+    for e in range(k):
+        acc += rowb[ob, e]
+        if acc <= x:
+            pick = e + 1
+    if pick > k - 1:
+        pick = k - 1
+    while rowb[ob, pick] <= 0.0 and pick > 0:
+        pick -= 1
+    return pick
+
+
+@njit(cache=True, inline="always")
+def _normalise(rng):  # type: ignore[no-untyped-def]
+    """``rng /= rng.sum()`` with numpy's summation order (:func:`_np_sum`)."""
+    tot = _np_sum(rng)
+    for j in range(rng.shape[0]):
+        rng[j] = rng[j] / tot
+
+
+@njit(cache=True, inline="always")
+def _bayes(rng, rowb, bk, s, pick):  # type: ignore[no-untyped-def]
+    """Bayes' rule after the agent's column ``pick`` on street ``s``: each live combo's
+    weight times its bucket's (``bk[s, j]``) probability of it, renormalised."""
+    for j in range(rng.shape[0]):
+        if rng[j] > 0.0:
+            rng[j] = rng[j] * rowb[bk[s, j], pick]
+    _normalise(rng)
+
+
+@njit(cache=True, inline="always")
+def _showdown(ET, hand, board, deals):  # type: ignore[no-untyped-def]
+    """1 when seat 0's hole cards (``deals[0, 0:2]``) beat seat 1's (``deals[0, 2:4]``) on
+    the five board cards, -1 when they lose, 0 on a tie (``hand``: 7-card scratch)."""
+    for c in range(5):
+        hand[2 + c] = board[c]
+    s0, s1 = heads_up_strengths(ET, hand, deals[0, 0], deals[0, 1], deals[0, 2], deals[0, 3])
+    return 1 if s0 > s1 else (-1 if s1 > s0 else 0)
+
+
 @njit(cache=True)
 def _all_buckets(s, board, mode, use, thr, pre, t0, t1, t2, t3, T0, T1, T2, T3, ET, combos,
                  class_of, strengths, hs, hand, scratch, out):  # type: ignore[no-untyped-def]
@@ -404,27 +514,12 @@ def lbr_fc_kernel(seed, ids, active, kind, actor, street, child_start,  # type: 
     fold, a later option must win by more than a relative 1e-9) and the same draw from
     the agent's row.  With fold and call only, the hand never leaves the tree."""
     nc = combos.shape[0]
-    rng = np.zeros(nc)
-    eq = np.zeros((4, nc))
-    have_eq = np.zeros(4, dtype=np.bool_)
-    bk = np.zeros((4, nc), dtype=np.int64)
-    have_bk = np.zeros(4, dtype=np.bool_)
-    strengths = np.zeros(nc, dtype=np.int32)
-    hs = np.zeros(nc)
-    hand = np.zeros(7, dtype=np.int64)
-    scratch = np.empty(SCRATCH, dtype=np.int64)
-    board = np.zeros(5, dtype=np.int64)
-    hole = np.zeros(2, dtype=np.int64)
+    rng, eq, have_eq, bk, have_bk, strengths, hs, hand, scratch, board, hole, masks, deals, \
+        deck, rs = _lbr_buffers(combos)
     row = np.zeros(16)
     rowb = np.empty((65536, 16))  # per bucket: the node's row (stamped per decision)
     stamp = np.zeros(65536, dtype=np.int64)
     dec = 0
-    masks = np.zeros(nc, dtype=np.int64)
-    for j in range(nc):
-        masks[j] = (np.int64(1) << combos[j, 0]) | (np.int64(1) << combos[j, 1])
-    deals = np.zeros((1, 9), dtype=np.int64)
-    deck = np.zeros(52, dtype=np.int64)
-    rs = np.zeros(1, dtype=np.uint64)
     for i in range(ids.shape[0]):
         rs[0] = stream_seed_nb(seed, ids[i], 9)
         deal_nine(rs, deck, deals[0])
@@ -443,17 +538,9 @@ def lbr_fc_kernel(seed, ids, active, kind, actor, street, child_start,  # type: 
             have_eq[:] = False
             node = 0
             cur = 0
-            while kind[node] == 0:
+            while kind[node] == DECISION:
                 s = street[node]
-                while cur < s:  # board cards of the new street remove combos
-                    lo = 0 if cur == 0 else 2 + cur
-                    cur += 1
-                    bmask = np.int64(0)
-                    for c in range(lo, 2 + cur):
-                        bmask |= np.int64(1) << board[c]
-                    for j in range(nc):
-                        if masks[j] & bmask:
-                            rng[j] = 0.0
+                cur = _deal_streets(rng, masks, board, cur, s)
                 cs = child_start[node]
                 k = num_children[node]
                 if actor[node] == seat:
@@ -462,21 +549,14 @@ def lbr_fc_kernel(seed, ids, active, kind, actor, street, child_start,  # type: 
                     fold_e = -1
                     for e in range(k):
                         a = child_action[cs + e]
-                        if a == 1:
+                        if a == CALL_ID:
                             call_e = e
-                        elif a == 0:
+                        elif a == FOLD_ID:
                             fold_e = e
                     pick = call_e
                     if active[s] != 0 and fold_e >= 0:  # else checking is all LBR can do
-                        if not have_eq[s]:
-                            if s == 0:
-                                r = combo_index[hole[0], hole[1]]
-                                for j in range(nc):
-                                    v = pre_eq[r, j]
-                                    eq[0, j] = 0.0 if np.isnan(v) else v
-                            else:
-                                checkdown_equity(ET, hole, board, 2 + s, combos, eq[s])
-                            have_eq[s] = True
+                        _street_equity(s, have_eq, hole, board, ET, combos, combo_index,
+                                       pre_eq, eq)
                         c_me = committed0[node] if seat == 0 else committed1[node]
                         c_opp = committed1[node] if seat == 0 else committed0[node]
                         c_call = min(stacks[seat], c_opp)
@@ -516,42 +596,30 @@ def lbr_fc_kernel(seed, ids, active, kind, actor, street, child_start,  # type: 
                             for e in range(k):
                                 rowb[b, e] = row[e] / tw
                 ob = bk[s, oc]
-                total = 0.0
-                for e in range(k):
-                    total += rowb[ob, e]
-                x = uniform01_nb(rs) * total
-                acc = 0.0
-                pick = 0
-                for e in range(k):
-                    acc += rowb[ob, e]
-                    if acc <= x:
-                        pick = e + 1
-                if pick > k - 1:
-                    pick = k - 1
-                while rowb[ob, pick] <= 0.0 and pick > 0:
-                    pick -= 1
-                for j in range(nc):
-                    if rng[j] > 0.0:
-                        rng[j] = rng[j] * rowb[bk[s, j], pick]
-                tot = _np_sum(rng)
-                for j in range(nc):
-                    rng[j] = rng[j] / tot
+                x = uniform01_nb(rs) * _row_total(rowb, ob, k)
+                pick = _draw_column(rowb, ob, k, x)
+                _bayes(rng, rowb, bk, s, pick)
                 node = child_node[cs + pick]
             c0 = committed0[node]
             c1 = committed1[node]
-            if kind[node] == 1:
+            if kind[node] == FOLD:
                 pay0 = c1 if c0 > c1 else -c0
             else:
-                for c in range(5):
-                    hand[2 + c] = board[c]
-                s0, s1 = heads_up_strengths(ET, hand, deals[0, 0], deals[0, 1], deals[0, 2],
-                                            deals[0, 3])
+                sg = _showdown(ET, hand, board, deals)
                 m = min(c0, c1)
-                pay0 = m if s0 > s1 else (-m if s1 > s0 else 0)
+                pay0 = m if sg > 0 else (-m if sg < 0 else 0)
             out[i, seat] = pay0 if seat == 0 else -pay0
 
 
 # ----------------------------------------------------------------------------- real-tree LBR
+# The real tree's node table ``N[node, field]`` (built by
+# :class:`pokerlab.evaluation.lbr_tree.RealTree`, which uses the same values; tests/test_lbr.py
+# checks they agree): its fields, its node kinds and the kinds of LBR's options ``O[o, 0]``.
+KIND, STREET, READY, ANODE, NROW, KEEP0, NKEEP, COL0, NCOL, CALLCOL, FOLDPOS, OPT0, NOPT, \
+    PAY_WIN, PAY_TIE, PAY_LOSE = range(16)
+LBR_NODE, AGENT_NODE, FOLD_END, SHOWDOWN_END = 1, 2, 3, 4
+OPT_CALL, OPT_FOLD, OPT_RAISE = 0, 1, 2
+
 @njit(cache=True, inline="always")
 def _follow(E, BP, BN, edge, seed):  # type: ignore[no-untyped-def]
     """The node an edge leads to: its one branch, or the translation's draw
@@ -574,11 +642,11 @@ def _agent_row(N, K, node, b, off, probs, rp, rb, csr, w, out):  # type: ignore[
     """The agent's column probabilities at real node ``node`` for bucket ``b`` into
     ``out``, as ``lbr._node_rows`` computes them (the same float operations in the same
     order); the fold probability (``lbr.indexed_fold_vectors``) is returned."""
-    an = N[node, 3]
-    n = N[node, 4]
-    k0 = N[node, 5]
-    nk = N[node, 6]
-    ncol = N[node, 8]
+    an = N[node, ANODE]
+    n = N[node, NROW]
+    k0 = N[node, KEEP0]
+    nk = N[node, NKEEP]
+    ncol = N[node, NCOL]
     r0 = row_start(off, rp, rb, csr, an, b, n)
     tot = 0.0
     for k in range(n):
@@ -595,7 +663,7 @@ def _agent_row(N, K, node, b, off, probs, rp, rb, csr, w, out):  # type: ignore[
     for c in range(ncol):
         out[c] = 0.0
     fold = 0.0
-    fp = N[node, 10]
+    fp = N[node, FOLDPOS]
     for e in range(nk):
         pos = K[k0 + e, 0]
         x = w[pos] / tk if good else 0.0
@@ -603,7 +671,7 @@ def _agent_row(N, K, node, b, off, probs, rp, rb, csr, w, out):  # type: ignore[
         if pos == fp:
             fold = x
     if not good:
-        out[N[node, 9]] = 1.0
+        out[N[node, CALLCOL]] = 1.0
     return fold
 
 
@@ -632,26 +700,11 @@ def lbr_tree_kernel(start, seed, ids, active, N, K, COLS, O, OF, E, BP, BN,  # t
     (``lbr_core.lbr_choose``) and the agent's draws as there (tests/test_lbr_tree.py)."""
     nc = combos.shape[0]
     nd = ids.shape[0]
-    deals = np.zeros((1, 9), dtype=np.int64)
-    deck = np.zeros(52, dtype=np.int64)
-    rs = np.zeros(1, dtype=np.uint64)
-    rng = np.zeros(nc)
+    rng, eq, have_eq, bk, have_bk, strengths, hs, hand, scratch, board, hole, masks, deals, \
+        deck, rs = _lbr_buffers(combos)
     wn = np.zeros(nc)
     v = np.zeros(nc)
-    eq = np.zeros((4, nc))
-    have_eq = np.zeros(4, dtype=np.bool_)
-    bk = np.zeros((4, nc), dtype=np.int64)
-    have_bk = np.zeros(4, dtype=np.bool_)
-    strengths = np.zeros(nc, dtype=np.int32)
-    hs = np.zeros(nc)
-    hand = np.zeros(7, dtype=np.int64)
-    scratch = np.empty(SCRATCH, dtype=np.int64)
-    board = np.zeros(5, dtype=np.int64)
-    hole = np.zeros(2, dtype=np.int64)
     w = np.zeros(16)
-    masks = np.zeros(nc, dtype=np.int64)
-    for j in range(nc):
-        masks[j] = (np.int64(1) << combos[j, 0]) | (np.int64(1) << combos[j, 1])
     nbk = rowb.shape[0]
     bk_deal = -1
     status[2] = 0
@@ -678,37 +731,22 @@ def lbr_tree_kernel(start, seed, ids, active, N, K, COLS, O, OF, E, BP, BN,  # t
         node = roots[seat]
         cur = 0
         while True:
-            if N[node, 2] == 0:
+            if N[node, READY] == 0:  # not built yet
                 status[0] = h
                 status[1] = node
                 return
-            kd = N[node, 0]
-            if kd >= 3:
+            kd = N[node, KIND]
+            if kd >= FOLD_END:  # a terminal
                 break
-            s = N[node, 1]
-            while cur < s:  # board cards of the new street remove combos
-                lo = 0 if cur == 0 else 2 + cur
-                cur += 1
-                bmask = np.int64(0)
-                for c in range(lo, 2 + cur):
-                    bmask |= np.int64(1) << board[c]
-                for j in range(nc):
-                    if masks[j] & bmask:
-                        rng[j] = 0.0
-            if kd == 1:  # LBR: call, fold, raises valued against the range
-                o0 = N[node, 11]
-                no = N[node, 12]
+            s = N[node, STREET]
+            cur = _deal_streets(rng, masks, board, cur, s)
+            if kd == LBR_NODE:  # call, fold, raises valued against the range
+                o0 = N[node, OPT0]
+                no = N[node, NOPT]
                 pick = 0
                 if no > 1 and active[s] != 0:
-                    if not have_eq[s]:
-                        if s == 0:
-                            r = combo_index[hole[0], hole[1]]
-                            for j in range(nc):
-                                x = pre_eq[r, j]
-                                eq[0, j] = 0.0 if np.isnan(x) else x
-                        else:
-                            checkdown_equity(ET, hole, board, 2 + s, combos, eq[s])
-                        have_eq[s] = True
+                    _street_equity(s, have_eq, hole, board, ET, combos, combo_index, pre_eq,
+                                   eq)
                     den = max(_np_sum(rng), 1e-300)
                     for j in range(nc):
                         wn[j] = rng[j] / den
@@ -716,16 +754,17 @@ def lbr_tree_kernel(start, seed, ids, active, N, K, COLS, O, OF, E, BP, BN,  # t
                     for q in range(no):
                         okd = O[o0 + q, 0]
                         c = OF[o0 + q, 0]
-                        if okd == 0:
+                        if okd == OPT_CALL:
                             for j in range(nc):
                                 v[j] = (2.0 * eq[s, j] - 1.0) * c
                             ev = np.dot(wn, v)
-                        elif okd == 1:
+                        elif okd == OPT_FOLD:
                             ev = -c * _np_sum(wn)
                         else:
                             child = _follow(E, BP, BN, O[o0 + q, 1], aseed)
                             copp = OF[o0 + q, 1]
-                            folds = N[child, 0] == 2 and N[child, 3] >= 0 and N[child, 10] >= 0
+                            folds = (N[child, KIND] == AGENT_NODE and N[child, ANODE] >= 0
+                                     and N[child, FOLDPOS] >= 0)
                             if folds and not have_bk[s]:
                                 _all_buckets(s, board, mode, use, thr, pre, t0, t1, t2, t3,
                                              T0, T1, T2, T3, ET, combos, class_of,
@@ -756,17 +795,14 @@ def lbr_tree_kernel(start, seed, ids, active, N, K, COLS, O, OF, E, BP, BN,  # t
                 node = _follow(E, BP, BN, O[o0 + pick, 1], aseed)
                 continue
             # the agent: every live combo's row (one per bucket), one draw, Bayes
-            ncol = N[node, 8]
-            c0 = N[node, 7]
+            ncol = N[node, NCOL]
+            c0 = N[node, COL0]
             x = uniform01_nb(rs)
             if not (rng[oc] > 0.0):
                 status[2] = 3
                 return
-            if N[node, 3] < 0:  # off its tree: check/call for every hand
-                pick = 0
-                tot = _np_sum(rng)
-                for j in range(nc):
-                    rng[j] = rng[j] / tot
+            if N[node, ANODE] < 0:  # off its tree: check/call for every hand
+                _normalise(rng)
                 node = _follow(E, BP, BN, COLS[c0], aseed)
                 continue
             if not have_bk[s]:
@@ -788,38 +824,18 @@ def lbr_tree_kernel(start, seed, ids, active, N, K, COLS, O, OF, E, BP, BN,  # t
             if ob < 0 or ob >= nbk or stamp[ob] != dec:
                 status[2] = 3
                 return
-            total = 0.0
-            for e in range(ncol):
-                total += rowb[ob, e]
+            total = _row_total(rowb, ob, ncol)
             if not (total > 0.0):
                 status[2] = 3
                 return
-            x = x * total
-            acc = 0.0
-            pick = 0
-            for e in range(ncol):
-                acc += rowb[ob, e]
-                if acc <= x:
-                    pick = e + 1
-            if pick > ncol - 1:
-                pick = ncol - 1
-            while rowb[ob, pick] <= 0.0 and pick > 0:
-                pick -= 1
-            for j in range(nc):
-                if rng[j] > 0.0:
-                    rng[j] = rng[j] * rowb[bk[s, j], pick]
-            tot = _np_sum(rng)
-            for j in range(nc):
-                rng[j] = rng[j] / tot
+            pick = _draw_column(rowb, ob, ncol, x * total)
+            _bayes(rng, rowb, bk, s, pick)
             node = _follow(E, BP, BN, COLS[c0 + pick], aseed)
-        if N[node, 0] == 3:
-            pay0 = N[node, 13]
+        if N[node, KIND] == FOLD_END:
+            pay0 = N[node, PAY_WIN]
         else:
-            for c in range(5):
-                hand[2 + c] = board[c]
-            s0, s1 = heads_up_strengths(ET, hand, deals[0, 0], deals[0, 1], deals[0, 2],
-                                        deals[0, 3])
-            pay0 = N[node, 13] if s0 > s1 else (N[node, 15] if s1 > s0 else N[node, 14])
+            sg = _showdown(ET, hand, board, deals)
+            pay0 = N[node, PAY_WIN] if sg > 0 else (N[node, PAY_LOSE] if sg < 0 else N[node, PAY_TIE])
         out[i, seat] = pay0 if seat == 0 else -pay0
     status[0] = 2 * nd
     status[1] = -1

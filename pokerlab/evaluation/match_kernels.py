@@ -27,10 +27,11 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from pokerlab.abstraction.hs_cards import hand_strength
 from pokerlab.abstraction.indexer_kernels import SCRATCH, index_into
 from pokerlab.cards.evaluator_kernels import combos_on_board_kernel, strength_nb
+from pokerlab.cards.range_kernels import hand_strength
 from pokerlab.holdem.engine_kernels import deal_nine
+from pokerlab.kinds import DECISION, FOLD
 from pokerlab.policy.kernel_side import kernel_side
 from pokerlab.rng import stream_seed_nb, uniform01_nb
 
@@ -144,7 +145,7 @@ def policy_match_kernel(start, stop, duplicate, seed,  # type: ignore[no-untyped
         for j in range(5):
             hand[2 + j] = cards[4 + j]
         node = 0
-        while kind[node] == 0:
+        while kind[node] == DECISION:
             who = actor[node]
             st = np.int64(street[node])
             kk = np.int64(num_children[node])
@@ -179,7 +180,7 @@ def policy_match_kernel(start, stop, duplicate, seed,  # type: ignore[no-untyped
             node = child_node[child_start[node] + j]
         c0 = committed0[node]
         c1 = committed1[node]
-        if kind[node] == 1:  # fold: the folder has fewer chips in
+        if kind[node] == FOLD:  # the folder has fewer chips in
             pay0 = c1 if c0 > c1 else -c0
         else:
             hand[0] = cards[0]
