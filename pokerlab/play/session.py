@@ -139,14 +139,14 @@ class EngineRecord(TableEvent):
         return str(self.to_json().get("kind", ""))
 
     def to_json(self) -> dict[str, Any]:
+        """The record in the table's event form (:class:`BoardDealt`, :class:`CardsShown`,
+        :class:`ActionTaken`)."""
         r = self.record
         if isinstance(r, hev.BoardDealt):
             street = STREETS[r.street] if 1 <= r.street <= 3 else "board"
-            return {"street": street, "cards": [CARD_NAMES[c] for c in r.cards],
-                    "event": "BoardDealt"}
+            return BoardDealt(street=street, cards=[CARD_NAMES[c] for c in r.cards]).to_json()
         if isinstance(r, hev.Shown):
-            return {"who": self.who, "cards": [CARD_NAMES[c] for c in r.cards],
-                    "event": "CardsShown"}
+            return CardsShown(who=self.who, cards=[CARD_NAMES[c] for c in r.cards]).to_json()
         if isinstance(r, hev.Folded):
             kind, amount = "fold", 0
         elif isinstance(r, hev.CheckedOrCalled):
@@ -158,11 +158,8 @@ class EngineRecord(TableEvent):
             amount = int(r.raise_to)
         else:  # hole cards are in HandStarted, never logged
             raise TypeError(f"no table form for {type(r).__name__}")
-        d: dict[str, Any] = {"who": self.who, "kind": kind, "amount": amount,
-                             "pot": int(r.pot), "label": ""}
-        _think(d, self.think_ms, self.searched)
-        d["event"] = "ActionTaken"
-        return d
+        return ActionTaken(who=self.who, kind=kind, amount=amount, pot=int(r.pot),
+                           think_ms=self.think_ms, searched=self.searched).to_json()
 
 
 @dataclass
