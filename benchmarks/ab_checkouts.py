@@ -39,6 +39,8 @@ BENCHES: dict[str, tuple[str, list[str]]] = {
     "continuation": ("bench_continuation.py", ["--calls", "10"]),
     "pushfold": ("bench_pushfold.py", ["--no-full-lp"]),
     "abstraction": ("bench_abstraction.py", ["--hands", "50000", "--boards", "500"]),
+    "holdem": ("bench_holdem.py", ["--hands", "300000", "--py-hands", "3000", "--pk-hands", "20"]),
+    "evaluator": ("bench_evaluator.py", ["--hands", "2000000", "--peer-hands", "20000"]),
     "lbr": ("bench_lbr.py", ["--hands", "10", "--lbr-hands", "20", "--aivat-hands", "50",
                              "--before-hands", "5", "--tag-hands", "2"]),
 }

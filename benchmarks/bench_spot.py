@@ -27,7 +27,8 @@ Both solvers' betting trees are counted (decisions, folds, showdowns: pokerlab's
 printed side by side, so a spot where the two trees differ shows it (``tree.same``).
 
 Usage: ``python benchmarks/bench_spot.py [--spots LIST (river,turn,flop,flop1)] [--quick]
-[--peer BIN] [--peer-only] [--target PCT] [--threads 1,2] [--timeout S] [--compress] [--repeat N] [--json]``.
+[--peer BIN] [--peer-only] [--target PCT] [--threads 1,2] [--timeout S] [--algo A] [--compress]
+[--repeat N] [--json]``.
 Exit 2: the peer is not built; exit 1: ``pokerlab spot solve`` failed (the peer's figures are still printed).
 """
 
@@ -239,14 +240,14 @@ def pokerlab_cmd() -> list[str]:
 
 
 def run_pokerlab(spot: Spot, threads: int, target: float, timeout: float,
-                 compress: bool = False) -> dict[str, Any]:
+                 compress: bool = False, algo: str = "dcfr") -> dict[str, Any]:
     cmd = [*pokerlab_cmd(), "spot", "solve", "--board", spot.board, "--pot", str(spot.pot),
            "--stack", str(spot.stack), "--oop", spot.oop, "--ip", spot.ip,
            "--flop-bets", spot.flop_bets, "--turn-bets", spot.turn_bets,
            "--river-bets", spot.river_bets, "--raises", spot.raises,
            "--allin-threshold", str(spot.allin_threshold), "--force-allin", str(spot.force_allin),
            "--target", str(target), "--threads", str(threads), "--json",
-           *(["--compress"] if compress else [])]
+           "--algo", algo, *(["--compress"] if compress else [])]
     env = dict(os.environ)
     env["NUMBA_NUM_THREADS"] = str(threads)
     try:
@@ -385,6 +386,7 @@ def main() -> int:
     ap.add_argument("--threads", default="1,2", help="thread counts, first is the reference")
     ap.add_argument("--max-iterations", type=int, default=2000, help="peer's iteration cap")
     ap.add_argument("--timeout", type=float, default=1800.0, help="seconds per solver run")
+    ap.add_argument("--algo", default="dcfr", help="pokerlab's --algo (dcfr; rdcfr: the peer's schedule)")
     ap.add_argument("--compress", action="store_true",
                     help="pokerlab stores regrets and strategy sums in 16 bits (--compress)")
     ap.add_argument("--repeat", type=int, default=1,
@@ -415,7 +417,7 @@ def main() -> int:
     if pk_error is None:
         # first (possibly cold-cache) start of the command, on the river spot
         try:
-            first = run_pokerlab(table["river"], threads[0], a.target, a.timeout, a.compress)
+            first = run_pokerlab(table["river"], threads[0], a.target, a.timeout, a.compress, a.algo)
             out["pokerlab_first_process_wall_seconds"] = first["process_wall_seconds"]
         except RunError as exc:
             pk_error = str(exc)
@@ -437,7 +439,8 @@ def main() -> int:
                     return 1
                 if pk_error is None:
                     try:
-                        tries["pokerlab"].append(run_pokerlab(spot, t, a.target, a.timeout, a.compress))
+                        tries["pokerlab"].append(run_pokerlab(spot, t, a.target, a.timeout, a.compress,
+                                                                a.algo))
                     except RunError as exc:
                         pk_error = str(exc)
                         print(f"error: pokerlab spot solve on {name} ({t} threads): {exc}",
@@ -463,7 +466,7 @@ def main() -> int:
             out["pokerlab_river_process_wall_seconds"] = r.get("process_wall_seconds")
         else:
             try:
-                r2 = run_pokerlab(table["river"], threads[0], a.target, a.timeout, a.compress)
+                r2 = run_pokerlab(table["river"], threads[0], a.target, a.timeout, a.compress, a.algo)
                 out["pokerlab_river_process_wall_seconds"] = r2["process_wall_seconds"]
             except RunError as exc:
                 pk_error = str(exc)

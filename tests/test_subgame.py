@@ -252,7 +252,7 @@ def test_walk_matches_its_plain_python_twin() -> None:
 
 def test_river_converges_constant_sum_and_algorithms() -> None:
     last = {}
-    for algo in ("dcfr", "cfr+", "lcfr", "cfr"):
+    for algo in ("dcfr", "rdcfr", "cfr+", "lcfr", "cfr"):
         s = SpotSolver(_small_river(), SolveConfig(algo=algo))
         e = []
         for it in (10, 50, 300):
@@ -262,10 +262,23 @@ def test_river_converges_constant_sum_and_algorithms() -> None:
         ev = s.values()
         assert ev[0] + ev[1] == pytest.approx(100.0, abs=1e-3)  # float32 vectors (the default)
         last[algo] = (e[2], ev[0])
-    assert last["dcfr"][0] < 0.1
+    assert last["dcfr"][0] < 0.1 and last["rdcfr"][0] < 0.1
     # every algorithm approaches the one game value
-    for algo in ("cfr+", "lcfr"):
+    for algo in ("rdcfr", "cfr+", "lcfr"):
         assert last[algo][1] == pytest.approx(last["dcfr"][1], abs=0.1)
+
+
+def test_restarted_dcfr_schedule_is_postflop_solvers() -> None:
+    """rdcfr: positive regrets by (i-1)^1.5 / ((i-1)^1.5 + 1) with i the 0-based iteration,
+    negative ones halved, strategy sums by (j / (j + 1))^3, j the iterations since the last
+    power of 4: the average restarts (multiplier 0) at 0-based iterations 1, 4, 16, 64."""
+    c = SolveConfig(algo="rdcfr")
+    restarts = [t - 1 for t in range(1, 300) if c.discounts(t)[2] == 0.0]
+    assert restarts == [0, 1, 4, 16, 64, 256]
+    pos, neg, strat, clip = c.discounts(6)  # 0-based iteration 5: 4^1 was 1 iteration ago
+    assert pos == pytest.approx(4 ** 1.5 / (4 ** 1.5 + 1)) and neg == 0.5 and not clip
+    assert strat == pytest.approx((1 / 2) ** 3)
+    assert c.discounts(20)[2] == pytest.approx((3 / 4) ** 3)
 
 
 def test_no_betting_values_are_the_equity_split_and_rake_is_paid() -> None:

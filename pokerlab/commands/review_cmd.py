@@ -31,7 +31,7 @@ def review(
                                 "ring games (keys such as open:CO, call:BB, 3bet; docs/review.md)."),
     workers: int = typer.Option(1, "--workers", help="Worker processes (hands in parallel)."),
     limit: int = typer.Option(None, "--limit", help="Review at most this many eligible hands."),
-    iterations: int = typer.Option(40, "--iterations", help="Iteration cap per solved spot (flop, and "
+    iterations: int = typer.Option(35, "--iterations", help="Iteration cap per solved spot (flop, and "
                                    "each turn / river subgame)."),
     target: float = typer.Option(1.0, "--target", help="Exploitability target per spot, % of the pot."),
     flop_bets: str = typer.Option("50%", "--flop-bets", help="Flop bet sizes of the review tree."),

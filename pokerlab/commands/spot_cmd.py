@@ -11,7 +11,6 @@ from typing import Any
 import typer
 
 from pokerlab.commands._common import (
-    algo_option,
     check_image_path,
     check_output_path,
     emit_json,
@@ -26,9 +25,9 @@ from pokerlab.commands.spot_options import (
     COMPRESS,
     MAX_MEM,
     NO_ISO,
-    PRECISION,
     TREE_OPTIONS,
     check_memory,
+    solver_settings,
     spot_template,
 )
 from pokerlab.commands.spot_report_cmd import report_cmd
@@ -113,15 +112,8 @@ def tree_cmd(board: str | None = BOARD, template: dict[str, Any] = option_group(
 @app.command("solve")
 @with_option_groups
 def solve_cmd(board: str | None = BOARD, template: dict[str, Any] = option_group(spot_template),
-              target: float = typer.Option(0.3, "--target",
-                                           help="Stop at this exploitability, % of the pot (0: no "
-                                           "target, run all --iterations)."),
-              iterations: int = typer.Option(1000, "--iterations", help="Most iterations in all (0: "
-                                             "none; report the starting strategy)."),
+              storage: dict[str, Any] = option_group(solver_settings),
               threads: int | None = typer.Option(None, "--threads", help="Threads (default: all cores)."),
-              algo: str = algo_option("dcfr", "dcfr (alpha 1.5, beta 0, gamma 2), cfr+, lcfr or cfr"),
-              max_memory: float = MAX_MEM, no_isomorphism: bool = NO_ISO, compress: bool = COMPRESS,
-              precision: str = PRECISION,
               out: Path | None = typer.Option(None, "--out", help="Save the solved spot (.npz; refuses to "
                                               "replace a file: use --resume to continue one)."),
               resume: Path | None = typer.Option(None, "--resume", help="Continue the solve saved in this "
@@ -137,8 +129,11 @@ def solve_cmd(board: str | None = BOARD, template: dict[str, Any] = option_group
     from pokerlab.errors import ConfigError
     from pokerlab.subgame import SolveConfig, SpotSolver
 
+    target, iterations, algo, max_memory = (storage[k] for k in ("target", "iterations", "algo",
+                                                                  "max_memory"))
     check_memory(max_memory)
-    config = SolveConfig(algo=algo, isomorphism=not no_isomorphism, compress=compress, precision=precision)
+    config = SolveConfig(algo=algo, isomorphism=not storage["no_isomorphism"],
+                         compress=storage["compress"], precision=storage["precision"])
     if iterations < 0:
         raise ConfigError(f"--iterations must be >= 0, got {iterations}")
     if not (math.isfinite(checkpoint_minutes) and checkpoint_minutes > 0):

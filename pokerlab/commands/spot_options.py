@@ -8,6 +8,8 @@ from typing import Any
 
 import typer
 
+from pokerlab.commands._common import algo_option
+
 
 def _opt(default: Any, name: str, help: str) -> Any:
     return typer.Option(default, name, help=help)
@@ -98,6 +100,24 @@ def spot_template(pot: float | None = POT, stack: float | None = STACK, oop: str
                   big_blind: float = BB) -> dict[str, Any]:
     """The option group of a spot but its board (``option_groups``; ``spot tree``, ``solve``
     and ``report``): pot, stack, ranges, bet tree and rake, by parameter name."""
+    return dict(locals())
+
+
+TARGET = _opt(0.3, "--target", "Stop at this exploitability, % of the pot (0: no target, run all "
+              "--iterations); a report: for each flop.")
+ITERATIONS = _opt(1000, "--iterations", "Most iterations (0: none; report the starting strategy); a "
+                  "report: per flop.")
+
+
+def solver_settings(target: float = TARGET, iterations: int = ITERATIONS,
+                    algo: str = algo_option("dcfr", "dcfr (alpha 1.5, beta 0, gamma 2), rdcfr (DCFR with the "
+                                                  "average restarted at iterations 4^k, as postflop-solver), "
+                                                  "cfr+, lcfr or cfr"),
+                    max_memory: float = MAX_MEM, no_isomorphism: bool = NO_ISO,
+                    compress: bool = COMPRESS, precision: str = PRECISION) -> dict[str, Any]:
+    """The option group of a solve's budget and storage (``spot solve`` and ``report``): the
+    target and iteration cap, the algorithm, the memory cap, suit isomorphism, 16-bit
+    storage and the precision."""
     return dict(locals())
 
 

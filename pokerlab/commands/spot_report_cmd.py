@@ -13,7 +13,6 @@ from typing import Any
 import typer
 
 from pokerlab.commands._common import (
-    algo_option,
     check_image_path,
     emit_json,
     force_option,
@@ -22,7 +21,7 @@ from pokerlab.commands._common import (
     progress,
 )
 from pokerlab.commands.option_groups import option_group, with_option_groups
-from pokerlab.commands.spot_options import COMPRESS, MAX_MEM, NO_ISO, PRECISION, check_memory, spot_template
+from pokerlab.commands.spot_options import check_memory, solver_settings, spot_template
 
 
 @with_option_groups
@@ -30,12 +29,7 @@ def report_cmd(flops: str = typer.Option("25", "--flops", help="The flop set: 25
                                          "subsets reproducing the texture frequencies), 1755 (all), or "
                                          "a comma-separated list of boards."),
                template: dict[str, Any] = option_group(spot_template),
-               target: float = typer.Option(0.3, "--target", help="Stop each flop at this "
-                                            "exploitability, % of the pot."),
-               iterations: int = typer.Option(1000, "--iterations", help="Most iterations per flop."),
-               algo: str = algo_option("dcfr", "dcfr, cfr+, lcfr or cfr"),
-               max_memory: float = MAX_MEM, no_isomorphism: bool = NO_ISO, compress: bool = COMPRESS,
-               precision: str = PRECISION,
+               storage: dict[str, Any] = option_group(solver_settings),
                workers: int | None = typer.Option(None, "--workers", help="Flops solved at once "
                                                   "(default: every core)."),
                ray_address: str | None = typer.Option(None, "--ray-address", help="Solve on this Ray "
@@ -60,6 +54,7 @@ def _report(**kw: Any) -> None:
     from pokerlab.subgame import aggregate as agg
     from pokerlab.subgame.flops import parse_filter, parse_flop_set
 
+    kw.update(kw.pop("storage"))
     check_memory(kw["max_memory"])
     spot = dict(kw["template"])
     missing = [f"--{k}" for k in ("pot", "stack", "oop", "ip") if spot[k] is None]

@@ -493,6 +493,25 @@ def _all_buckets(s, board, mode, use, thr, pre, t0, t1, t2, t3, T0, T1, T2, T3, 
             out[j] = table_bucket(T0, T1, T2, T3, t0, t1, t2, t3, hand, s, scratch)
 
 
+@njit(cache=True, inline="always")
+def _policy_row(probs, r0, n, w):  # type: ignore[no-untyped-def]
+    """The agent's ``n`` action weights of one policy row into ``w`` (the row from
+    ``probs[r0:]``; ``r0 < 0``: a row the policy never reached, uniform), uniform when they
+    add to nothing; returns their total (``n`` in the uniform case), in the float order of
+    the Python path (``lbr._node_rows``)."""
+    tot = 0.0
+    for e in range(n):
+        x = 1.0 if r0 < 0 else np.float64(probs[r0 + e])
+        w[e] = x
+        tot = tot + x
+    if not (tot > 0.0):
+        tot = 0.0
+        for e in range(n):
+            w[e] = 1.0
+            tot = tot + 1.0
+    return tot
+
+
 @njit(cache=True)
 def lbr_fc_kernel(seed, ids, active, kind, actor, street, child_start,  # type: ignore[no-untyped-def]
                   num_children, child_action, child_node, committed0, committed1, stacks,
@@ -582,17 +601,7 @@ def lbr_fc_kernel(seed, ids, active, kind, actor, street, child_start,  # type: 
                         if stamp[b] != dec:
                             stamp[b] = dec
                             r0 = row_start(off, rp, rb, csr, node, b, k)
-                            tw = 0.0
-                            for e in range(k):
-                                w = 1.0 if r0 < 0 else np.float64(probs[r0 + e])
-                                row[e] = w
-                                tw = tw + w
-                            if not (tw > 0.0):
-                                for e in range(k):
-                                    row[e] = 1.0
-                                tw = 0.0
-                                for _ in range(k):
-                                    tw = tw + 1.0
+                            tw = _policy_row(probs, r0, k, row)
                             for e in range(k):
                                 rowb[b, e] = row[e] / tw
                 ob = bk[s, oc]
@@ -648,14 +657,7 @@ def _agent_row(N, K, node, b, off, probs, rp, rb, csr, w, out):  # type: ignore[
     nk = N[node, NKEEP]
     ncol = N[node, NCOL]
     r0 = row_start(off, rp, rb, csr, an, b, n)
-    tot = 0.0
-    for k in range(n):
-        x = 1.0 if r0 < 0 else np.float64(probs[r0 + k])
-        w[k] = x
-        tot = tot + x
-    if not (tot > 0.0):
-        for k in range(n):
-            w[k] = 1.0
+    _policy_row(probs, r0, n, w)
     tk = 0.0
     for e in range(nk):
         tk = tk + w[K[k0 + e, 0]]

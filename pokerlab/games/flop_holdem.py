@@ -39,7 +39,7 @@ from pokerlab.games.protocol import (
     NamedTwoPlayerGame,
     fold_or_showdown_returns,
 )
-from pokerlab.games.two_player import TwoPlayerState, limit_actions, uniform_outcomes
+from pokerlab.games.two_player import TwoPlayerState, copy_slots, limit_actions, uniform_outcomes
 
 FOLD, CALL, RAISE = 0, 1, 2
 SMALL_BLIND, BIG_BLIND, BET_SIZE, MAX_BETS = 1, 2, 2, 4
@@ -72,14 +72,7 @@ class Betting:
         self.done = False  # terminal (fold or showdown)
 
     def copy(self) -> Betting:
-        b = Betting.__new__(Betting)
-        b.round = self.round
-        b.seqs = [list(self.seqs[0]), list(self.seqs[1])]
-        b.contrib = list(self.contrib)
-        b.bets = self.bets
-        b.to_act = self.to_act
-        b.folder = self.folder
-        b.done = self.done
+        b: Betting = copy_slots(self, lists=("contrib",), nested=("seqs",))
         return b
 
     def legal(self) -> list[int]:
@@ -205,12 +198,8 @@ class FlopHoldemState(TwoPlayerState, ChanceThenMoves):
             self._flop_pending = True
 
     def clone(self) -> FlopHoldemState:
-        c = FlopHoldemState.__new__(FlopHoldemState)
-        c._game = self._game
-        c.hole = list(self.hole)
-        c.board = self.board
+        c: FlopHoldemState = copy_slots(self, lists=("hole",))
         c.betting = self.betting.copy()
-        c._flop_pending = self._flop_pending
         return c
 
     def terminal_returns(self) -> list[float]:

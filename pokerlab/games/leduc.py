@@ -27,7 +27,7 @@ from pokerlab.games.protocol import (
     NamedTwoPlayerGame,
     fold_or_showdown_returns,
 )
-from pokerlab.games.two_player import TwoPlayerState, limit_actions, uniform_outcomes
+from pokerlab.games.two_player import TwoPlayerState, copy_slots, limit_actions, uniform_outcomes
 
 FOLD = 0
 CALL = 1
@@ -124,18 +124,7 @@ class LeducState(TwoPlayerState, ChanceThenMoves):
         self.player = 1 - p
 
     def clone(self) -> LeducState:
-        c = LeducState.__new__(LeducState)
-        c._game = self._game
-        c.private = list(self.private)
-        c.public = self.public
-        c.round = self.round
-        c.seqs = [list(self.seqs[0]), list(self.seqs[1])]
-        c.contrib = list(self.contrib)
-        c.stakes = self.stakes
-        c.num_raises = self.num_raises
-        c.player = self.player
-        c.folder = self.folder
-        c._terminal = self._terminal
+        c: LeducState = copy_slots(self, lists=("private", "contrib"), nested=("seqs",))
         return c
 
     def _rank_value(self, p: int) -> int:

@@ -6,6 +6,7 @@ poker, Leduc, Flop Hold'em, push/fold, the subgame spot game).
 * :func:`uniform_outcomes`: a uniform deal over the given chance actions;
 * :func:`limit_actions`: the legal actions of a limit betting decision (0 fold, only facing a
   bet; 1 check/call; 2 bet/raise while raises are left);
+* :func:`copy_slots`: a copy of a state with ``__slots__`` (its lists copied, not shared);
 * :class:`TwoPlayerState`: ``returns`` (zeros before the end, :meth:`terminal_returns` at
   it), ``information_state_string`` (:meth:`information_state` of the player asked about)
   and ``child``;
@@ -25,6 +26,32 @@ from pokerlab.games.protocol import CHANCE, TERMINAL, ChanceThenMoves, CloneChil
 
 FOLD, CALL, RAISE = 0, 1, 2
 """Action ids of a limit betting decision (:func:`limit_actions`)."""
+
+
+_SLOTS: dict[type, tuple[str, ...]] = {}
+
+
+def copy_slots(obj: Any, *, lists: Sequence[str] = (), nested: Sequence[str] = ()) -> Any:
+    """A copy of ``obj`` (an object whose classes declare ``__slots__``) without calling its
+    ``__init__``: every slot's value as it is (immutable or shared on purpose), the slots
+    named in ``lists`` as new lists, those in ``nested`` (lists of lists) copied two deep."""
+    cls = type(obj)
+    names = _SLOTS.get(cls)
+    if names is None:
+        found: list[str] = []
+        for k in reversed(cls.__mro__):
+            sl = k.__dict__.get("__slots__", ())
+            found.extend([sl] if isinstance(sl, str) else sl)
+        names = _SLOTS[cls] = tuple(dict.fromkeys(found))
+    c = object.__new__(cls)
+    for n in names:
+        if hasattr(obj, n):
+            setattr(c, n, getattr(obj, n))
+    for n in lists:
+        setattr(c, n, list(getattr(obj, n)))
+    for n in nested:
+        setattr(c, n, [list(x) for x in getattr(obj, n)])
+    return c
 
 
 def info_state_player(state: Any, player: int | None) -> int:

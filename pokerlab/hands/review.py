@@ -27,6 +27,8 @@ from typing import Any
 
 from pokerlab.errors import PokerlabError
 from pokerlab.hands.review_spot import (
+    ALGO,
+    CHECK_EVERY,
     F32_LIMIT,
     STREETS,
     ReviewConfig,
@@ -54,8 +56,8 @@ def _solve(spot: Any, cfg: ReviewConfig, threads: int | None, stats: dict[str, A
     key = hashlib.sha256((spot.digest_text() + repr(cfg)).encode()).hexdigest()
     if key not in _SOLVED:
         compress = cfg.compress or estimate_size(spot).memory_bytes > F32_LIMIT
-        solver = SpotSolver(spot, SolveConfig(compress=compress), threads=threads)
-        pct = solver.solve(iterations=cfg.iterations, target_pct=cfg.target_pct)
+        solver = SpotSolver(spot, SolveConfig(algo=ALGO, compress=compress), threads=threads)
+        pct = solver.solve(iterations=cfg.iterations, target_pct=cfg.target_pct, check_every=CHECK_EVERY)
         while len(_SOLVED) >= _KEEP:
             _SOLVED.pop(next(iter(_SOLVED)))
         _SOLVED[key] = (solver, pct)

@@ -38,6 +38,10 @@ class Skip(PokerlabError):
         self.reason = reason
 
 
+ALGO = "rdcfr"
+"""The review solves' algorithm (``SolveConfig.algo``): DCFR with restarted averages."""
+CHECK_EVERY = 20
+"""Iterations between two exploitability checks of a review solve against its target."""
 F32_LIMIT = 1.5e9
 """Bytes of a review spot in float32 past which it is solved in 16 bits all the same."""
 
@@ -49,9 +53,11 @@ class ReviewConfig:
     ``raise_streets`` only, elsewhere only the hand's own raises; the raise cap per street,
     raised to the hand's own count; an all-in added where the stack behind is at most
     ``allin_threshold`` pots, 0 never), the solve budget per spot (iteration cap,
-    exploitability target in % of the pot), 16-bit storage (``compress``: always; by default
-    only for a spot whose float32 arrays would pass ``F32_LIMIT`` bytes, as float32 iterations
-    are about a fifth faster) and ``resolve``:
+    exploitability target in % of the pot, checked every ``CHECK_EVERY`` iterations; the
+    algorithm ``ALGO``: Discounted CFR with restarted averages, which at 35 iterations leaves review
+    flop spots as exploitable as plain DCFR at 40, docs/review.md), 16-bit storage
+    (``compress``: always; by default only for a spot whose float32 arrays would pass
+    ``F32_LIMIT`` bytes, as float32 iterations are about a fifth faster) and ``resolve``:
     turn and river decisions scored in a turn / river subgame from the real board with the
     ranges narrowed by the previous street's solve along the real line (else they read the
     flop solve's subtrees)."""
@@ -63,7 +69,7 @@ class ReviewConfig:
     raise_streets: str = "flop"
     raise_cap: int = 1
     allin_threshold: float = 0.67
-    iterations: int = 40
+    iterations: int = 35
     target_pct: float = 1.0
     compress: bool = False
     resolve: bool = True
@@ -72,7 +78,8 @@ class ReviewConfig:
         return {"flop_bets": self.flop_bets, "turn_bets": self.turn_bets, "river_bets": self.river_bets,
                 "raises": self.raises, "raise_streets": self.raise_streets, "raise_cap": self.raise_cap,
                 "allin_threshold": self.allin_threshold, "iterations": self.iterations,
-                "target_pct": self.target_pct, "compress": self.compress, "resolve": self.resolve}
+                "target_pct": self.target_pct, "algo": ALGO, "check_every": CHECK_EVERY,
+                "compress": self.compress, "resolve": self.resolve}
 
     def raise_on(self, street: int) -> bool:
         """Whether the standard raise size is offered on ``street`` (0 flop .. 2 river)."""

@@ -71,7 +71,7 @@ class ReviewPageConfig:
     max_upload_bytes: int = 512 * 1024
     max_hands: int = 200
     max_iterations: int = 200
-    default_iterations: int = 40
+    default_iterations: int = 35
     unwatched_seconds: float = 30.0
     max_running: int = 2
     max_uploads_per_client: int = 4

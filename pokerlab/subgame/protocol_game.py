@@ -46,7 +46,7 @@ from pokerlab.cards.cards import COMBOS, NUM_COMBOS, card_str, cards_str
 from pokerlab.cards.evaluator import strength
 from pokerlab.errors import ConfigError
 from pokerlab.games.protocol import CHANCE, TERMINAL, ChanceThenMoves, GameInfo, TwoPlayerGame
-from pokerlab.games.two_player import TwoPlayerState, uniform_outcomes
+from pokerlab.games.two_player import TwoPlayerState, copy_slots, uniform_outcomes
 from pokerlab.policy.tabular import TabularPolicy
 from pokerlab.subgame.spot import Spot
 from pokerlab.subgame.tree import CHANCE as T_CHANCE
@@ -118,11 +118,7 @@ class SpotState(TwoPlayerState, ChanceThenMoves):
         self.node = tr.child(self.node, a)
 
     def clone(self) -> SpotState:
-        c = SpotState(self._game)
-        c.hands = self.hands
-        c.node = self.node
-        c.board = self.board
-        c.path = self.path
+        c: SpotState = copy_slots(self)  # hands, board and path are tuples: shared
         return c
 
     def payoffs(self) -> list[float]:

@@ -18,20 +18,22 @@ from pokerlab.subgame.deal import count_slots
 from pokerlab.subgame.spot import Spot
 from pokerlab.subgame.tree import DECISION, BettingTree, count_betting_tree
 
-ALGOS = ("dcfr", "cfr+", "lcfr", "cfr")
+ALGOS = ("dcfr", "rdcfr", "cfr+", "lcfr", "cfr")
 
 PRECISIONS: dict[str, Any] = {"single": np.float32, "double": np.float64}
 
 
 @dataclass(frozen=True, kw_only=True)
 class SolveConfig:
-    """``algo``: ``dcfr`` (Discounted CFR, alpha 1.5, beta 0, gamma 2 by default), ``cfr+``,
-    ``lcfr`` (Linear CFR) or ``cfr`` (vanilla); ``isomorphism``: solve one of each class of
-    suit-isomorphic turn/river cards; ``compress``: store regrets and strategy sums in 16
-    bits (int16 / uint16 with one float32 scale per node and board, as postflop-solver's
-    compression) instead of float32: about half the memory; ``precision``: the reach and
-    value vectors of the walk in ``single`` (float32, as postflop-solver; the default) or
-    ``double`` (float64) precision (sums over hands at terminals are float64 either way)."""
+    """``algo``: ``dcfr`` (Discounted CFR, alpha 1.5, beta 0, gamma 2 by default), ``rdcfr``
+    (Discounted CFR with the strategy average restarted at iterations 4^k, as postflop-solver
+    schedules it: :meth:`discounts`), ``cfr+``, ``lcfr`` (Linear CFR) or ``cfr`` (vanilla);
+    ``isomorphism``: solve one of each class of suit-isomorphic turn/river cards;
+    ``compress``: store regrets and strategy sums in 16 bits (int16 / uint16 with one float32
+    scale per node and board, as postflop-solver's compression) instead of float32: about
+    half the memory; ``precision``: the reach and value vectors of the walk in ``single``
+    (float32, as postflop-solver; the default) or ``double`` (float64) precision (sums over
+    hands at terminals are float64 either way)."""
 
     algo: str = "dcfr"
     alpha: float = 1.5
@@ -55,6 +57,14 @@ class SolveConfig:
         if self.algo == "cfr":
             return 1.0, 1.0, 1.0, False
         prev = t - 1
+        if self.algo == "rdcfr":
+            # postflop-solver's schedule (0-based iteration ``prev``): positive regrets
+            # discounted by (i-1)^1.5 / ((i-1)^1.5 + 1), negative ones halved, and the strategy
+            # sums by (j / (j + 1))^3 with j the iterations since the last power of 4, so the
+            # average restarts at iterations 1, 4, 16, 64, ... and forgets the early strategies
+            ta = float(max(prev - 1, 0)) ** 1.5
+            since = prev - (0 if prev == 0 else 1 << ((prev.bit_length() - 1) & ~1))
+            return ta / (ta + 1.0), 0.5, (since / (since + 1.0)) ** 3, False
         if self.algo == "cfr+":
             return 1.0, 1.0, (prev / t), True
         if self.algo == "lcfr":
