@@ -240,7 +240,7 @@ def pokerlab_cmd() -> list[str]:
 
 
 def run_pokerlab(spot: Spot, threads: int, target: float, timeout: float,
-                 compress: bool = False, algo: str = "dcfr") -> dict[str, Any]:
+                 compress: bool = False, algo: str = "rdcfr") -> dict[str, Any]:
     cmd = [*pokerlab_cmd(), "spot", "solve", "--board", spot.board, "--pot", str(spot.pot),
            "--stack", str(spot.stack), "--oop", spot.oop, "--ip", spot.ip,
            "--flop-bets", spot.flop_bets, "--turn-bets", spot.turn_bets,
@@ -386,7 +386,8 @@ def main() -> int:
     ap.add_argument("--threads", default="1,2", help="thread counts, first is the reference")
     ap.add_argument("--max-iterations", type=int, default=2000, help="peer's iteration cap")
     ap.add_argument("--timeout", type=float, default=1800.0, help="seconds per solver run")
-    ap.add_argument("--algo", default="dcfr", help="pokerlab's --algo (dcfr; rdcfr: the peer's schedule)")
+    ap.add_argument("--algo", default="rdcfr",
+                    help="pokerlab's --algo (rdcfr, the default: the peer's schedule; dcfr)")
     ap.add_argument("--compress", action="store_true",
                     help="pokerlab stores regrets and strategy sums in 16 bits (--compress)")
     ap.add_argument("--repeat", type=int, default=1,

@@ -473,7 +473,7 @@ def test_cli_solve_tree_show(tmp_path) -> None:  # type: ignore[no-untyped-def]
                 "ev_ip", "equity_oop", "root_actions", "nodes", "memory_bytes", "seconds", "cpu_seconds"):
         assert key in obj
     assert obj["exploitability_pct"] <= 0.3
-    assert obj["ev_oop"] + obj["ev_ip"] == pytest.approx(100.0, abs=1e-6)
+    assert obj["ev_oop"] + obj["ev_ip"] == pytest.approx(100.0, abs=1e-4)  # float32 vectors
     assert obj["exploitability"] == pytest.approx(obj["exploitability_pct"], rel=1e-9)  # pot 100
     assert set(obj["root_actions"]) == {"check", "bet 50", "bet 100"}
     r = _cli("spot", "tree", *spot, "--json")

@@ -198,7 +198,7 @@ def solve_cmd(board: str | None = BOARD, template: dict[str, Any] = option_group
            "algo": solver.config.algo, "compress": solver.config.compress,
            "precision": solver.config.precision, "iterations": solver.iteration,
            "target_pct": target,
-           "target_reached": pct <= target, "exploitability": chips, "exploitability_pct": pct,
+           "target_reached": target > 0 and pct <= target, "exploitability": chips, "exploitability_pct": pct,
            "exploitability_mbb": 1000.0 * chips / bb, "ev_oop": ev[0], "ev_ip": ev[1],
            "ev_oop_bb": ev[0] / bb, "ev_ip_bb": ev[1] / bb, "equity_oop": eq,
            "root_actions": solver.root_actions(), "nodes": solver.size.nodes,
@@ -217,7 +217,7 @@ def solve_cmd(board: str | None = BOARD, template: dict[str, Any] = option_group
     typer.echo(f"{spot.board_str()}  pot {spot.pot}  stack {spot.stack}  {solver.config.algo}  "
                f"{solver.iteration} iterations  {obj['seconds']:.2f} s")
     typer.echo(f"exploitability {chips:.4f} chips = {pct:.3f}% of pot"
-               + ("" if obj["target_reached"] else f" (target {target}% not reached)"))
+               + ("" if obj["target_reached"] or not target else f" (target {target}% not reached)"))
     typer.echo(f"EV oop {ev[0]:.3f}  ip {ev[1]:.3f} chips   equity oop {eq * 100:.2f}%")
     root = solver.root_actions()
     typer.echo("root (oop): " + ", ".join(f"{a} {f * 100:.1f}%" for a, f in root.items()))

@@ -110,9 +110,9 @@ ITERATIONS = _opt(1000, "--iterations", "Most iterations (0: none; report the st
 
 
 def solver_settings(target: float = TARGET, iterations: int = ITERATIONS,
-                    algo: str = algo_option("dcfr", "dcfr (alpha 1.5, beta 0, gamma 2), rdcfr (DCFR with the "
-                                                  "average restarted at iterations 4^k, as postflop-solver), "
-                                                  "cfr+, lcfr or cfr"),
+                    algo: str = algo_option("rdcfr", "rdcfr (Discounted CFR with the average restarted at "
+                                                  "iterations 4^k, as postflop-solver), dcfr (alpha 1.5, "
+                                                  "beta 0, gamma 2), cfr+, lcfr or cfr"),
                     max_memory: float = MAX_MEM, no_isomorphism: bool = NO_ISO,
                     compress: bool = COMPRESS, precision: str = PRECISION) -> dict[str, Any]:
     """The option group of a solve's budget and storage (``spot solve`` and ``report``): the

@@ -231,7 +231,7 @@ class SolverHub(ReportRuns, SpotFiles):
             self._admit(job, running=True)
         from pokerlab.subgame import SolveConfig
 
-        return self._launch(job, SolveConfig(compress=compress))
+        return self._launch(job, SolveConfig(algo="rdcfr", compress=compress))
 
     def _admit(self, job: Job, *, running: bool) -> None:
         """Add ``job`` (hold :attr:`mu`): at most :attr:`SolverPageConfig.max_running_per_client`

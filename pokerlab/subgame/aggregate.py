@@ -60,7 +60,7 @@ class ReportTemplate:
     rake: float = 0.0
     rake_cap: float = 0.0
     big_blind: float = 1.0
-    algo: str = "dcfr"
+    algo: str = "rdcfr"
     iterations: int = 1000
     target: float = 0.3
     isomorphism: bool = True
