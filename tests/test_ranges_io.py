@@ -219,3 +219,15 @@ def test_spot_ranges_from_files(tmp_path: Path, saved: Path) -> None:
     (tmp_path / "bad.txt").write_text("AhKh:2,QQ")
     with pytest.raises(RangeError, match="weight 2 out of"):
         _range_arg(f"@{tmp_path / 'bad.txt'}", "ip")
+
+
+def test_a_missing_range_file_is_one_clear_error(tmp_path: Path) -> None:
+    from pokerlab.cards.ranges import load_range
+    from pokerlab.errors import PokerlabError
+
+    with pytest.raises(PokerlabError, match="range file .* not found"):
+        load_range(tmp_path / "none.txt")
+    bad = tmp_path / "latin.txt"
+    bad.write_bytes(b"\xff\xfeAA")
+    with pytest.raises(PokerlabError, match="cannot be read"):
+        load_range(bad)

@@ -192,3 +192,14 @@ def test_turn_and_river_subgames_follow_the_real_line(files: Path) -> None:
     np.testing.assert_allclose(spots[1].ranges[0], want[0], atol=1e-6)
     np.testing.assert_allclose(spots[1].ranges[1], want[1], atol=1e-6)
     assert spots[1].ranges[1].sum() < ranges[1].sum()  # the bet narrowed the cutoff's range
+
+
+def test_unreadable_input_is_named_not_blamed_on_the_hero(tmp_path: Path) -> None:
+    runner = CliRunner()
+    missing = runner.invoke(app, ["review", str(tmp_path / "none.phhs"), "--hero", "X"])
+    assert missing.exit_code == 2 and "no such file" in missing.output and "hero" not in missing.output
+    bad = tmp_path / "bad.phhs"
+    bad.write_text("garbage\n", encoding="utf-8")
+    corrupt = runner.invoke(app, ["review", str(bad), "--hero", "X"])
+    assert corrupt.exit_code == 2 and "none of the 1 hand histories could be read" in corrupt.output
+    assert "not valid PHH" in corrupt.output and corrupt.output.count("\n") == 1

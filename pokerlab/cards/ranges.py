@@ -472,7 +472,12 @@ def load_range(path: str | Path, *, dead: Sequence[int] | Iterable[int] = (),
     import json
 
     p = Path(path)
-    text = p.read_text(encoding="utf-8")
+    try:
+        text = p.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise RangeError(f"range file {str(p)!r} not found") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise RangeError(f"range file {str(p)!r} cannot be read: {exc}") from None
     if p.suffix.lower() == ".json":
         try:
             obj = json.loads(text)

@@ -112,7 +112,7 @@ def tree_cmd(board: str | None = BOARD, template: dict[str, Any] = option_group(
 @app.command("solve")
 @with_option_groups
 def solve_cmd(board: str | None = BOARD, template: dict[str, Any] = option_group(spot_template),
-              storage: dict[str, Any] = option_group(solver_settings),
+              settings: dict[str, Any] = option_group(solver_settings),
               threads: int | None = typer.Option(None, "--threads", help="Threads (default: all cores)."),
               out: Path | None = typer.Option(None, "--out", help="Save the solved spot (.npz; refuses to "
                                               "replace a file: use --resume to continue one)."),
@@ -129,11 +129,11 @@ def solve_cmd(board: str | None = BOARD, template: dict[str, Any] = option_group
     from pokerlab.errors import ConfigError
     from pokerlab.subgame import SolveConfig, SpotSolver
 
-    target, iterations, algo, max_memory = (storage[k] for k in ("target", "iterations", "algo",
+    target, iterations, algo, max_memory = (settings[k] for k in ("target", "iterations", "algo",
                                                                   "max_memory"))
     check_memory(max_memory)
-    config = SolveConfig(algo=algo, isomorphism=not storage["no_isomorphism"],
-                         compress=storage["compress"], precision=storage["precision"])
+    config = SolveConfig(algo=algo, isomorphism=not settings["no_isomorphism"],
+                         compress=settings["compress"], precision=settings["precision"])
     if iterations < 0:
         raise ConfigError(f"--iterations must be >= 0, got {iterations}")
     if not (math.isfinite(checkpoint_minutes) and checkpoint_minutes > 0):

@@ -29,7 +29,7 @@ def report_cmd(flops: str = typer.Option("25", "--flops", help="The flop set: 25
                                          "subsets reproducing the texture frequencies), 1755 (all), or "
                                          "a comma-separated list of boards."),
                template: dict[str, Any] = option_group(spot_template),
-               storage: dict[str, Any] = option_group(solver_settings),
+               settings: dict[str, Any] = option_group(solver_settings),
                workers: int | None = typer.Option(None, "--workers", help="Flops solved at once "
                                                   "(default: every core)."),
                ray_address: str | None = typer.Option(None, "--ray-address", help="Solve on this Ray "
@@ -54,7 +54,7 @@ def _report(**kw: Any) -> None:
     from pokerlab.subgame import aggregate as agg
     from pokerlab.subgame.flops import parse_filter, parse_flop_set
 
-    kw.update(kw.pop("storage"))
+    kw.update(kw.pop("settings"))
     check_memory(kw["max_memory"])
     spot = dict(kw["template"])
     missing = [f"--{k}" for k in ("pot", "stack", "oop", "ip") if spot[k] is None]

@@ -182,6 +182,9 @@ def review_hands(paths: Sequence[str | Path], heroes: Sequence[str] | None, *,
     for p in problems:
         skipped["unreadable file"] += 1
         details.append(p)
+    if not hands and (problems or details):  # nothing readable: say why, not "no such hero"
+        raise ReviewError(problems[0] if problems else
+                          f"none of the {total} hand histories could be read; the first: {details[0]}")
     if heroes is not None and not any(h in seen_names for h in heroes):
         raise ReviewError(f"hero {', '.join(heroes)} is in none of the {total} hands "
                           f"(players: {', '.join(sorted(seen_names)[:12]) or 'none'})")

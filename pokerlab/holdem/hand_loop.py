@@ -22,10 +22,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Protocol, runtime_checkable
 
-from pokerlab.errors import AgentError
 from pokerlab.holdem.actions import Action, HoldemConfig, LegalActions, Phase
 from pokerlab.holdem.engine import HoldemState
-from pokerlab.holdem.view import AgentBase, checked_act, end_hand, feed_events
+from pokerlab.holdem.view import AgentBase, checked_act, end_hand, feed_events, move_error
 
 __all__ = ["HandHooks", "LegalActor", "acts_on_legal", "checked_legal_act", "observes",
            "play_hand"]
@@ -104,13 +103,8 @@ def checked_legal_act(agent: Any, state: HoldemState) -> Action:
     action when it is illegal; ``state`` is left unchanged)."""
     lg = state.legal()
     action = agent.act_legal(lg)
-    if not isinstance(action, Action):
-        raise AgentError(f"agent {agent.name!r} returned {action!r}, not an Action")
-    if not lg.is_legal(action):
-        rng = f"{lg.min_raise_to}..{lg.max_raise_to}" if lg.can_raise else "none"
-        raise AgentError(
-            f"agent {agent.name!r} chose the illegal action {action} as player {lg.player} "
-            f"(can fold: {lg.can_fold}, call {lg.call_amount}, raise-to range {rng})")
+    if not isinstance(action, Action) or not lg.is_legal(action):
+        raise move_error(agent, action, lg.player, lg)
     return action
 
 

@@ -221,15 +221,20 @@ def checked_act(agent: Any, state: Any) -> Action:
     player = state.actor
     view = state.view(player)
     action = agent.act(view)
-    if not isinstance(action, Action):
-        raise AgentError(f"agent {agent.name!r} returned {action!r}, not an Action")
-    if not state.is_legal(action):
-        lg = state.legal()
-        rng = f"{lg.min_raise_to}..{lg.max_raise_to}" if lg.can_raise else "none"
-        raise AgentError(
-            f"agent {agent.name!r} chose the illegal action {action} as player {player} "
-            f"(can fold: {lg.can_fold}, call {lg.call_amount}, raise-to range {rng})")
+    if not isinstance(action, Action) or not state.is_legal(action):
+        raise move_error(agent, action, player, state.legal())
     return action
+
+
+def move_error(agent: Any, action: Any, player: int, legal: Any) -> AgentError:
+    """The one error for a move ``agent`` may not make as ``player``: not an
+    :class:`Action`, or an action outside ``legal`` (its legal actions, named)."""
+    if not isinstance(action, Action):
+        return AgentError(f"agent {agent.name!r} returned {action!r}, not an Action")
+    rng = f"{legal.min_raise_to}..{legal.max_raise_to}" if legal.can_raise else "none"
+    return AgentError(
+        f"agent {agent.name!r} chose the illegal action {action} as player {player} "
+        f"(can fold: {legal.can_fold}, call {legal.call_amount}, raise-to range {rng})")
 
 
 def feed_events(seats: Sequence[Any], state: Any, since: int) -> int:
