@@ -20,13 +20,17 @@ Spots (``--spots river,turn,flop``; ``--quick``: smaller stacks and one bet size
 * flop:  Td9d6h, pot 100, stack 200, same ranges, bets 33%,75% flop, 50%,100% turn/river;
 * flop1: Td9d6h, pot 100, stack 400, same ranges, one bet size (50% of the pot) on every
   street, no raises and no added or forced all-in (``--raises none --allin-threshold 0
-  --force-allin 0``; the peer gets no raise sizes and thresholds 0): the smallest flop tree.
+  --force-allin 0``; the peer gets no raise sizes and thresholds 0): the smallest flop tree;
+* srp, srp0: one flop (Td9d6h) of ``bench_spot_report.py``'s single-raised-pot template: pot
+  10, stack 95, same ranges, 33% flop, 50%,100% turn and river; srp with 2.5x raises, srp0
+  without raises and without the added all-in (``--allin-threshold 0``, so both solvers
+  build the same tree).
 
 Both solvers' betting trees are counted (decisions, folds, showdowns: pokerlab's
 ``build_betting_tree`` in this process, the peer's ``ActionTree`` in its harness) and
 printed side by side, so a spot where the two trees differ shows it (``tree.same``).
 
-Usage: ``python benchmarks/bench_spot.py [--spots LIST (river,turn,flop,flop1)] [--quick]
+Usage: ``python benchmarks/bench_spot.py [--spots LIST (river,turn,flop,flop1,srp,srp0)] [--quick]
 [--peer BIN] [--peer-only] [--target PCT] [--threads 1,2] [--timeout S] [--algo A] [--compress]
 [--repeat N] [--json]``.
 Exit 2: the peer is not built; exit 1: ``pokerlab spot solve`` failed (the peer's figures are still printed).
@@ -88,6 +92,11 @@ SPOTS: dict[str, Spot] = {
     "flop": Spot("Td9d6h", 100, 200, SRP_OOP, SRP_IP),
     "flop1": Spot("Td9d6h", 100, 400, SRP_OOP, SRP_IP, flop_bets="50%", turn_bets="50%",
                   river_bets="50%", raises="none", allin_threshold=0.0, force_allin=0.0),
+    # the single-raised-pot template of bench_spot_report.py (one flop size, two turn and
+    # river sizes, pot 10, stack 95) on one flop: with 2.5x raises, and without raises
+    "srp": Spot("Td9d6h", 10, 95, SRP_OOP, SRP_IP, flop_bets="33%"),
+    "srp0": Spot("Td9d6h", 10, 95, SRP_OOP, SRP_IP, flop_bets="33%", raises="none",
+                 allin_threshold=0.0),
 }
 QUICK_SPOTS: dict[str, Spot] = {
     "river": SPOTS["river"],
@@ -378,7 +387,8 @@ def print_table(results: dict[str, Any], out: dict[str, Any]) -> None:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--spots", default="river,turn,flop",
-                    help="comma list of river,turn,flop,flop1 (flop1: one bet size, no raises)")
+                    help="comma list of river,turn,flop,flop1,srp,srp0 (flop1: one bet size, no raises; "
+                         "srp/srp0: the report template's flop with/without raises)")
     ap.add_argument("--quick", action="store_true", help="smaller stacks, one bet size")
     ap.add_argument("--peer", default=None, help=f"peer harness binary (else ${PEER_ENV})")
     ap.add_argument("--peer-only", action="store_true", help="do not run pokerlab")

@@ -24,14 +24,16 @@ of it (every 184/N-th flop in the set's texture order), and projects the time of
 ``--flops 5`` is a quick estimate. ``--workers`` is passed to ``spot report`` (default: every
 core); ``--ray-address`` runs the report on a Ray cluster.
 
-``--ray-nodes K`` instead starts a local Ray cluster of K nodes with one CPU each
-(``ray.cluster_utils.Cluster``: the same ``ray start`` processes as a user's head and worker
-nodes, stopped by their own handles at the end) and runs the report on it with 1, 2, ..., K
-workers: flops per second per worker count and the speed-up over one worker (linear: K).
+``--ray-nodes K`` instead starts, for each w of 1, 2, ..., K, a local Ray cluster of w nodes
+with one CPU each (``ray.cluster_utils.Cluster``: the same ``ray start`` processes as a
+user's head and worker nodes, stopped by their own handles after the run) and runs the report
+on it: flops per second per node count and the speed-up over one node (linear: w). A fresh
+cluster per count, because the executor hands a cluster every flop at once: its CPUs, not
+``--workers``, bound the flops solved at once.
 On this 2-core machine only an idle machine gives a meaningful speed-up.
 
 Usage: ``python benchmarks/bench_spot_report.py [--flops N] [--workers W] [--ray-nodes K]
-[--ranges docs|blueprint] [--pot P --stack S ...] [--target PCT] [--timeout S] [--json]``.
+[--ranges docs|blueprint] [--pot P --stack S ...] [--target PCT] [--algo A] [--timeout S] [--json]``.
 Exit 1: the report failed.
 """
 
@@ -105,7 +107,7 @@ def report_args(a: argparse.Namespace, tpl: dict[str, Any]) -> list[str]:
             "--big-blind", str(tpl["big_blind"]), "--oop", tpl["oop"], "--ip", tpl["ip"],
             "--flop-bets", a.flop_bets, "--turn-bets", a.turn_bets, "--river-bets", a.river_bets,
             "--raises", a.raises, "--raise-cap", str(a.raise_cap), "--target", str(a.target),
-            "--iterations", str(a.iterations)]
+            "--iterations", str(a.iterations), "--algo", a.algo]
 
 
 def run_report(boards: list[str], template_args: list[str], workers: int | None,
@@ -192,8 +194,8 @@ def build_parser() -> argparse.ArgumentParser:
     ap.add_argument("--workers", type=int, default=None, help="spot report --workers")
     ap.add_argument("--ray-address", default=None, help="spot report --ray-address")
     ap.add_argument("--ray-nodes", type=int, default=0,
-                    help="start a local Ray cluster of this many 1-CPU nodes and run the report "
-                         "on it with 1..K workers (flops per second per worker count)")
+                    help="run the report on local Ray clusters of 1..K one-CPU nodes (flops per "
+                         "second per node count)")
     ap.add_argument("--ranges", choices=("docs", "blueprint"), default="docs")
     ap.add_argument("--min-weight", type=float, default=0.01,
                     help="--ranges blueprint: drop hands of a smaller weight")
@@ -206,6 +208,7 @@ def build_parser() -> argparse.ArgumentParser:
     ap.add_argument("--raise-cap", type=int, default=0)
     ap.add_argument("--target", type=float, default=0.5, help="exploitability, %% of the pot")
     ap.add_argument("--iterations", type=int, default=1000, help="most iterations per flop")
+    ap.add_argument("--algo", default="rdcfr", help="spot report --algo (its default: rdcfr)")
     ap.add_argument("--timeout", type=float, default=7200.0, help="seconds per report")
     ap.add_argument("--json", action="store_true")
     return ap
@@ -233,6 +236,7 @@ def main(argv: list[str] | None = None) -> int:
                      "big_blind": tpl["big_blind"], "flop_bets": a.flop_bets,
                      "turn_bets": a.turn_bets, "river_bets": a.river_bets, "raises": a.raises,
                      "raise_cap": a.raise_cap, "target_pct": a.target, "iterations": a.iterations,
+                     "algo": a.algo,
                      **({"line": tpl["line"], "min_weight": a.min_weight}
                         if a.ranges == "blueprint" else {})},
         "flop_count": n, "boards": boards, "cpu_count": cores, "goal_seconds": GOAL_SECONDS,
@@ -240,13 +244,15 @@ def main(argv: list[str] | None = None) -> int:
     try:
         targs = report_args(a, tpl)
         if a.ray_nodes:
-            with local_cluster(a.ray_nodes) as address:
-                runs: dict[str, Any] = {}
-                for w in range(1, a.ray_nodes + 1):
+            # a fresh cluster of w one-CPU nodes per run: the executor hands a cluster every
+            # flop at once, so w nodes (not --workers) is what bounds the flops solved at once
+            runs: dict[str, Any] = {}
+            for w in range(1, a.ray_nodes + 1):
+                with local_cluster(w) as address:
                     res = run_report(boards, targs, w, address, a.timeout)
-                    runs[f"workers_{w}"] = summarize(res, n, w)
-                    if not a.json:
-                        print(f"[ray, {w} worker(s) done]", file=sys.stderr, flush=True)
+                runs[f"workers_{w}"] = summarize(res, n, w)
+                if not a.json:
+                    print(f"[ray, {w} node(s) done]", file=sys.stderr, flush=True)
             base = runs["workers_1"]["flops_per_second"]
             for w in range(1, a.ray_nodes + 1):
                 r = runs[f"workers_{w}"]
