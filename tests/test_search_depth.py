@@ -133,3 +133,24 @@ def test_depth_limited_search_plays_legal_hands() -> None:
     c = agent.counters()
     assert c["depth_limited"] > 0 and c["searches"] > c["depth_limited"] - 1
     assert agent.stats.fallbacks == 0
+
+
+def test_depth_limited_search_facing_an_all_in_solves_the_rest_of_the_hand() -> None:
+    """Facing an all-in on the flop no line of the street has chips behind (no leaf): the
+    depth-limited searcher solves the whole rest of the hand (fold or call to the showdown)
+    instead of falling back to the blueprint; the counters name fallbacks by street and
+    reason."""
+    agent: Any = make_agent("search(street=flop,depth=1,iters=6,tilt=0)", game="hunl", config=CFG)
+    st = _flop_state((0, 5), (12, 13), [10, 20, 30])
+    st.apply(Action(kind=ActionKind.RAISE, amount=st.max_raise_to))  # the first to act shoves
+    agent.reset(3)
+    view = st.view(st.actor)
+    act = agent.act(view)
+    assert act.kind in (ActionKind.FOLD, ActionKind.CHECK_CALL)
+    c = agent.counters()
+    assert (c["searches"], c["searches_flop"], c["fallbacks"], c["depth_limited"]) == (1, 1, 0, 0)
+    assert (c["fallbacks_flop"], c["fallbacks_budget"], c["fallbacks_error"]) == (0, 0, 0)
+    solver = agent.prev.solver
+    assert not solver.leaf_nodes and solver.iteration == 6
+    # the shove is the whole street: its subgame has only fold and call at the root
+    assert sorted(solver.action_names(0)) == ["call", "fold"]

@@ -105,8 +105,11 @@ class SearchAgent(AgentBase):
                     "blueprint_gadgets": st.blueprint_gadgets, "iterations": st.iterations,
                     "locked_nodes": st.locked_nodes, "depth_limited": st.depth_limited,
                     "street_solves": st.street_solves})
+        out["fallbacks_budget"] = st.fallbacks_budget
+        out["fallbacks_error"] = st.fallbacks - st.fallbacks_budget
         for s, name in enumerate(STREETS[1:], start=1):
             out[f"searches_{name}"] = st.searches_by_street[s]
+            out[f"fallbacks_{name}"] = st.fallbacks_by_street[s]
             ts = np.asarray(st.think_by_street[s], dtype=np.float64)
             if ts.size:
                 head = street_prefix(s)[: -len("bin_")]
@@ -129,9 +132,7 @@ class SearchAgent(AgentBase):
             self.last_error = str(exc)
             action = None
         if action is None:
-            self.stats.fallbacks += 1
-            key = self.last_error or "no subgame fits the budget"
-            self.stats.reasons[key] = self.stats.reasons.get(key, 0) + 1
+            self.stats.fallback(view.street, self.last_error)
             self.prev = None
             action = self.base.act(view)
         self.stats.think(view.street, 1000.0 * (time.perf_counter() - t0))
@@ -211,13 +212,14 @@ class SearchAgent(AgentBase):
             got = self.cache[1]  # this public state's solve (a query after act, or twice)
         else:
             t0 = time.perf_counter()
+            self.last_error = ""
             try:
                 got = self.solve_at(view, t0 + self.config.budget.ms / 1000.0, None)
             except PokerlabError as exc:
                 self.last_error = str(exc)
                 got = None
             if got is None:
-                self.stats.fallbacks += 1
+                self.stats.fallback(view.street, self.last_error)
                 return all_hands_probabilities(self.base, view, live)
             self.cache = (key, got)
             self.keep(view, got)

@@ -182,6 +182,15 @@ def fit_full(agent: Searcher, spot: Any, budget: float) -> Any:
     return None
 
 
+def street_has_leaves(spot: Any) -> bool:
+    """Whether ``spot``'s street can end with chips behind (a leaf of a depth-limited
+    subgame); ``False`` when every line ends the hand (a fold or an all-in)."""
+    from pokerlab.subgame.tree import build_betting_tree
+
+    leaves = build_betting_tree(spot, depth_limited=True).leaf
+    return leaves is not None and bool(leaves.any())
+
+
 def fit_limited(agent: Searcher, spot: Any, budget: float) -> Any:
     """A depth-limited ``spot`` with the richest tree of the ladder whose leaves are
     predicted to be built and evaluated twice within 70% of the ``budget`` (seconds;
@@ -323,6 +332,10 @@ def solve(agent: Searcher, view: PlayerView, deadline: float, mine: int | None, 
     how = plan(agent, view)
     rg = start_ranges(agent, view, deadline, mine, how, nest)
     spot, root, stack = build_spot(agent, view, rg, root_actor)
+    if how.limited and not street_has_leaves(spot):
+        # every line of the street ends the hand (a fold or an all-in, stacks too short for
+        # another street): the subgame is the whole rest of the hand, no leaf to value
+        how = dataclasses.replace(how, limited=False)
     if not cfg.budget.iterations:
         left = BUILD_SHARE * (deadline - time.perf_counter())
         spot = fit_limited(agent, spot, left) if how.limited else fit_full(agent, spot, left)

@@ -54,6 +54,10 @@ class Solve:
     key: tuple[Any, ...] = ()  # the public state at the root (public_key)
 
 
+BUDGET_REASON = "no subgame fits the budget"
+"""The fallback reason when no subgame fitted the time left."""
+
+
 @dataclass
 class SearchStats:
     think_ms: list[float] = field(default_factory=list)
@@ -73,6 +77,21 @@ class SearchStats:
     """Decision searches by street (0 preflop .. 3 river)."""
     think_by_street: list[list[float]] = field(default_factory=lambda: [[], [], [], []])
     """The think times of ``think_ms`` by the street of the decision."""
+
+    fallbacks_by_street: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
+    """Decisions (and range queries) that fell back to the base policy, by street."""
+    fallbacks_budget: int = 0
+    """Fallbacks because no subgame fitted the time left (or the deadline passed)."""
+
+    def fallback(self, street: int, error: str = "") -> None:
+        """One fall back to the base policy on ``street``: ``error`` is the search's one-line
+        error, empty when no subgame fitted the budget."""
+        self.fallbacks += 1
+        self.fallbacks_by_street[street] += 1
+        if not error:
+            self.fallbacks_budget += 1
+        key = error or BUDGET_REASON
+        self.reasons[key] = self.reasons.get(key, 0) + 1
 
     def think(self, street: int, ms: float) -> None:
         """One decision's think time (milliseconds) on ``street``."""
