@@ -49,6 +49,7 @@ BENCHES: dict[str, tuple[str, list[str]]] = {
     "deepcfr": ("bench_deepcfr.py", ["--seeds", "1", "--budget", "20", "--checkpoints", "3"]),
     "continuation": ("bench_continuation.py", ["--calls", "20"]),
     "spot_startup": ("bench_spot_startup.py", ["--runs", "10"]),
+    "deal": ("bench_deal.py", []),
     "spot_report": ("bench_spot_report.py", ["--flops", "5"]),
     "spot_report_ray": ("bench_spot_report.py", ["--flops", "8", "--ray-nodes", "2",
                                                  "--raises", "none"]),

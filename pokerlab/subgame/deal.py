@@ -21,8 +21,7 @@ from itertools import combinations
 import numpy as np
 
 from pokerlab.cards.cards import COMBOS, NUM_COMBOS, combo_index
-from pokerlab.cards.evaluator import strengths_on_board
-from pokerlab.subgame.solver_kernels import showdown_index
+from pokerlab.subgame.deal_kernels import KERNEL_MIN_BOARDS, showdown_tables, showdown_tables_py
 
 SWAPS = tuple(combinations(range(4), 2))  # the six suit transpositions
 
@@ -82,11 +81,28 @@ class Deal:
         return self.board + extra
 
 
+def river_boards(board: tuple[int, ...], river_slot_cards: np.ndarray) -> np.ndarray:
+    """(river slots, 5) int64: each river slot's whole board, the spot's ``board`` followed by
+    the slot's dealt cards (``Deal.slot_cards[2]``, whose rows are (turn, river) below a flop,
+    (river, -1) below a turn and (-1, -1) on a river spot)."""
+    sc = np.asarray(river_slot_cards, dtype=np.int64).reshape(-1, 2)
+    extra = 5 - len(board)
+    out = np.empty((sc.shape[0], 5), dtype=np.int64)
+    out[:, : len(board)] = np.asarray(board, dtype=np.int64)
+    out[:, len(board):] = sc[:, :extra]
+    return out
+
+
 def _suit_ranks(board: tuple[int, ...]) -> list[frozenset[int]]:
     return [frozenset(c >> 2 for c in board if (c & 3) == s) for s in range(4)]
 
 
-def build_deal(board: tuple[int, ...], ranges: np.ndarray, *, isomorphism: bool = True) -> Deal:
+def build_deal(board: tuple[int, ...], ranges: np.ndarray, *, isomorphism: bool = True,
+               kernel: bool = True) -> Deal:
+    """The spot's :class:`Deal`.  The showdown tables of every river board come from one
+    kernel call (:func:`~pokerlab.subgame.deal_kernels.showdown_tables`) on a flop spot
+    (at least ``KERNEL_MIN_BOARDS`` river boards), else and with ``kernel=False`` from its
+    plain twin (the same tables, bit for bit)."""
     n_board = len(board)
     street0 = n_board - 3
     combos = tuple(np.flatnonzero(ranges[p] > 0).astype(np.int64) for p in (0, 1))
@@ -100,15 +116,12 @@ def build_deal(board: tuple[int, ...], ranges: np.ndarray, *, isomorphism: bool 
     same = (pos[1][combos[0]], pos[0][combos[1]])
     card_start, card_hands = [], []
     for p in (0, 1):
-        hc = hand_cards[p]
-        lists: list[list[int]] = [[] for _ in range(52)]
-        for i in range(hc.shape[0]):
-            lists[int(hc[i, 0])].append(i)
-            lists[int(hc[i, 1])].append(i)
+        # per card, the hands holding it in ascending hand order (a stable sort by card)
+        flat = hand_cards[p].reshape(-1)
         st = np.zeros(53, dtype=np.int64)
-        st[1:] = np.cumsum([len(x) for x in lists])
+        st[1:] = np.cumsum(np.bincount(flat, minlength=52))
         card_start.append(st)
-        card_hands.append(np.array([i for x in lists for i in x], dtype=np.int64))
+        card_hands.append((np.argsort(flat, kind="stable") // 2).astype(np.int64))
     swap = []
     for p in (0, 1):
         # C order whatever the hand count: the kernels take both players' tables as one
@@ -162,43 +175,17 @@ def build_deal(board: tuple[int, ...], ranges: np.ndarray, *, isomorphism: bool 
         nxt, rep, swp, children = level(boards_by_street[s], 0)
         nxt_l[s], rep_l[s], swp_l[s] = nxt, rep, swp
         boards_by_street[s + 1] = [boards_by_street[s][b] + (c,) for b, c in children]
-        sc = np.full((len(children), 2), -1, dtype=np.int64)
-        for j, (b, c) in enumerate(children):
-            prev = [int(x) for x in slot_cards[s][b] if x >= 0]
-            row = prev + [c]
-            sc[j, : len(row)] = row
+        # each child's row: its parent's dealt cards, then its own card (-1 after them)
+        ch = np.array(children, dtype=np.int64).reshape(-1, 2)
+        sc = slot_cards[s][ch[:, 0]]
+        sc[:, s - street0] = ch[:, 1]
         slot_cards[s + 1] = sc
     num_slots = tuple(len(boards_by_street[s]) for s in range(3))
-    # showdown orders per river board
-    river_boards = boards_by_street[2]
-    sd_order, sd_strength, sd_count, sd_cards = [], [], [], []
-    strengths = [strengths_on_board(bd) for bd in river_boards]
-    for p in (0, 1):
-        n = combos[p].shape[0]
-        order = np.zeros((len(river_boards), n), dtype=np.int32)
-        strg = np.zeros((len(river_boards), n), dtype=np.int16)  # strengths are at most 7462
-        cnt = np.zeros(len(river_boards), dtype=np.int64)
-        crd = np.zeros((len(river_boards), 2 * n), dtype=np.uint8)
-        for j, s_all in enumerate(strengths):
-            sv = s_all[combos[p]]
-            live = np.flatnonzero(sv > 0)
-            o = live[np.argsort(sv[live], kind="stable")]
-            order[j, : o.shape[0]] = o
-            strg[j, : o.shape[0]] = sv[o]
-            cnt[j] = o.shape[0]
-            crd[j, : 2 * o.shape[0]] = hand_cards[p][o].reshape(-1)
-        sd_order.append(order)
-        sd_strength.append(strg)
-        sd_count.append(cnt)
-        sd_cards.append(crd)
-    sd_index = []
-    for p in (0, 1):
-        other = 1 - p
-        idx = np.zeros((len(river_boards), 2 * combos[p].shape[0]), dtype=np.int64)
-        for j in range(len(river_boards)):
-            showdown_index(sd_order[p][j], sd_strength[p][j], sd_cards[p][j], sd_count[p][j],
-                           sd_strength[other][j], sd_cards[other][j], sd_count[other][j], idx[j])
-        sd_index.append(idx)
+    # showdown tables per river board, all boards in one kernel call (deal_kernels)
+    boards = river_boards(tuple(board), slot_cards[2])
+    tables = showdown_tables if kernel and boards.shape[0] >= KERNEL_MIN_BOARDS else showdown_tables_py
+    sd_order, sd_strength, sd_count, sd_cards, sd_index = tables(
+        boards, (combos[0], combos[1]), (hand_cards[0], hand_cards[1]))
     return Deal(combos=(combos[0], combos[1]), hand_cards=(hand_cards[0], hand_cards[1]),
                 weights=(weights[0], weights[1]), same=(same[0], same[1]),
                 card_start=(card_start[0], card_start[1]), card_hands=(card_hands[0], card_hands[1]),
