@@ -119,14 +119,23 @@ def _batch_rows(tables, hands, out, lo, hi):  # type: ignore[no-untyped-def]
             out[h] = nf[offs[r >> ROW_SHIFT] + (r & ROW_MASK)]
 
 
+PARALLEL_CHUNKS = 64
+"""Rows of a ``prange`` kernel are split in this many equal chunks (:func:`chunk_bounds`)."""
+
+
+@njit(cache=True, inline="always")
+def chunk_bounds(k, n, chunks):  # type: ignore[no-untyped-def]
+    """Rows ``[lo, hi)`` of chunk ``k`` when ``n`` rows are split in ``chunks`` equal chunks
+    (empty, ``lo >= hi``, past the last row)."""
+    step = (n + chunks - 1) // chunks
+    lo = k * step
+    return lo, min(n, lo + step)
+
+
 @njit(cache=True, parallel=True)
 def strength_batch_kernel(tables, hands, out):  # type: ignore[no-untyped-def]
-    nh = hands.shape[0]
-    chunks = 64
-    step = (nh + chunks - 1) // chunks
-    for k in prange(chunks):
-        lo = k * step
-        hi = min(nh, lo + step)
+    for k in prange(PARALLEL_CHUNKS):
+        lo, hi = chunk_bounds(k, hands.shape[0], PARALLEL_CHUNKS)
         if lo < hi:
             _batch_rows(tables, hands, out, lo, hi)
 

@@ -27,7 +27,7 @@ from numba import njit, prange
 
 from pokerlab.cards.cards import COMBOS
 from pokerlab.cards.evaluator import eval_tables, strengths_on_board
-from pokerlab.cards.evaluator_kernels import combos_on_board_kernel
+from pokerlab.cards.evaluator_kernels import PARALLEL_CHUNKS, chunk_bounds, combos_on_board_kernel
 from pokerlab.subgame.solver_kernels import showdown_index
 
 LOW_BITS = 7  # the radix sort's first digit: strength & 127, then strength >> 7 (< 64)
@@ -37,6 +37,19 @@ HIGH_BUCKETS = 64  # 7462 >> 7 = 58
 SdTables = tuple[tuple[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray],
                  tuple[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]
 """(sd_order, sd_strength, sd_count, sd_cards, sd_index), each a pair over the players."""
+
+
+@njit(cache=True, inline="always")
+def _emit(i, s, hc, order, strg, crd, k):  # type: ignore[no-untyped-def]
+    """Hand ``i`` (-1: the player has no such combo) of strength ``s`` as the player's
+    ``k``-th live hand of the board; the player's next position."""
+    if i < 0:
+        return k
+    order[k] = i
+    strg[k] = s
+    crd[2 * k] = hc[i, 0]
+    crd[2 * k + 1] = hc[i, 1]
+    return k + 1
 
 
 @njit(cache=True)
@@ -88,21 +101,8 @@ def showdown_tables_rows(tables, boards, ucards, uidx0, uidx1, hc0, hc1, order0,
         k1 = 0
         for t in range(m):
             j = srt[t]
-            s = su[j]
-            i = uidx0[j]
-            if i >= 0:
-                o0[k0] = i
-                s0[k0] = s
-                c0[2 * k0] = hc0[i, 0]
-                c0[2 * k0 + 1] = hc0[i, 1]
-                k0 += 1
-            i = uidx1[j]
-            if i >= 0:
-                o1[k1] = i
-                s1[k1] = s
-                c1[2 * k1] = hc1[i, 0]
-                c1[2 * k1 + 1] = hc1[i, 1]
-                k1 += 1
+            k0 = _emit(uidx0[j], su[j], hc0, o0, s0, c0, k0)
+            k1 = _emit(uidx1[j], su[j], hc1, o1, s1, c1, k1)
         cnt0[b] = k0
         cnt1[b] = k1
         showdown_index(o0, s0, c0, cnt0[b], s1, c1, cnt1[b], idx0[b])
@@ -126,12 +126,8 @@ def showdown_tables_kernel(tables, boards, ucards, uidx0, uidx1, hc0, hc1, order
     that player's list, -1 where it has none; ``hc0``/``hc1``: (n, 2) the players' hand cards.
     Outputs (zeroed by the caller): ``order`` (B, n) int32, ``strg`` (B, n) int16, ``cnt``
     (B,) int64, ``crd`` (B, 2 n) uint8, ``idx`` (B, 2 n) int64."""
-    nb = boards.shape[0]
-    chunks = 64
-    step = (nb + chunks - 1) // chunks
-    for k in prange(chunks):
-        lo = k * step
-        hi = min(nb, lo + step)
+    for k in prange(PARALLEL_CHUNKS):
+        lo, hi = chunk_bounds(k, boards.shape[0], PARALLEL_CHUNKS)
         if lo < hi:
             showdown_tables_rows(tables, boards, ucards, uidx0, uidx1, hc0, hc1, order0, strg0, cnt0, crd0,
                                  idx0, order1, strg1, cnt1, crd1, idx1, lo, hi)
