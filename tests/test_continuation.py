@@ -406,3 +406,67 @@ def test_bad_input_is_one_clear_error(agent: Any, cfg: HoldemConfig) -> None:
     full = Continuation(agent, view, [CALL, CALL], chooser=0, runouts=runs)
     r = _reach(np.random.default_rng(1), view.board)
     np.testing.assert_array_equal(cont.chooser_values(r), full.chooser_values(r)[[0, 3]])
+
+
+# ----------------------------------------------------------------------------- the tree cache
+def _turn_view_on(cfg: HoldemConfig, flop: tuple[int, int, int], turn: int,
+                  holes: tuple[tuple[int, int], ...]) -> Any:
+    st = HoldemState(config=cfg)
+    st.deal_hole(list(holes[0]))
+    st.deal_hole(list(holes[1]))
+    st.apply(_bet(250))
+    st.apply(CALL)
+    st.deal_board(list(flop))
+    st.apply(CALL)
+    st.apply(CALL)
+    st.deal_board([turn])
+    return st.view(st.actor)
+
+
+def test_leaf_trees_need_no_cards_and_are_reused(agent: Any, cfg: HoldemConfig) -> None:
+    """The card-free part of a leaf (tree, rows, payoffs) is the same on another board with
+    the same betting, so :class:`LeafTrees` reuses it: the reused leaf gives the same
+    values as one built afresh, and other betting or another chooser is built anew."""
+    from pokerlab.agents.continuation import LeafTrees
+
+    path = [_bet(375), CALL]
+    v1 = _view(cfg, 2)
+    v2 = _turn_view_on(cfg, (51, 46, 3), 17, ((24, 29), (36, 41)))  # As Qh 2s, 6d; other holes
+    r1 = sample_runouts(v1.board, 4, 5)
+    r2 = sample_runouts(v2.board, 4, 5)
+    a = Continuation(agent, v1, path, chooser=1, runouts=r1)
+    b = Continuation(agent, v2, path, chooser=1, runouts=r2)
+    for name in ("nodes", "pprob", "pay", "rows", "vrows", "node_anode", "node_chips"):
+        np.testing.assert_array_equal(getattr(a, name), getattr(b, name), err_msg=name)
+    assert a.branches == b.branches and a.node_columns == b.node_columns
+
+    trees = LeafTrees()
+    c1 = Continuation(agent, v1, path, chooser=1, runouts=r1, trees=trees)
+    c2 = Continuation(agent, v2, path, chooser=1, runouts=r2, trees=trees)
+    assert (trees.misses, trees.hits, len(trees)) == (1, 1, 1) and c2.nodes is c1.nodes
+    rng = np.random.default_rng(3)
+    other = _reach(rng, v2.board)
+    chooser_reach = np.stack([_reach(rng, v2.board) for _ in VARIANTS])
+    np.testing.assert_array_equal(c2.chooser_values(other), b.chooser_values(other))
+    np.testing.assert_array_equal(c2.other_values(chooser_reach), b.other_values(chooser_reach))
+    Continuation(agent, v2, [CALL, CALL], chooser=1, runouts=r2, trees=trees)
+    Continuation(agent, v2, path, chooser=0, runouts=r2, trees=trees)
+    assert (trees.misses, trees.hits, len(trees)) == (3, 1, 3)
+    assert trees.bytes > 0
+
+
+def test_leaf_trees_forget_the_least_recently_used(agent: Any, cfg: HoldemConfig) -> None:
+    from pokerlab.agents.continuation import LeafTrees
+
+    view = _view(cfg, 2)
+    runs = sample_runouts(view.board, 2, 1)
+    probe = LeafTrees()
+    Continuation(agent, view, [CALL, CALL], chooser=0, runouts=runs, trees=probe)
+    one = probe.bytes
+    trees = LeafTrees(max_bytes=2 * one + one // 2)
+    paths = ([CALL, CALL], [_bet(375), CALL], [CALL, _bet(375), CALL])
+    for p in paths:
+        Continuation(agent, view, p, chooser=0, runouts=runs, trees=trees)
+    assert len(trees) <= 2 and trees.bytes <= trees.max_bytes
+    Continuation(agent, view, paths[-1], chooser=0, runouts=runs, trees=trees)  # the newest stays
+    assert trees.hits == 1

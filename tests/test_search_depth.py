@@ -154,3 +154,27 @@ def test_depth_limited_search_facing_an_all_in_solves_the_rest_of_the_hand() -> 
     assert not solver.leaf_nodes and solver.iteration == 6
     # the shove is the whole street: its subgame has only fold and call at the root
     assert sorted(solver.action_names(0)) == ["call", "fold"]
+
+
+def test_depth_limited_search_reuses_leaf_trees_with_the_same_play() -> None:
+    """A second flop decision with the same betting on another board reuses every leaf's
+    card-free tree (``leaf_trees_reused``) and plays exactly as a searcher that builds them
+    afresh (``iters=N``)."""
+    spec = "search(street=flop,depth=1,iters=4,tilt=0)"
+    warm: Any = make_agent(spec, game="hunl", config=CFG)
+    fresh: Any = make_agent(spec, game="hunl", config=CFG)
+    first = _flop_state((0, 5), (12, 13), [10, 20, 30])
+    warm.reset(5)
+    warm.act(first.view(first.actor))
+    built = warm.counters()["leaf_trees_built"]
+    assert built == len(warm.prev.solver.leaf_nodes) > 0 and warm.counters()["leaf_trees_reused"] == 0
+    st = _flop_state((1, 6), (14, 19), [40, 44, 9])  # other cards, the same betting
+    warm.reset(7)
+    fresh.reset(7)
+    a = warm.act(st.view(st.actor))
+    b = fresh.act(st.view(st.actor))
+    c = warm.counters()
+    assert (c["leaf_trees_built"], c["leaf_trees_reused"]) == (built, built)
+    assert a == b
+    np.testing.assert_array_equal(warm.prev.solver.average_strategy(0),
+                                  fresh.prev.solver.average_strategy(0))

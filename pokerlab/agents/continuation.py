@@ -75,7 +75,9 @@ twin is :func:`pokerlab.agents.continuation_reference.continuation_reference`.
 from __future__ import annotations
 
 import math
+from collections import OrderedDict
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -316,6 +318,64 @@ def _check_reach(x: Any, shape: tuple[int, ...], what: str) -> np.ndarray:
     return a
 
 
+# ----------------------------------------------------------------------------- the cache
+@dataclass(frozen=True)
+class LeafTree:
+    """The card-free part of a leaf's continuation (its betting tree and the blueprint's
+    rows): the same for every board with the same betting, so it is built once."""
+
+    branches: list[tuple[float, int]]
+    nodes: np.ndarray
+    pprob: np.ndarray
+    pay: np.ndarray
+    rows: np.ndarray
+    vrows: np.ndarray
+    node_anode: np.ndarray
+    node_columns: list[list[Action]]
+    node_chips: np.ndarray
+
+    @property
+    def nbytes(self) -> int:
+        return int(sum(a.nbytes for a in (self.nodes, self.pprob, self.pay, self.rows, self.vrows,
+                                          self.node_anode, self.node_chips)))
+
+
+class LeafTrees:
+    """Leaf trees of one base agent by the hand's betting, the leaf's path, the chooser and
+    the variants (a :class:`LeafTree` needs no cards): least recently used first out past
+    ``max_bytes``.  Hands of a match repeat their betting (the blueprint's preflop sizes,
+    the search's pot-relative sizes), so most flop and turn leaves are found here; the
+    arrays are shared, never written (the value kernels only read them)."""
+
+    def __init__(self, max_bytes: int = 64 << 20) -> None:
+        self.max_bytes = int(max_bytes)
+        self.bytes = 0
+        self.hits = 0
+        self.misses = 0
+        self._trees: OrderedDict[Any, LeafTree] = OrderedDict()
+
+    def __len__(self) -> int:
+        return len(self._trees)
+
+    def get(self, key: Any) -> LeafTree | None:
+        tree = self._trees.get(key)
+        if tree is None:
+            self.misses += 1
+            return None
+        self._trees.move_to_end(key)
+        self.hits += 1
+        return tree
+
+    def put(self, key: Any, tree: LeafTree) -> None:
+        if key in self._trees or tree.nbytes > self.max_bytes:
+            return
+        self._trees[key] = tree
+        self.bytes += tree.nbytes
+        while self.bytes > self.max_bytes:
+            _, old = self._trees.popitem(last=False)
+            self.bytes -= old.nbytes
+
+
 # ----------------------------------------------------------------------------- the leaf
 class Continuation:
     """The continuation values of one depth-limited leaf (see the module docstring).
@@ -338,7 +398,7 @@ class Continuation:
 
     def __init__(self, agent: Any, view: PlayerView, path: Sequence[Action], *, chooser: int,
                  runouts: Sequence[tuple[int, ...]], bias: float = BIAS,
-                 variants: tuple[str, ...] = VARIANTS) -> None:
+                 variants: tuple[str, ...] = VARIANTS, trees: LeafTrees | None = None) -> None:
         _check_agent(agent)
         if not isinstance(view, PlayerView):
             raise AgentError(f"view must be a PlayerView, got {view!r}")
@@ -376,7 +436,34 @@ class Continuation:
         self.weight = self.num_runouts_total / (len(self.runouts) * self.pair_runouts)
         """Each runout's weight ``M / (R N)`` (module docstring, **Chance**)."""
 
-        # the betting: the path's translation branches, then the tree from each
+        # the betting (no cards: the same for every board): from the cache, or built
+        key = (int(view.street), tuple(tuple(e) for e in view.street_action_events()),
+               tuple(path), self.chooser, self.bias, variants, self.leaf_committed)
+        tree = trees.get(key) if trees is not None else None
+        if tree is None:
+            tree = self._build_tree(agent, view, root, path, board)
+            if trees is not None:
+                trees.put(key, tree)
+        self.branches = tree.branches
+        """``(probability, blueprint node at the first decision after the leaf)`` of each
+        translation branch of the path."""
+        self.nodes = tree.nodes
+        self.pprob = tree.pprob
+        self.pay = tree.pay
+        self.rows = tree.rows
+        self.vrows = tree.vrows
+        self.node_anode = tree.node_anode
+        """The blueprint node each decision reads its rows at (-1: none, check/call)."""
+        self.node_columns = tree.node_columns
+        """The real actions of each decision (its columns, in row order)."""
+        self.node_chips = tree.node_chips
+        """``(N, 2)``: the chips each player has put in this hand at each node (real)."""
+        self.depth = int(self.nodes[:, DEPTH].max()) + 1
+        self._runout_arrays()
+
+    def _build_tree(self, agent: Any, view: PlayerView, root: Any, path: Sequence[Action],
+                    board: tuple[int, ...]) -> LeafTree:
+        """The path's translation branches, then the blueprint's tree from each."""
         used = set(board) | set(view.hole)
         fill = [c for c in range(52) if c not in used][: 5 - len(board)]
         board5 = list(board) + fill
@@ -385,34 +472,26 @@ class Continuation:
             branches = _merge([(p * q, c) for p, t in branches
                                for q, c in t.branches(act, board5)])
         mults = np.ones((self.k, 3))
-        for j, name in enumerate(variants):
+        for j, name in enumerate(self.variants):
             if name in _KIND_OF_VARIANT:
                 mults[j, int(_KIND_OF_VARIANT[name])] = self.bias
         b = _Builder(agent, board5, self.leaf_street, self.leaf_committed, self.chooser, mults)
         b.root(branches)
-        self.branches = [(p, int(b.anode[c])) for c, (p, _) in
-                         zip(self._children(b.nodes, 0), branches, strict=True)]
-        """``(probability, blueprint node at the first decision after the leaf)`` of each
-        translation branch of the path."""
         nodes = np.ascontiguousarray(np.array(b.nodes, dtype=np.int64))
         for v in range(nodes.shape[0] - 1, -1, -1):  # children come after their parent
             if nodes[v, KIND] == DECISION and nodes[v, ACTOR] == self.chooser:
                 nodes[v, HASCH] = 1
             if nodes[v, HASCH] and v > 0:
                 nodes[nodes[v, PARENT], HASCH] = 1
-        self.nodes = nodes
-        self.pprob = np.asarray(b.pprob, dtype=np.float64)
-        self.pay = np.ascontiguousarray(np.stack(b.pay).astype(np.float64))
-        self.rows = (np.concatenate(b.rows) if b.rows else np.zeros(1)).astype(np.float64)
-        self.vrows = (np.concatenate(b.vrows) if b.vrows else np.zeros(1)).astype(np.float64)
-        self.node_anode = np.asarray(b.anode, dtype=np.int64)
-        """The blueprint node each decision reads its rows at (-1: none, check/call)."""
-        self.node_columns = b.columns
-        """The real actions of each decision (its columns, in row order)."""
-        self.node_chips = np.asarray(b.chips, dtype=np.int64)
-        """``(N, 2)``: the chips each player has put in this hand at each node (real)."""
-        self.depth = int(self.nodes[:, DEPTH].max()) + 1
-        self._runout_arrays()
+        return LeafTree(
+            branches=[(p, int(b.anode[c])) for c, (p, _) in
+                      zip(self._children(b.nodes, 0), branches, strict=True)],
+            nodes=nodes, pprob=np.asarray(b.pprob, dtype=np.float64),
+            pay=np.ascontiguousarray(np.stack(b.pay).astype(np.float64)),
+            rows=(np.concatenate(b.rows) if b.rows else np.zeros(1)).astype(np.float64),
+            vrows=(np.concatenate(b.vrows) if b.vrows else np.zeros(1)).astype(np.float64),
+            node_anode=np.asarray(b.anode, dtype=np.int64), node_columns=b.columns,
+            node_chips=np.asarray(b.chips, dtype=np.int64))
 
     @staticmethod
     def _children(nodes: Any, v: int) -> list[int]:

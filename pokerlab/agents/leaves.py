@@ -137,11 +137,13 @@ FLOP_RUNOUTS = 8
 
 
 def build_leaves(solver: Any, base: Any, view: Any, *, chooser: int, runouts: int, seed: int,
-                 bias: float = 5.0) -> ModicumLeaves:
+                 bias: float = 5.0, trees: Any = None) -> ModicumLeaves:
     """A :class:`ModicumLeaves` for every leaf of ``solver``'s depth-limited tree (rooted at
     ``view``): the base policy ``base`` continues, ``runouts`` sampled runouts per leaf
     (0: every river card below a turn leaf, :data:`FLOP_RUNOUTS` below a flop leaf; the
-    same sample for every leaf), drawn with ``seed``."""
+    same sample for every leaf), drawn with ``seed``.  ``trees``: a
+    :class:`~pokerlab.agents.continuation.LeafTrees` of ``base`` (leaf trees of earlier
+    subgames with the same betting are reused)."""
     from pokerlab.agents.continuation import Continuation
     from pokerlab.agents.continuation_runouts import sample_runouts
 
@@ -149,5 +151,5 @@ def build_leaves(solver: Any, base: Any, view: Any, *, chooser: int, runouts: in
     count = runouts if runouts > 0 else (None if len(board) == 4 else FLOP_RUNOUTS)
     outs = sample_runouts(board, count, seed)
     conts = [Continuation(base, view, leaf_actions(view, solver, path), chooser=chooser,
-                          runouts=outs, bias=bias) for path in solver.leaf_paths()]
+                          runouts=outs, bias=bias, trees=trees) for path in solver.leaf_paths()]
     return ModicumLeaves(conts, chooser)

@@ -49,6 +49,10 @@ class SearchAgent(AgentBase):
         self.leaf_cost = dict(LEAF_COST)
         """Depth-limited search: per spot street (0 flop, 1 turn), seconds per leaf to build
         its continuation and to evaluate it once (both players), refined by each search."""
+        from pokerlab.agents.continuation import LeafTrees
+
+        self.leaf_trees = LeafTrees()
+        """The leaves' card-free continuation trees by their betting, kept across hands."""
         warm_up()
         self.opponent = opponent_model(self.config, base, model)
         self.beliefs = HoldemBeliefs(base, opponent_model=self.opponent.range_model())
@@ -104,7 +108,9 @@ class SearchAgent(AgentBase):
                     "safe_solves": st.safe_solves, "coarser_trees": st.coarser,
                     "blueprint_gadgets": st.blueprint_gadgets, "iterations": st.iterations,
                     "locked_nodes": st.locked_nodes, "depth_limited": st.depth_limited,
-                    "street_solves": st.street_solves})
+                    "street_solves": st.street_solves,
+                    "leaf_trees_built": self.leaf_trees.misses,
+                    "leaf_trees_reused": self.leaf_trees.hits})
         out["fallbacks_budget"] = st.fallbacks_budget
         out["fallbacks_error"] = st.fallbacks - st.fallbacks_budget
         for s, name in enumerate(STREETS[1:], start=1):

@@ -241,7 +241,7 @@ def attach_leaves(agent: Searcher, solver: Any, view: PlayerView, spot: Any, dea
     d = agent.config.depth_limit
     t_build = time.perf_counter()
     leaves = build_leaves(solver, agent.base, view, chooser=1 - view.player, runouts=d.runouts,
-                          seed=int(agent.rng.next() >> 1), bias=d.bias)
+                          seed=int(agent.rng.next() >> 1), bias=d.bias, trees=agent.leaf_trees)
     solver.set_leaf_model(leaves)
     agent.stats.depth_limited += 1
     n_leaves = len(solver.leaf_nodes)

@@ -120,6 +120,7 @@ class Searcher(Protocol):
     ladder: tuple[Any, ...]
     rate: float
     leaf_cost: dict[int, tuple[float, float]]
+    leaf_trees: Any
     prev: Solve | None
     solves: dict[tuple[Any, ...], Solve]
 
