@@ -31,6 +31,7 @@ from pokerlab.agents.search.state import (
     MIN_ITERATIONS,
     PRUNE,
     RATE_S_PER_BYTE,
+    REFRESH_EVERY,
     Searcher,
 )
 from pokerlab.errors import AgentError
@@ -293,7 +294,8 @@ def iterate(agent: Searcher, solver: Any, spot: Any, leaves: Any, *, capped: int
             iterations or solver.iteration == 0 or now + refresh_cost + per_iter <= deadline)
         if fresh:
             leaves.refresh()
-            next_refresh = 2 * (solver.iteration + 1)
+            it = solver.iteration + 1
+            next_refresh = min(2 * it, it + REFRESH_EVERY)
         solver.step()
         took = time.perf_counter() - now
         if fresh:

@@ -25,6 +25,11 @@ pot in 50-100."""
 LIMITED_ITERATIONS = 100
 """The same for a depth-limited solve (its leaves are estimates, refreshed as it goes)."""
 
+REFRESH_EVERY = 8
+"""A depth-limited solve evaluates its leaves exactly before iterations 1, 2, 4, 8 and then
+every this many (while its budget allows); in between a leaf's values per unit of opponent
+reach are held (:class:`~pokerlab.agents.leaves.ModicumLeaves`)."""
+
 MIN_ITERATIONS = 25
 """A subgame is solved only when at least this many iterations fit the budget."""
 
