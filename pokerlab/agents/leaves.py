@@ -35,7 +35,7 @@ class ModicumLeaves:
     **Lazy values.**  A continuation's values are linear in the other player's reach, and
     one evaluation walks the blueprint's rest of the hand for every runout (milliseconds
     per leaf).  So the exact values are computed only when :meth:`refresh` asks (the
-    searching agent does before iterations 1, 2, 4, 8, ... while its budget allows), and
+    searching agent does before iterations 1, 2, 4, 8 and every 8 after while its budget allows), and
     kept as values *per unit of compatible opponent reach*; in between, each hand's value
     is that per-unit value times its compatible opponent reach now.  What goes stale is
     only how each hand fares against the *shape* of the opponent's range at the leaf,

@@ -274,7 +274,8 @@ def iterate(agent: Searcher, solver: Any, spot: Any, leaves: Any, *, capped: int
     """Discounted CFR iterations: ``iters=N`` of them, else until the deadline (keeping
     the slowest recent iteration's time in hand), ``capped`` (a locked, safe or
     depth-limited solve) or, every 50 (``stoppable``), the target exploitability.  A
-    depth-limited solve refreshes its leaves' values before iterations 1, 2, 4, ...
+    depth-limited solve refreshes its leaves' values before iterations 1, 2, 4, 8 and every
+    :data:`REFRESH_EVERY` after.
     ``False`` when not one iteration ran before the deadline."""
     iterations = agent.config.budget.iterations
     per_iter = 0.0  # the slowest recent iteration (seconds), what the deadline is kept by
