@@ -7,8 +7,9 @@ in one process, the same deals and seeds for every spec (``hand_cards(seed, k)``
 alternating), and prints per spec: hands per second, decisions searched and fallen back on
 each street with their reasons (``counters()``: ``fallbacks_budget`` = no subgame fitted the
 time left, ``fallbacks_error`` = the search could not run), the mean think time per street,
-DCFR iterations and depth-limited solves, and the searcher's mean chips per hand (a few
-hundred hands say nothing about strength: use ``search_depth.py`` for that).
+DCFR iterations, depth-limited solves and leaf trees built / reused, and the searcher's
+mean chips per hand (a few hundred hands say nothing about strength: use
+``search_depth.py`` for that).
 
 Usage: ``python benchmarks/search_fallbacks.py [--specs "SPEC;SPEC"] [--hands 40]
 [--stack 100] [--seed 9] [--opponent blueprint] [--json]``.  Default specs:
@@ -55,6 +56,8 @@ def run_spec(spec: str, *, hands: int, stack: float, seed: int, opponent: str) -
                            "fallbacks_error": c.get("fallbacks_error", 0),
                            "iterations": c.get("iterations", 0),
                            "depth_limited": c.get("depth_limited", 0),
+                           "leaf_trees_built": c.get("leaf_trees_built", 0),
+                           "leaf_trees_reused": c.get("leaf_trees_reused", 0),
                            "reasons": dict(getattr(getattr(agent, "stats", None), "reasons", {}) or {})}
     for s in STREETS:
         n = c.get(f"think_ms_{s}_count", 0)
@@ -97,6 +100,7 @@ def main(argv: list[str] | None = None) -> int:
             for s in STREETS)
         print(f"{r['spec']}: {r['hands_per_second']:.2f} hands/s; {per}; fallbacks for the budget "
               f"{r['fallbacks_budget']}, errors {r['fallbacks_error']}; {r['iterations']} iterations; "
+              f"leaf trees built {r['leaf_trees_built']}, reused {r['leaf_trees_reused']}; "
               f"{r['chips_per_hand']:+.0f} chips/hand")
     return 0
 
