@@ -42,8 +42,8 @@ def agent(cfg: HoldemConfig) -> Any:
     return make_agent("blueprint", game="hunl", config=cfg)
 
 
-def _root_state(cfg: HoldemConfig, street: int, holes: tuple[tuple[int, int], ...] = HOLES
-                ) -> HoldemState:
+def _root_state(cfg: HoldemConfig, street: int, holes: tuple[tuple[int, int], ...] = HOLES,
+                flop: tuple[int, int, int] = FLOP, turn: int = TURN) -> HoldemState:
     """SB raises to 2.5 bb, BB calls; flop 7h 8s Tc (root: street 1) checked through to
     the turn Ks (root: street 2).  The big blind (player 0) acts first at the root."""
     st = HoldemState(config=cfg)
@@ -51,11 +51,11 @@ def _root_state(cfg: HoldemConfig, street: int, holes: tuple[tuple[int, int], ..
     st.deal_hole(list(holes[1]))
     st.apply(_bet(250))
     st.apply(CALL)
-    st.deal_board(list(FLOP))
+    st.deal_board(list(flop))
     if street == 2:
         st.apply(CALL)
         st.apply(CALL)
-        st.deal_board([TURN])
+        st.deal_board([turn])
     return st
 
 
@@ -409,20 +409,6 @@ def test_bad_input_is_one_clear_error(agent: Any, cfg: HoldemConfig) -> None:
 
 
 # ----------------------------------------------------------------------------- the tree cache
-def _turn_view_on(cfg: HoldemConfig, flop: tuple[int, int, int], turn: int,
-                  holes: tuple[tuple[int, int], ...]) -> Any:
-    st = HoldemState(config=cfg)
-    st.deal_hole(list(holes[0]))
-    st.deal_hole(list(holes[1]))
-    st.apply(_bet(250))
-    st.apply(CALL)
-    st.deal_board(list(flop))
-    st.apply(CALL)
-    st.apply(CALL)
-    st.deal_board([turn])
-    return st.view(st.actor)
-
-
 def test_leaf_trees_need_no_cards_and_are_reused(agent: Any, cfg: HoldemConfig) -> None:
     """The card-free part of a leaf (tree, rows, payoffs) is the same on another board with
     the same betting, so :class:`LeafTrees` reuses it: the reused leaf gives the same
@@ -431,7 +417,8 @@ def test_leaf_trees_need_no_cards_and_are_reused(agent: Any, cfg: HoldemConfig) 
 
     path = [_bet(375), CALL]
     v1 = _view(cfg, 2)
-    v2 = _turn_view_on(cfg, (51, 46, 3), 17, ((24, 29), (36, 41)))  # As Qh 2s, 6d; other holes
+    st2 = _root_state(cfg, 2, ((24, 29), (36, 41)), flop=(51, 46, 3), turn=17)  # As Qh 2s, 6d
+    v2 = st2.view(st2.actor)
     r1 = sample_runouts(v1.board, 4, 5)
     r2 = sample_runouts(v2.board, 4, 5)
     a = Continuation(agent, v1, path, chooser=1, runouts=r1)

@@ -437,7 +437,7 @@ class Continuation:
         """Each runout's weight ``M / (R N)`` (module docstring, **Chance**)."""
 
         # the betting (no cards: the same for every board): from the cache, or built
-        key = (int(view.street), tuple(tuple(e) for e in view.street_action_events()),
+        key = (int(view.street), tuple(tuple(street) for street in view.street_action_events()),
                tuple(path), self.chooser, self.bias, variants, self.leaf_committed)
         tree = trees.get(key) if trees is not None else None
         if tree is None:

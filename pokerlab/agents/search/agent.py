@@ -15,7 +15,14 @@ from pokerlab.agents.search.config import SearchConfig, parse_search_spec
 from pokerlab.agents.search.nesting import anchor
 from pokerlab.agents.search.opponent import opponent_model
 from pokerlab.agents.search.solve import solve, warm_up
-from pokerlab.agents.search.state import LEAF_COST, RATE_S_PER_BYTE, SearchStats, Solve, public_key
+from pokerlab.agents.search.state import (
+    BUDGET_REASON,
+    LEAF_COST,
+    RATE_S_PER_BYTE,
+    SearchStats,
+    Solve,
+    public_key,
+)
 from pokerlab.cards.cards import COMBO_INDEX
 from pokerlab.errors import AgentError, PokerlabError
 from pokerlab.holdem.actions import Action, ActionKind
@@ -111,8 +118,9 @@ class SearchAgent(AgentBase):
                     "street_solves": st.street_solves,
                     "leaf_trees_built": self.leaf_trees.misses,
                     "leaf_trees_reused": self.leaf_trees.hits})
-        out["fallbacks_budget"] = st.fallbacks_budget
-        out["fallbacks_error"] = st.fallbacks - st.fallbacks_budget
+        budget = st.reasons.get(BUDGET_REASON, 0)  # no subgame fitted the time left
+        out["fallbacks_budget"] = budget
+        out["fallbacks_error"] = st.fallbacks - budget
         for s, name in enumerate(STREETS[1:], start=1):
             out[f"searches_{name}"] = st.searches_by_street[s]
             out[f"fallbacks_{name}"] = st.fallbacks_by_street[s]

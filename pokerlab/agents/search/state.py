@@ -85,16 +85,12 @@ class SearchStats:
 
     fallbacks_by_street: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
     """Decisions (and range queries) that fell back to the base policy, by street."""
-    fallbacks_budget: int = 0
-    """Fallbacks because no subgame fitted the time left (or the deadline passed)."""
 
     def fallback(self, street: int, error: str = "") -> None:
         """One fall back to the base policy on ``street``: ``error`` is the search's one-line
         error, empty when no subgame fitted the budget."""
         self.fallbacks += 1
         self.fallbacks_by_street[street] += 1
-        if not error:
-            self.fallbacks_budget += 1
         key = error or BUDGET_REASON
         self.reasons[key] = self.reasons.get(key, 0) + 1
 
