@@ -18,10 +18,14 @@ The template (every part can be changed by an option):
 * ``--target 0.5`` % of the pot, ``--iterations 1000`` at most per flop.
 
 ``--flops N`` (default 184) solves the whole 184-flop set, or for N < 184 a systematic sample
-of it (every 184/N-th flop in the set's texture order), and projects the time of all 184:
-``projected_seconds_184`` = 184 x the mean seconds of one flop / the flops solved at once
-(``min(workers, N)``), plus the command's fixed cost (start-up, memory check), so
-``--flops 5`` is a quick estimate. ``--workers`` is passed to ``spot report`` (default: every
+of it, and projects the time of all 184: ``projected_seconds_184`` = 184 x the mean seconds
+of one flop / the flops solved at once (``min(workers, N)``), plus the command's fixed cost
+(start-up, memory check, the workers' uneven finish), so ``--flops 5`` is a quick estimate.
+A report warm-starts each flop from a solved flop of the same shape in chains of neighbours
+(``pokerlab.subgame.warm``), so the sample is whole chains of the 184-flop set's, every k-th,
+until they hold at least N flops: it starts as large a share of its flops cold as the whole
+set does.  ``--cold`` measures the report without warm starts on the same flops.
+``--workers`` is passed to ``spot report`` (default: every
 core); ``--ray-address`` runs the report on a Ray cluster.
 
 ``--ray-nodes K`` instead starts, for each w of 1, 2, ..., K, a local Ray cluster of w nodes
@@ -33,7 +37,8 @@ cluster per count, because the executor hands a cluster every flop at once: its 
 On this 2-core machine only an idle machine gives a meaningful speed-up.
 
 Usage: ``python benchmarks/bench_spot_report.py [--flops N] [--workers W] [--ray-nodes K]
-[--ranges docs|blueprint] [--pot P --stack S ...] [--target PCT] [--algo A] [--timeout S] [--json]``.
+[--ranges docs|blueprint] [--pot P --stack S ...] [--target PCT] [--algo A] [--check-every N|auto]
+[--cold] [--timeout S] [--json]``.
 Exit 1: the report failed.
 """
 
@@ -64,14 +69,25 @@ class ReportError(RuntimeError):
     """``pokerlab spot report`` failed or printed no JSON."""
 
 
-def sample_boards(n: int) -> list[str]:
-    """The 184-flop set (n >= 184), or every 184/n-th flop of it in its own order."""
+def sample_boards(n: int, chains: bool = False) -> list[str]:
+    """The 184-flop set (n >= 184), or every 184/n-th flop of it in its own order; with
+    ``chains`` (a report that warm-starts), whole chains of the set's (``warm.flop_chains``),
+    every k-th, until they hold at least n flops, so that the sample starts as many flops
+    cold as the whole set does."""
     from pokerlab.subgame.flops import parse_flop_set
+    from pokerlab.subgame.warm import flop_chains
 
     flops = parse_flop_set(str(SET_SIZE))
     if n >= len(flops):
         return [f.board for f in flops]
-    return [flops[int((i + 0.5) * len(flops) / n)].board for i in range(n)]
+    if not chains:
+        return [flops[int((i + 0.5) * len(flops) / n)].board for i in range(n)]
+    every = flop_chains(flops)
+    for k in range(1, len(every) + 1):
+        picked = [every[int((i + 0.5) * len(every) / k)] for i in range(k)]
+        if sum(len(c) for c in picked) >= n:
+            break
+    return [f.board for c in picked for f in c]
 
 
 def blueprint_ranges(min_weight: float) -> dict[str, Any]:
@@ -107,7 +123,8 @@ def report_args(a: argparse.Namespace, tpl: dict[str, Any]) -> list[str]:
             "--big-blind", str(tpl["big_blind"]), "--oop", tpl["oop"], "--ip", tpl["ip"],
             "--flop-bets", a.flop_bets, "--turn-bets", a.turn_bets, "--river-bets", a.river_bets,
             "--raises", a.raises, "--raise-cap", str(a.raise_cap), "--target", str(a.target),
-            "--iterations", str(a.iterations), "--algo", a.algo]
+            "--iterations", str(a.iterations), "--algo", a.algo, "--check-every", a.check_every,
+            *(["--cold"] if a.cold else [])]
 
 
 def run_report(boards: list[str], template_args: list[str], workers: int | None,
@@ -165,6 +182,7 @@ def summarize(res: dict[str, Any], n: int, workers: int) -> dict[str, Any]:
         "within_30_minutes": (projected if n < SET_SIZE else res["process_wall_seconds"])
         <= GOAL_SECONDS,
         "iterations_mean": statistics.fmean(float(r["iterations"]) for r in rows),
+        "warm_started": sum(1 for r in rows if r.get("warm_from")),
         "exploitability_pct_max": max(float(r["exploitability_pct"]) for r in rows),
         "all_reached_target": all(bool(r["target_reached"]) for r in rows),
         "memory_bytes_max": max(int(r["memory_bytes"]) for r in rows),
@@ -209,6 +227,9 @@ def build_parser() -> argparse.ArgumentParser:
     ap.add_argument("--target", type=float, default=0.5, help="exploitability, %% of the pot")
     ap.add_argument("--iterations", type=int, default=1000, help="most iterations per flop")
     ap.add_argument("--algo", default="rdcfr", help="spot report --algo (its default: rdcfr)")
+    ap.add_argument("--check-every", default="auto", help="spot report --check-every (its default: auto)")
+    ap.add_argument("--cold", action="store_true",
+                    help="spot report --cold: no warm starts (the same sample of whole chains)")
     ap.add_argument("--timeout", type=float, default=7200.0, help="seconds per report")
     ap.add_argument("--json", action="store_true")
     return ap
@@ -228,7 +249,7 @@ def main(argv: list[str] | None = None) -> int:
     else:
         tpl = {"pot": 10, "stack": 95, "big_blind": 1, "oop": SRP_OOP, "ip": SRP_IP}
     tpl.update({k: v for k, v in (("pot", a.pot), ("stack", a.stack)) if v is not None})
-    boards = sample_boards(a.flops)
+    boards = sample_boards(a.flops, chains=True)
     n = len(boards)
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
     out: dict[str, Any] = {
@@ -236,7 +257,7 @@ def main(argv: list[str] | None = None) -> int:
                      "big_blind": tpl["big_blind"], "flop_bets": a.flop_bets,
                      "turn_bets": a.turn_bets, "river_bets": a.river_bets, "raises": a.raises,
                      "raise_cap": a.raise_cap, "target_pct": a.target, "iterations": a.iterations,
-                     "algo": a.algo,
+                     "algo": a.algo, "check_every": a.check_every, "warm": not a.cold,
                      **({"line": tpl["line"], "min_weight": a.min_weight}
                         if a.ranges == "blueprint" else {})},
         "flop_count": n, "boards": boards, "cpu_count": cores, "goal_seconds": GOAL_SECONDS,
@@ -281,7 +302,8 @@ def main(argv: list[str] | None = None) -> int:
           f"{out['cpu_seconds']:.1f} CPU s, {out['seconds_per_flop']:.1f} s per flop "
           f"(one flop's solve: mean {out['flop_solve_seconds_mean']:.1f} s, "
           f"max {out['flop_solve_seconds_max']:.1f} s; fixed {out['fixed_seconds']:.1f} s)")
-    print(f"iterations mean {out['iterations_mean']:.0f}, exploitability max "
+    print(f"iterations mean {out['iterations_mean']:.0f} ({out['warm_started']} of {n} flops warm-started), "
+          f"exploitability max "
           f"{out['exploitability_pct_max']:.3f}% (target {a.target}%: "
           f"{'reached' if out['all_reached_target'] else 'NOT reached'} on every flop), "
           f"memory max {out['memory_bytes_max'] / 1e6:.0f} MB, load {out['load_average']:.1f}")

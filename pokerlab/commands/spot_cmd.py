@@ -27,6 +27,7 @@ from pokerlab.commands.spot_options import (
     NO_ISO,
     TREE_OPTIONS,
     check_memory,
+    parse_check_every,
     solver_settings,
     spot_template,
 )
@@ -132,6 +133,7 @@ def solve_cmd(board: str | None = BOARD, template: dict[str, Any] = option_group
     target, iterations, algo, max_memory = (settings[k] for k in ("target", "iterations", "algo",
                                                                   "max_memory"))
     check_memory(max_memory)
+    check_every = parse_check_every(settings["check_every"], 10)
     config = SolveConfig(algo=algo, isomorphism=not settings["no_isomorphism"],
                          compress=settings["compress"], precision=settings["precision"])
     if iterations < 0:
@@ -183,7 +185,7 @@ def solve_cmd(board: str | None = BOARD, template: dict[str, Any] = option_group
 
         # --target 0 is no target: measured as usual, never stopped early by it
         pct = solver.solve(iterations=iterations, target_pct=target if target > 0 else -math.inf,
-                           callback=cb)
+                           check_every=check_every, callback=cb)
     chips = pct * spot.pot / 100.0
     ev = solver.values()
     eq = solver.equity()

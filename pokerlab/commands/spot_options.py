@@ -109,15 +109,35 @@ ITERATIONS = _opt(1000, "--iterations", "Most iterations (0: none; report the st
                   "report: per flop.")
 
 
+CHECK_EVERY = _opt(None, "--check-every", "Check the exploitability every N iterations, or 'auto': where the "
+                   "convergence so far predicts the target (default: 10 for spot solve, auto for a report).")
+
+
+def parse_check_every(text: str | None, default: int | str) -> int | str:
+    """``--check-every``: ``auto`` or a whole number of iterations >= 1 (``None``: the
+    command's ``default``); one clear error otherwise."""
+    from pokerlab.errors import ConfigError
+
+    if text is None:
+        return default
+    t = text.strip().lower()
+    if t == "auto":
+        return "auto"
+    if not t.isdigit() or int(t) < 1:
+        raise ConfigError(f"--check-every must be 'auto' or a whole number of iterations >= 1, got {text!r}")
+    return int(t)
+
+
 def solver_settings(target: float = TARGET, iterations: int = ITERATIONS,
                     algo: str = algo_option("rdcfr", "rdcfr (Discounted CFR with the average restarted at "
                                                   "iterations 4^k, as postflop-solver), dcfr (alpha 1.5, "
                                                   "beta 0, gamma 2), cfr+, lcfr or cfr"),
                     max_memory: float = MAX_MEM, no_isomorphism: bool = NO_ISO,
-                    compress: bool = COMPRESS, precision: str = PRECISION) -> dict[str, Any]:
+                    compress: bool = COMPRESS, precision: str = PRECISION,
+                    check_every: str | None = CHECK_EVERY) -> dict[str, Any]:
     """The option group of a solve's budget and storage (``spot solve`` and ``report``): the
     target and iteration cap, the algorithm, the memory cap, suit isomorphism, 16-bit
-    storage and the precision."""
+    storage, the precision and how often the exploitability is checked."""
     return dict(locals())
 
 

@@ -102,7 +102,8 @@ class ReportRuns:
         try:
             memory = agg.check_memory(tpl, flops, c.max_memory)
         except SpotError as exc:
-            msg = one_line(exc).replace("over --max-memory", "over the server's limit of")
+            msg = one_line(exc).replace("over --max-memory", "over the server's limit of").replace(
+                "; --cold needs less", "")
             raise SolverPageError(msg) from None
         cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
         job = ReportJob(report=secrets.token_urlsafe(24), template=tpl, flops=flops,
@@ -142,11 +143,18 @@ class ReportRuns:
 
     def _report_loop(self, job: ReportJob) -> None:
         from pokerlab.subgame import aggregate as agg
+        from pokerlab.subgame.warm import flop_chains
 
         c = self.cfg
         state, reason = "done", "done"
         try:
-            for flop in job.flops:
+            # the chains of `spot report` (flops of one shape in turn, each warm-started
+            # from the one before): the same rows as the command; shown in the set's order
+            place = {f.board: i for i, f in enumerate(job.flops)}
+            chains = flop_chains(job.flops) if job.template.warm else [[f] for f in job.flops]
+            order = [(f, i == 0) for chain in chains for i, f in enumerate(chain)]
+            source = None
+            for flop, first in order:
                 if job.stop.is_set() or self.closed:
                     state, reason = "stopped", "stopped"
                     break
@@ -155,9 +163,11 @@ class ReportRuns:
                     state, reason = "stopped", limit
                     break
                 job.current = flop.board
-                row = agg.solve_flop(agg.FlopTask(template=job.template, board=flop.board,
-                                                  threads=job.threads))
+                row, source = agg.solve_flop_warm(agg.FlopTask(template=job.template, board=flop.board,
+                                                               threads=job.threads),
+                                                  None if first else source)
                 job.rows.append(clean(agg.full_row(row, flop)))
+                job.rows.sort(key=lambda r: place[r["board"]])
             if state == "stopped" and not job.message:
                 job.message = f"stopped after {len(job.rows)} of {len(job.flops)} flops"
         except MemoryError:

@@ -3,10 +3,13 @@
 A :class:`ReportTemplate` is a spot without its board (pot, stack, the two ranges, the
 bet tree, rake) and the solve settings (algorithm, iterations, target).  :func:`run_report`
 solves it on every flop of a set (:mod:`pokerlab.subgame.flops`) through the project's
-executor (``local``, ``process`` on every core, or ``ray``), one flop per chunk, and
-returns one row per flop: EVs, equity, exploitability and the first decision's action
-frequencies.  Each solve is exactly ``pokerlab spot solve`` of that board with the same
-template (the thread count never changes a result).
+executor (``local``, ``process`` on every core, or ``ray``), one chain of flops per chunk,
+and returns one row per flop: EVs, equity, exploitability and the first decision's action
+frequencies.  A chain (:func:`~pokerlab.subgame.warm.flop_chains`) is up to six flops of one
+shape, each warm-started from the one before (:mod:`pokerlab.subgame.warm`); the
+template's ``warm=False`` (``--cold``) solves each flop exactly as ``pokerlab spot solve``
+of that board with the same template and ``--check-every``.  The chains depend on the flops
+only, so the thread and worker counts never change a result.
 
 With a report folder every finished flop's row is written at once
 (``flops/<board>.json``, atomically; ``--keep-spots`` also keeps the solved spot,
@@ -66,6 +69,8 @@ class ReportTemplate:
     isomorphism: bool = True
     compress: bool = False
     precision: str = "single"
+    check_every: str = "auto"
+    warm: bool = True
 
     def tree(self) -> Any:
         from pokerlab.subgame.spot import tree_config
@@ -87,6 +92,10 @@ class ReportTemplate:
         except PokerlabError as exc:
             raise type(exc)(f"flop {board}: {exc}") from None
 
+    def checks(self) -> int | str:
+        """``SpotSolver.solve``'s ``check_every`` (``"auto"`` or a number of iterations)."""
+        return "auto" if self.check_every == "auto" else int(self.check_every)
+
     def solve_config(self) -> Any:
         from pokerlab.subgame.solve_config import SolveConfig
 
@@ -104,11 +113,24 @@ class ReportTemplate:
 
 @dataclass(frozen=True, kw_only=True)
 class FlopTask:
-    """One chunk of the executor: solve ``board`` (picklable; the worker writes its row
-    when it can see ``folder``)."""
+    """One flop to solve (picklable; the worker writes its row when it can see
+    ``folder``)."""
 
     template: ReportTemplate
     board: str
+    folder: str | None = None
+    keep_spot: bool = False
+    threads: int = 1
+
+
+@dataclass(frozen=True, kw_only=True)
+class ChainTask:
+    """One chunk of the executor: a chain of flops of one shape (:func:`warm.flop_chains`),
+    solved in order, each after the first warm-started from the one before when the
+    template's ``warm`` is on."""
+
+    template: ReportTemplate
+    boards: tuple[str, ...]
     folder: str | None = None
     keep_spot: bool = False
     threads: int = 1
@@ -118,53 +140,90 @@ def row_path(folder: str | os.PathLike[str], board: str) -> Path:
     return Path(folder) / ROWS_FOLDER / f"{board}.json"
 
 
-def solve_flop(task: FlopTask) -> dict[str, Any]:
-    """Solve one flop as ``pokerlab spot solve`` does; return (and save) its row."""
+def solve_flop(task: FlopTask, source: Any = None) -> dict[str, Any]:
+    """Solve one flop as ``pokerlab spot solve`` does (with the template's ``--check-every``),
+    or warm-started from ``source`` (a :class:`~pokerlab.subgame.warm.WarmSource` of a solved
+    flop) when the template's ``warm`` is on and the flops are of one shape; return (and
+    save) its row.  The row's ``warm_from`` names the flop it started from (``None``: cold);
+    its ``iterations`` are the iterations this flop ran."""
+    return solve_flop_warm(task, source)[0]
+
+
+def solve_flop_warm(task: FlopTask, source: Any = None) -> tuple[dict[str, Any], Any]:
+    """:func:`solve_flop`, and the flop's :class:`~pokerlab.subgame.warm.WarmSource` for
+    the next flop of a chain (``None`` when the template's ``warm`` is off)."""
+    from pokerlab.cards.cards import cards_str
     from pokerlab.io import atomic_write_json
     from pokerlab.subgame.solver import SpotSolver
+    from pokerlab.subgame.warm import WarmSource, warm_start
 
     tpl = task.template
     t0 = time.perf_counter()
     solver = SpotSolver(tpl.spot(task.board), tpl.solve_config(), threads=task.threads)
-    pct = solver.solve(iterations=tpl.iterations, target_pct=tpl.target)
+    warm_from = None
+    if tpl.warm and source is not None and warm_start(solver, source):
+        warm_from = cards_str(source.board)
+    start = solver.iteration
+    pct = solver.solve(iterations=tpl.iterations + start, target_pct=tpl.target, check_every=tpl.checks())
     ev = solver.values()
     spot = solver.spot
     row = {"board": task.board, "ev_oop": ev[0], "ev_ip": ev[1], "equity_oop": solver.equity(),
            "root_actions": solver.root_actions(), "exploitability_pct": pct,
-           "exploitability": pct * spot.pot / 100.0, "iterations": solver.iteration,
-           "target_reached": pct <= tpl.target, "nodes": solver.size.nodes,
+           "exploitability": pct * spot.pot / 100.0, "iterations": solver.iteration - start,
+           "target_reached": pct <= tpl.target, "warm_from": warm_from, "nodes": solver.size.nodes,
            "memory_bytes": solver.size.memory_bytes,
            "solve_seconds": time.perf_counter() - t0}
     if task.folder is not None and (Path(task.folder) / ROWS_FOLDER).is_dir():
         if task.keep_spot:
             solver.save(Path(task.folder) / ROWS_FOLDER / f"{task.board}.npz")
         atomic_write_json(row_path(task.folder, task.board), row)
-    return row
+    return row, (WarmSource.of(solver) if tpl.warm else None)
+
+
+def solve_chain(task: ChainTask) -> list[dict[str, Any]]:
+    """The rows of a chain's flops, in its order (each saved as it finishes)."""
+    source = None
+    rows = []
+    for board in task.boards:
+        row, source = solve_flop_warm(FlopTask(template=task.template, board=board, folder=task.folder,
+                                               keep_spot=task.keep_spot, threads=task.threads), source)
+        rows.append(row)
+    return rows
 
 
 def check_memory(template: ReportTemplate, flops: list[Flop], max_memory: float) -> list[int]:
     """Every flop's memory estimate (bytes), before any solving: a flop over
     ``max_memory`` (or a bad template on a flop: a range emptied by its cards) is one
-    error naming it."""
+    error naming it.  A flop warm-started from the one before it in its chain counts that
+    flop's regrets too (at most half its estimate), kept while it solves."""
     from pokerlab.subgame.solve_config import estimate_size
     from pokerlab.subgame.spot import SpotError
     from pokerlab.subgame.tree import build_betting_tree
+    from pokerlab.subgame.warm import flop_chains
 
     tree_cfg = template.tree()
     tree = None
-    out: list[int] = []
+    sizes: dict[str, int] = {}
     for f in flops:
         spot = template.spot(f.board, tree_cfg)
         if tree is None:
             tree = build_betting_tree(spot)  # the same for every board: pot and stack only
-        size = estimate_size(spot, isomorphism=template.isomorphism, tree=tree,
-                             compress=template.compress)
-        if size.memory_bytes > max_memory:
-            raise SpotError(f"flop {f.board} needs about {size.memory_bytes / 1e6:,.1f} MB, over "
+        sizes[f.board] = int(estimate_size(spot, isomorphism=template.isomorphism, tree=tree,
+                                           compress=template.compress).memory_bytes)
+    kept = {f.board: 0 for f in flops}
+    if template.warm:
+        for chain in flop_chains(flops):
+            for prev, f in zip(chain, chain[1:], strict=False):
+                kept[f.board] = sizes[prev.board] // 2
+    for f in flops:
+        need = sizes[f.board] + kept[f.board]
+        if need > max_memory:
+            warm = (f" (with {kept[f.board] / 1e6:,.1f} MB of the previous flop's regrets kept for its "
+                    "warm start; --cold needs less)") if kept[f.board] else ""
+            raise SpotError(f"flop {f.board} needs about {need / 1e6:,.1f} MB{warm}, over "
                             f"--max-memory {max_memory / 1e6:,.1f} MB (nothing was solved): use fewer bet "
                             "sizes, a raise cap or narrower ranges")
-        out.append(int(size.memory_bytes))
-    return out
+    return [sizes[f.board] + kept[f.board] for f in flops]
 
 
 def open_folder(folder: Path, template: ReportTemplate) -> dict[str, dict[str, Any]]:
@@ -230,17 +289,20 @@ def run_report(template: ReportTemplate, flops: list[Flop], *, folder: Path | No
 
     ``progress(done, total, eta_seconds)`` hears of each finished flop."""
     from pokerlab.executor import map_chunks
+    from pokerlab.subgame.warm import flop_chains
 
     if not flops:
         raise ConfigError("the flop set is empty")
     saved = open_folder(folder, template) if folder is not None else {}
     todo = [f for f in flops if f.board not in saved]
+    chains = flop_chains(todo) if template.warm else [[f] for f in todo]
+    chains.sort(key=len, reverse=True)  # the short chains last: the workers finish together
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
-    lanes = max(1, min(workers, len(todo)))
+    lanes = max(1, min(workers, len(chains)))
     threads = max(1, cores // lanes) if backend != "ray" else 1
-    tasks = [FlopTask(template=template, board=f.board,
-                      folder=None if folder is None else os.fspath(folder.resolve()),
-                      keep_spot=keep_spots, threads=threads) for f in todo]
+    tasks = [ChainTask(template=template, boards=tuple(f.board for f in chain),
+                       folder=None if folder is None else os.fspath(folder.resolve()),
+                       keep_spot=keep_spots, threads=threads) for chain in chains]
     total = len(flops)
     start = time.perf_counter()
     base = total - len(todo)
@@ -250,9 +312,10 @@ def run_report(template: ReportTemplate, flops: list[Flop], *, folder: Path | No
     # process / local workers write each row themselves as it finishes; Ray runs in batches
     # so the driver saves the rows of each batch even when workers cannot see the folder
     step = len(tasks) if backend != "ray" else max(1, 4 * workers)
+    done_before = 0
     for lo in range(0, len(tasks), max(1, step)):
         batch = tasks[lo:lo + step]
-        done0 = base + lo
+        done0 = base + done_before
 
         def tick(done: int, _total: int, done0: int = done0) -> None:
             if progress is None:
@@ -262,14 +325,17 @@ def run_report(template: ReportTemplate, flops: list[Flop], *, folder: Path | No
             eta = el / now * (total - base - now) if now > 0 else None
             progress(done0 + done, total, eta)
 
-        rows = map_chunks(solve_flop, batch, backend=backend,  # type: ignore[arg-type]
-                          workers=workers, ray_address=ray_address, progress=tick)
-        for task, row in zip(batch, rows, strict=True):
-            results[task.board] = row
-            if folder is not None and not row_path(folder, task.board).exists():
-                from pokerlab.io import atomic_write_json
+        chunks = map_chunks(solve_chain, batch, backend=backend,  # type: ignore[arg-type]
+                            workers=workers, ray_address=ray_address, progress=tick,
+                            size=lambda t: len(t.boards))
+        for task, rows in zip(batch, chunks, strict=True):
+            for board, row in zip(task.boards, rows, strict=True):
+                results[board] = row
+                if folder is not None and not row_path(folder, board).exists():
+                    from pokerlab.io import atomic_write_json
 
-                atomic_write_json(row_path(folder, task.board), row)
+                    atomic_write_json(row_path(folder, board), row)
+            done_before += len(task.boards)
     table = [full_row(results[f.board] if f.board in results else saved[f.board], f) for f in flops]
     return {"flops": table, "solved": len(todo), "resumed": base}
 

@@ -80,6 +80,35 @@ class SolveConfig:
                 "isomorphism": self.isomorphism, "compress": self.compress, "precision": self.precision}
 
 
+#: ``check_every="auto"``: the first exploitability check after this many iterations
+FIRST_CHECK = 10
+#: an adaptive check aims this far past the predicted crossing (a check costs about 0.7 of
+#: an iteration, an iteration too many one; aiming a little late saves a check)
+CHECK_MARGIN = 1.02
+
+
+def next_check(checks: list[tuple[int, float]], target: float, start: int = 0) -> int:
+    """The iteration of the next exploitability check of ``check_every="auto"``, after
+    ``checks`` ((iteration, exploitability %) so far, of a solve that started at iteration
+    ``start``): the first after :data:`FIRST_CHECK`; then where the power law through the
+    last two checks (exploitability ~ c t^-k, as CFR variants converge) reaches ``target``,
+    times :data:`CHECK_MARGIN`, at least 2 and at most ``max(10, 2 x the last gap)``
+    iterations on, so that an early slope is measured again before a long jump; 10 on when
+    the last two checks do not fall."""
+    if not checks:
+        return start + FIRST_CHECK
+    i2, p2 = checks[-1]
+    if len(checks) < 2:
+        return i2 + FIRST_CHECK
+    i1, p1 = checks[-2]
+    gap = i2 - i1
+    if not (p2 < p1 and p2 > 0 and target > 0 and math.isfinite(target) and i1 > 0):
+        return i2 + FIRST_CHECK
+    k = math.log(p1 / p2) / math.log(i2 / i1)
+    want = i2 * (p2 / target) ** (1.0 / k) * CHECK_MARGIN
+    return int(min(max(math.ceil(want), i2 + 2), i2 + max(FIRST_CHECK, 2 * gap)))
+
+
 @dataclass(frozen=True)
 class TreeSize:
     """What a spot costs before anything is allocated."""

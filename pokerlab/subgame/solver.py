@@ -24,7 +24,14 @@ import numpy as np
 from pokerlab.errors import ConfigError
 from pokerlab.subgame import solver_kernels as K
 from pokerlab.subgame.deal import Deal, build_deal
-from pokerlab.subgame.solve_config import PRECISIONS, SolveConfig, estimate_size, layout
+from pokerlab.subgame.solve_config import (
+    FIRST_CHECK,
+    PRECISIONS,
+    SolveConfig,
+    estimate_size,
+    layout,
+    next_check,
+)
 from pokerlab.subgame.solver_files import SolverFiles
 from pokerlab.subgame.solver_views import SolverViews
 from pokerlab.subgame.spot import Spot, SpotError
@@ -521,22 +528,34 @@ class SpotSolver(SolverViews, SolverFiles):
         self.gadget_regret[0] = np.maximum(self.gadget_regret[0] + v_enter - u, 0.0)
         self.gadget_regret[1] = np.maximum(self.gadget_regret[1] + self.gadget_cbv - u, 0.0)
 
-    def solve(self, *, iterations: int = 1000, target_pct: float | None = 0.3, check_every: int = 10,
+    def solve(self, *, iterations: int = 1000, target_pct: float | None = 0.3,
+              check_every: int | str = 10,
               callback: Callable[[int, float | None], None] | None = None) -> float:
         """Iterate until ``iterations`` in all or exploitability <= ``target_pct`` % of the pot
-        (checked every ``check_every`` iterations); returns the last exploitability in %."""
+        (checked every ``check_every`` iterations, or with ``"auto"`` where the convergence so
+        far predicts the target: :func:`~pokerlab.subgame.solve_config.next_check`); returns
+        the last exploitability in %."""
         if iterations < 0:
             raise ConfigError(f"--iterations must be >= 0, got {iterations}")
-        if check_every < 1:
-            raise ConfigError(f"check_every must be >= 1, got {check_every}")
+        auto = check_every == "auto"
+        if not auto and (not isinstance(check_every, int) or check_every < 1):
+            raise ConfigError(f"check_every must be >= 1 or 'auto', got {check_every!r}")
         pct = math.inf
+        start = self.iteration
+        checks: list[tuple[int, float]] = []
         while self.iteration < iterations:
             # up to the next check (or the end) in one go: the progress callback hears of
             # the last iteration of each run
-            nxt = min(iterations, (self.iteration // check_every + 1) * check_every)
+            if auto and target_pct is not None:
+                due = next_check(checks, target_pct, start)
+            else:
+                every = FIRST_CHECK if auto else int(check_every)
+                due = (self.iteration // every + 1) * every
+            nxt = min(iterations, due)
             self.steps(nxt - self.iteration)
-            if target_pct is not None and (self.iteration % check_every == 0 or self.iteration == iterations):
+            if target_pct is not None and (self.iteration == due or self.iteration == iterations):
                 pct = self.exploitability()[1]
+                checks.append((self.iteration, pct))
                 self.history.append((self.iteration, self.cpu_seconds, pct))
                 if callback is not None:
                     callback(self.iteration, pct)
