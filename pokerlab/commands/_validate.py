@@ -140,7 +140,7 @@ FREE = frozenset({
     "--reveal", "--host", "--db", "--model", "--stack", "--update", "--precision",
     "players", "notation", "cards", "paths",
     "spot",  # train-spot: a saved spot file or a library drill's name
-    "--flops", "--texture", "--line",
+    "--flops", "--texture", "--line", "--check-every",
     "--hero", "--raise-streets",
 })
 
