@@ -94,6 +94,20 @@ def test_warm_start_on_the_same_flop_copies_the_regrets() -> None:
     assert dst.iteration == WARM_ITERATION
 
 
+def test_warm_start_of_16_bit_regrets_copies_their_scales() -> None:
+    cfg = SolveConfig(algo="dcfr", compress=True)
+    src = SpotSolver(_spot("Td9d6h"), cfg, threads=1)
+    src.steps(10)
+    dst = SpotSolver(_spot("Td9d6h"), cfg, threads=1)
+    assert warm_start(dst, WarmSource.of(src))
+    np.testing.assert_array_equal(dst.regrets, src.regrets)
+    np.testing.assert_array_equal(dst.rscale, src.rscale)
+    assert src.rscale.any()
+    # float32 and 16-bit storage do not mix
+    plain = SpotSolver(_spot("Td9d6h"), _cfg(), threads=1)
+    assert not warm_start(plain, WarmSource.of(src))
+
+
 def _slot_of(solver: SpotSolver, street: int, cards: tuple[int, ...]) -> int:
     """The slot of ``street`` dealt ``cards`` (turn, or turn and river), by search."""
     sc = solver.deal.slot_cards[street]

@@ -98,7 +98,9 @@ class WarmSource:
 
     board: tuple[int, ...]
     regrets: np.ndarray
+    rscale: np.ndarray  # 16-bit storage: one scale per (node, board) entry; empty otherwise
     node_base: np.ndarray
+    entry_base: np.ndarray
     num_hands: tuple[int, int]
     combos: tuple[np.ndarray, np.ndarray]
     next_slot: tuple[np.ndarray, np.ndarray]
@@ -109,7 +111,8 @@ class WarmSource:
     def of(solver: SpotSolver) -> WarmSource:
         d = solver.deal
         return WarmSource(board=tuple(int(c) for c in solver.spot.board), regrets=solver.regrets,
-                          node_base=solver.node_base, num_hands=d.num_hands, combos=d.combos,
+                          rscale=solver.rscale, node_base=solver.node_base,
+                          entry_base=solver.entry_base, num_hands=d.num_hands, combos=d.combos,
                           next_slot=d.next_slot, iso_swap=d.iso_swap, tree_key=tree_key(solver))
 
 
@@ -183,5 +186,8 @@ def warm_start(dst: SpotSolver, src: WarmSource, *, iteration: int = WARM_ITERAT
         vals[:, :, ~ok] = 0
         lo = int(dst.node_base[i])
         dst.regrets[lo:lo + s.shape[0] * k * nd] = vals.reshape(-1)
+        if dst.rscale.shape[0]:  # 16-bit regrets: each entry's scale with it
+            e = int(dst.entry_base[i])
+            dst.rscale[e:e + s.shape[0]] = src.rscale[int(src.entry_base[i]) + s]
     dst.iteration = int(iteration)
     return True
