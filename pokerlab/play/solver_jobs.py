@@ -222,7 +222,7 @@ def lock_public(lock: dict[str, Any]) -> dict[str, Any]:
 @dataclass(eq=False)
 class ReportJob:
     """One flop report: a spot template (:class:`pokerlab.subgame.aggregate.ReportTemplate`)
-    solved on each flop of a set in turn, each flop's row (``aggregate.solve_flop`` and
+    solved on each flop of a set in turn, each flop's row (``aggregate.solve_flop_warm`` and
     ``full_row``) appended as it finishes."""
 
     report: str

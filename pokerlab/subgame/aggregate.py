@@ -140,18 +140,13 @@ def row_path(folder: str | os.PathLike[str], board: str) -> Path:
     return Path(folder) / ROWS_FOLDER / f"{board}.json"
 
 
-def solve_flop(task: FlopTask, source: Any = None) -> dict[str, Any]:
-    """Solve one flop as ``pokerlab spot solve`` does (with the template's ``--check-every``),
-    or warm-started from ``source`` (a :class:`~pokerlab.subgame.warm.WarmSource` of a solved
-    flop) when the template's ``warm`` is on and the flops are of one shape; return (and
-    save) its row.  The row's ``warm_from`` names the flop it started from (``None``: cold);
-    its ``iterations`` are the iterations this flop ran."""
-    return solve_flop_warm(task, source)[0]
-
-
 def solve_flop_warm(task: FlopTask, source: Any = None) -> tuple[dict[str, Any], Any]:
-    """:func:`solve_flop`, and the flop's :class:`~pokerlab.subgame.warm.WarmSource` for
-    the next flop of a chain (``None`` when the template's ``warm`` is off)."""
+    """Solve one flop as ``pokerlab spot solve`` does (with the template's ``--check-every``),
+    or warm-started from ``source`` (the :class:`~pokerlab.subgame.warm.WarmSource` of a solved
+    flop) when the template's ``warm`` is on and the flops are of one shape; return (and
+    save) its row, and its own ``WarmSource`` for the next flop of a chain (``None`` when
+    ``warm`` is off).  The row's ``warm_from`` names the flop it started from (``None``:
+    cold); its ``iterations`` are the iterations this flop ran."""
     from pokerlab.cards.cards import cards_str
     from pokerlab.io import atomic_write_json
     from pokerlab.subgame.solver import SpotSolver
