@@ -39,7 +39,7 @@ be large: spots whose estimate is over ``--max-memory`` bytes are refused and co
 
 Usage: ``python benchmarks/leaf_values.py [--spots 30] [--iters 100] [--runouts 0]
 [--seed 0] [--street turn|flop] [--max-memory 2e9] [--exact-iters 1000] [--target 0.3]
-[--max-hands 2000] [--vs-runouts R] [--no-every-iteration] [--json]`` (one core; about 45 s
+[--max-hands 2000] [--vs-runouts R,...] [--no-every-iteration] [--json]`` (one core; about 45 s
 per turn spot with every kind of solve: 10 spots take about 10 minutes).
 """
 
@@ -56,8 +56,13 @@ from typing import Any
 import numpy as np
 
 STREETS = {"flop": 1, "turn": 2}
-KINDS = ("modicum", "modicum_fresh", "modicum_exact", "modicum_runouts", "equity")
-"""The leaf values compared (see :func:`main`)."""
+KINDS = ("modicum", "modicum_fresh", "modicum_exact", "equity")
+"""The leaf values compared (see :func:`main`); ``--vs-runouts R,...`` adds
+``runouts_R`` and ``runouts_R_fresh`` for each R."""
+
+
+def kinds(vs_runouts: tuple[int, ...]) -> tuple[str, ...]:
+    return KINDS[:3] + tuple(k for r in vs_runouts for k in (f"runouts_{r}", f"runouts_{r}_fresh")) + KINDS[3:]
 
 
 # ------------------------------------------------------------------------------ comparing
@@ -171,21 +176,27 @@ class Held:
     chooser: int
     dl: dict[str, Any] = field(default_factory=dict)  # the solve as the agent left it
     dl_fresh: dict[str, Any] = field(default_factory=dict)  # its leaves evaluated afresh
-    dl_r: dict[str, Any] = field(default_factory=dict)  # solved again, --vs-runouts R leaves
-    cpu_r: float = math.nan
+    dl_r: dict[int, dict[str, Any]] = field(default_factory=dict)  # solved again, --vs-runouts R leaves
+    dl_r_fresh: dict[int, dict[str, Any]] = field(default_factory=dict)  # that, all runouts afresh
+    cpu_r: dict[int, float] = field(default_factory=dict)
 
 
 def fresh_values(solver: Any, searcher: int) -> dict[str, Any]:
-    """:func:`solve_values` of a solve with Modicum leaves evaluated afresh for its final
-    average strategies (``ModicumLeaves.refresh``); the leaves' lazy caches are put back
-    afterwards, so the agent's later decisions see the solve as it left it."""
+    """:func:`solve_values` of a solve with Modicum leaves evaluated afresh over every
+    runout for its final average strategies (``ModicumLeaves.refresh``); the leaves' lazy
+    caches and runout schedule are put back afterwards, so the agent's later decisions see
+    the solve as it left it."""
     m = solver.leaf_model
-    saved = (list(m.unit_chooser), list(m.unit_searcher), m.evaluations, m.calls)
+    saved = (list(m.unit_chooser), list(m.unit_searcher), m.evaluations, m.calls, m.per_refresh,
+             m.sel, m.refreshes)
+    m.per_refresh = 0
     m.refresh()
+    m.sel = None
     try:
         return solve_values(solver, searcher)
     finally:
-        m.unit_chooser, m.unit_searcher, m.evaluations, m.calls = saved
+        (m.unit_chooser, m.unit_searcher, m.evaluations, m.calls, m.per_refresh, m.sel,
+         m.refreshes) = saved
 
 
 def modicum_exact_solve(spot: Any, conts: list[Any], chooser: int, iterations: int) -> tuple[Any, float]:
@@ -210,7 +221,8 @@ def modicum_exact_solve(spot: Any, conts: list[Any], chooser: int, iterations: i
 def lazy_solve(spot: Any, leaves: Any, iterations: int) -> Any:
     """The depth-limited ``spot`` solved as the agent solves it with ``iters=N``
     (:func:`pokerlab.agents.search.solve.iterate`): the leaves evaluated exactly before
-    iterations 1, 2, 4, 8, ..., their lazy values in between."""
+    iterations 1, 2, 4, 8 and every ``REFRESH_EVERY`` after, their lazy values in between."""
+    from pokerlab.agents.search.state import REFRESH_EVERY
     from pokerlab.subgame.solve_config import SolveConfig
     from pokerlab.subgame.solver import SpotSolver
 
@@ -220,16 +232,18 @@ def lazy_solve(spot: Any, leaves: Any, iterations: int) -> Any:
     for _ in range(iterations):
         if s.iteration + 1 >= nxt:
             leaves.refresh()
-            nxt = 2 * (s.iteration + 1)
+            it = s.iteration + 1
+            nxt = min(2 * it, it + REFRESH_EVERY)
         s.step()
     return s
 
 
 def runouts_solve(spot: Any, agent: Any, view: Any, runouts: int,
-                  iterations: int) -> tuple[dict[str, Any], float]:
+                  iterations: int) -> tuple[dict[str, Any], dict[str, Any], float]:
     """The agent's depth-limited solve of ``spot`` (at ``view``) again, its leaves built
-    with ``runouts`` sampled runouts each (the same seed for every spot): (its
-    :func:`solve_values`, CPU seconds of building the leaves and solving)."""
+    with ``runouts`` runouts per refresh (the same seed for every spot): (its
+    :func:`solve_values`, its :func:`fresh_values`, CPU seconds of building the leaves and
+    solving)."""
     from pokerlab.agents.leaves import build_leaves
     from pokerlab.subgame.solve_config import SolveConfig
     from pokerlab.subgame.solver import SpotSolver
@@ -240,11 +254,11 @@ def runouts_solve(spot: Any, agent: Any, view: Any, runouts: int,
                           bias=agent.config.depth_limit.bias)
     s = lazy_solve(spot, leaves, iterations)
     cpu = time.process_time() - c0
-    return solve_values(s, int(view.player)), cpu
+    return solve_values(s, int(view.player)), fresh_values(s, int(view.player)), cpu
 
 
 def collect(*, spots: int, iters: int, runouts: int, seed: int, street: int, max_hands: int,
-            vs_runouts: int = 0, say: Any = None) -> tuple[list[Held], int, str]:
+            vs_runouts: tuple[int, ...] = (), say: Any = None) -> tuple[list[Held], int, str]:
     """Play ``search(street=...,depth=1,iters=N,tilt=0[,runouts=R])`` against ``blueprint``
     (100 bb, seats alternating, the deals and seeds of :func:`hand_cards` / :func:`hand_seed`
     from ``seed``) until ``spots`` depth-limited decisions on ``street`` were kept or
@@ -278,8 +292,8 @@ def collect(*, spots: int, iters: int, runouts: int, seed: int, street: int, max
                      chooser=int(s.leaf_model.chooser))
             h.dl = solve_values(s, h.searcher)
             h.dl_fresh = fresh_values(s, h.searcher)
-            if vs_runouts:
-                h.dl_r, h.cpu_r = runouts_solve(s.spot, agent, view, vs_runouts, iters)
+            for r in vs_runouts:
+                h.dl_r[r], h.dl_r_fresh[r], h.cpu_r[r] = runouts_solve(s.spot, agent, view, r, iters)
             held.append(h)
             if say is not None:
                 say(f"spot {len(held)}/{spots}: hand {hand[0]}, board {''.join(_cards(s.spot.board))}, "
@@ -341,10 +355,13 @@ def table(out: dict[str, Any]) -> str:
               "modicum_fresh": ("the same solve, its leaves evaluated afresh at the end", ""),
               "modicum_exact": (f"Modicum, leaves evaluated before every iteration ({n})",
                                 "cpu_modicum_exact"),
-              "modicum_runouts": (f"Modicum, the agent's solve again with runouts={out['vs_runouts']}",
-                                  "cpu_runouts"),
               "equity": (f"showdown equity (check down, {n} iterations)", "cpu_equity")}
-    for key in KINDS:
+    for r in out["vs_runouts"]:
+        labels[f"runouts_{r}"] = (f"Modicum, the agent's solve again with runouts={r} per refresh",
+                                  f"cpu_runouts_{r}")
+        labels[f"runouts_{r}_fresh"] = ("the same solve, its leaves evaluated afresh (every runout) at "
+                                        "the end", "")
+    for key in kinds(tuple(out["vs_runouts"])):
         label, cpu = labels[key]
         s = out[key]
         if not s["spots"]:
@@ -369,9 +386,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--exact-iters", type=int, default=1000, help="the whole-tree solve's iteration cap")
     ap.add_argument("--target", type=float, default=0.3, help="the whole-tree solve's target (% of the pot)")
     ap.add_argument("--max-hands", type=int, default=2000, help="stop playing after this many hands")
-    ap.add_argument("--vs-runouts", type=int, default=0,
-                    help="also solve each spot again as the agent does with leaves of this many "
-                         "runouts (0: no)")
+    ap.add_argument("--vs-runouts", default="",
+                    help="comma-separated runout counts: also solve each spot again as the agent "
+                         "does with leaves evaluating this many runouts per refresh")
     ap.add_argument("--no-every-iteration", dest="every_iteration", action="store_false",
                     help="skip the solve whose Modicum leaves are evaluated before every iteration")
     ap.add_argument("--json", action="store_true", help="one JSON object on stdout")
@@ -379,8 +396,12 @@ def main(argv: list[str] | None = None) -> int:
     for name in ("spots", "iters", "exact_iters", "max_hands"):
         if getattr(a, name) < 1:
             ap.error(f"--{name.replace('_', '-')} must be >= 1")
-    if a.runouts < 0 or a.seed < 0 or a.vs_runouts < 0:
-        ap.error("--runouts, --vs-runouts and --seed must be >= 0")
+    try:
+        vs = tuple(int(x) for x in a.vs_runouts.split(",") if x.strip())
+    except ValueError:
+        ap.error(f"--vs-runouts must be comma-separated integers, got {a.vs_runouts!r}")
+    if a.runouts < 0 or a.seed < 0 or any(r < 1 for r in vs):
+        ap.error("--runouts and --seed must be >= 0, --vs-runouts counts >= 1")
     if not (math.isfinite(a.max_memory) and a.max_memory > 0) or \
             not (math.isfinite(a.target) and a.target >= 0):
         ap.error("--max-memory must be > 0 and --target >= 0 (finite)")
@@ -390,7 +411,7 @@ def main(argv: list[str] | None = None) -> int:
         print(msg, file=sys.stderr, flush=True)
 
     held, hands, spec = collect(spots=a.spots, iters=a.iters, runouts=a.runouts, seed=a.seed,
-                                street=STREETS[a.street], max_hands=a.max_hands, vs_runouts=a.vs_runouts,
+                                street=STREETS[a.street], max_hands=a.max_hands, vs_runouts=vs,
                                 say=say)
     rows: list[dict[str, Any]] = []
     refused = 0
@@ -410,9 +431,10 @@ def main(argv: list[str] | None = None) -> int:
                    exact_mb=float(ex.size.memory_bytes) / 1e6)
         row["modicum"] = compare(h.dl, e, h.searcher)
         row["modicum_fresh"] = compare(h.dl_fresh, e, h.searcher)
-        if h.dl_r:
-            row["modicum_runouts"] = compare(h.dl_r, e, h.searcher)
-            row["cpu_runouts"] = h.cpu_r
+        for r in vs:
+            row[f"runouts_{r}"] = compare(h.dl_r[r], e, h.searcher)
+            row[f"runouts_{r}_fresh"] = compare(h.dl_r_fresh[r], e, h.searcher)
+            row[f"cpu_runouts_{r}"] = h.cpu_r[r]
         if a.every_iteration:
             ms, row["cpu_modicum_exact"] = modicum_exact_solve(h.spot, h.conts, h.chooser, a.iters)
             row["modicum_exact"] = compare(ms, e, h.searcher)
@@ -423,7 +445,7 @@ def main(argv: list[str] | None = None) -> int:
         h.conts = []
         rows.append(row)
         say(f"spot {i + 1}: exact {pct:.2f}% in {row['exact_iterations']} its, {cpu:.1f} s; root error "
-            + ", ".join(f"{k} {row[k]['searcher_error']:.2f}%" for k in KINDS if k in row) + " of the pot")
+            + ", ".join(f"{k} {row[k]['searcher_error']:.2f}%" for k in kinds(vs) if k in row) + " of the pot")
 
     def mean(k: str) -> float:
         return float(np.mean([r[k] for r in rows])) if rows else math.nan
@@ -431,7 +453,7 @@ def main(argv: list[str] | None = None) -> int:
     out: dict[str, Any] = {
         "command": "python benchmarks/leaf_values.py " + " ".join(argv if argv is not None else sys.argv[1:]),
         "spec": spec, "street": a.street, "seed": a.seed, "iters": a.iters, "runouts": a.runouts,
-        "vs_runouts": a.vs_runouts, "cpu_runouts": mean("cpu_runouts") if a.vs_runouts else math.nan,
+        "vs_runouts": list(vs), **{f"cpu_runouts_{r}": mean(f"cpu_runouts_{r}") for r in vs},
         "hands": hands, "kept": len(held), "spots": len(rows), "refused": refused,
         "exact_iters": a.exact_iters, "target_pct": a.target,
         "exact_pct": mean("exact_pct"),
@@ -439,7 +461,7 @@ def main(argv: list[str] | None = None) -> int:
         "cpu_dl": mean("cpu_dl"), "cpu_equity": mean("cpu_equity"), "cpu_exact": mean("cpu_exact"),
         "cpu_modicum_exact": mean("cpu_modicum_exact") if a.every_iteration else math.nan,
         "rows": rows}
-    for k in KINDS:
+    for k in kinds(vs):
         out[k] = summarize(rows, k)
     if a.json:
         print(json.dumps(_clean(out)))

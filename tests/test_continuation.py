@@ -327,6 +327,55 @@ def test_sample_runouts() -> None:
         sample_runouts((1, 2), 3, 0)
 
 
+def test_selected_runouts_equal_a_continuation_over_them(agent: Any, cfg: HoldemConfig) -> None:
+    """``sel`` (a subset of the runouts, as a refresh of ModicumLeaves picks) gives exactly
+    the values of a continuation built over that subset, both players, both kernels; the
+    sets of a partition average to the all-rivers values; bad indices are refused."""
+    view = _view(cfg, 2)
+    path = [CALL, CALL]
+    every = all_runouts(view.board)
+    cont = Continuation(agent, view, path, chooser=0, runouts=every)
+    rng = np.random.default_rng(21)
+    other = _reach(rng, view.board, zeros=0.0)
+    chooser_reach = np.stack([_reach(rng, view.board, zeros=0.0) for _ in range(cont.k)])
+    sel = [3, 17, 18, 40, 46]
+    sub = Continuation(agent, view, path, chooser=0, runouts=[every[i] for i in sel])
+    np.testing.assert_array_equal(cont.chooser_values(other, sel=sel), sub.chooser_values(other))
+    np.testing.assert_array_equal(cont.other_values(chooser_reach, sel=np.array(sel)),
+                                  sub.other_values(chooser_reach))
+    np.testing.assert_array_equal(cont.chooser_values(other, sel=sel, parallel=True),
+                                  sub.chooser_values(other))
+    np.testing.assert_array_equal(cont.other_values(chooser_reach, sel=sel, parallel=True),
+                                  sub.other_values(chooser_reach))
+    parts = [cont.other_values(chooser_reach, sel=list(range(i, i + 12))) for i in range(0, 48, 12)]
+    _close(np.mean(parts, axis=0), cont.other_values(chooser_reach), rel=1e-12)
+    for bad in ([], [0, 0], [48], [-1], [[1, 2]], [1.5]):
+        with pytest.raises(AgentError, match="sel"):
+            cont.chooser_values(other, sel=bad)
+
+
+def test_leaves_cycle_through_the_runouts(agent: Any, cfg: HoldemConfig) -> None:
+    """ModicumLeaves(per_refresh=12) over the 48 rivers: each refresh 12 distinct rivers,
+    four refreshes cover all 48 once, the values are those of the refresh's selection."""
+    from pokerlab.agents.leaves import ModicumLeaves
+
+    view = _view(cfg, 2)
+    cont = Continuation(agent, view, [CALL, CALL], chooser=1, runouts=all_runouts(view.board))
+    leaves = ModicumLeaves([cont], chooser=1, per_refresh=12, seed=5)
+    other = _reach(np.random.default_rng(3), view.board, zeros=0.0)
+    seen = []
+    for _ in range(4):
+        leaves.refresh()
+        assert leaves.sel is not None and leaves.sel.size == 12 and np.unique(leaves.sel).size == 12
+        seen.extend(leaves.sel.tolist())
+        got = leaves.leaf_values(0, 1, "br", other, np.ones(1326))
+        np.testing.assert_array_equal(got, cont.chooser_values(other, sel=leaves.sel).max(axis=0))
+    assert sorted(seen) == list(range(48))
+    assert ModicumLeaves([cont], chooser=1, per_refresh=48).per_refresh == 0  # all: no sampling
+    with pytest.raises(AgentError, match="per_refresh"):
+        ModicumLeaves([cont], chooser=1, per_refresh=-1)
+
+
 def test_runout_weights_are_unbiased(agent: Any, cfg: HoldemConfig) -> None:
     """Exactly: the mean of the estimates over a partition of the rivers into sets of
     four is the all-rivers value.  Statistically: the mean over random sets of

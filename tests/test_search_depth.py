@@ -27,12 +27,13 @@ class PerUnit:
     def __init__(self, a: np.ndarray, b: np.ndarray) -> None:
         self.a, self.b, self.k = a, b, a.shape[0]
         self.calls = 0
+        self.runouts = [(0,)]
 
-    def chooser_values(self, other_reach: np.ndarray) -> np.ndarray:
+    def chooser_values(self, other_reach: np.ndarray, sel: Any = None) -> np.ndarray:
         self.calls += 1
         return self.a * compatible_mass(other_reach)[None, :]
 
-    def other_values(self, chooser_reach: np.ndarray) -> np.ndarray:
+    def other_values(self, chooser_reach: np.ndarray, sel: Any = None) -> np.ndarray:
         self.calls += 1
         return sum(self.b[j] * compatible_mass(chooser_reach[j]) for j in range(self.k))
 

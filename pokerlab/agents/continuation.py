@@ -537,32 +537,52 @@ class Continuation:
         return live
 
     # ------------------------------------------------------------------ values
-    def chooser_values(self, other_reach: np.ndarray, *, parallel: bool = False) -> np.ndarray:
+    def _select(self, sel: Sequence[int] | np.ndarray | None) -> tuple[np.ndarray, float]:
+        """The runout indices of a value call and the weight of each: every runout, or
+        the subset ``sel`` (distinct indices into :attr:`runouts`) weighing ``M / (|sel|
+        N)`` each, so that a subset is an unbiased estimate of the same values."""
+        R = len(self.runouts)
+        if sel is None:
+            return np.arange(R, dtype=np.int64), self.weight
+        idx = np.asarray(sel)
+        if (idx.ndim != 1 or idx.size == 0 or not np.issubdtype(idx.dtype, np.integer)
+                or int(idx.min()) < 0 or int(idx.max()) >= R or np.unique(idx).size != idx.size):
+            raise AgentError(f"sel must be distinct runout indices in 0..{R - 1}, got {sel!r}")
+        return (np.ascontiguousarray(idx, dtype=np.int64),
+                self.num_runouts_total / (idx.size * self.pair_runouts))
+
+    def chooser_values(self, other_reach: np.ndarray, *, parallel: bool = False,
+                       sel: Sequence[int] | np.ndarray | None = None) -> np.ndarray:
         """``(k, 1326)``: row ``j`` the chooser's values playing variant ``j`` against the
         searcher's blueprint, the searcher's reach ``other_reach`` (1326; entries the board
         blocks are ignored).  ``parallel``: the runouts on numba's threads (the same
         numbers; on the shared 2-core machine one thread was faster, see
-        benchmarks/bench_continuation.py)."""
+        benchmarks/bench_continuation.py).  ``sel``: only these runouts (indices into
+        :attr:`runouts`), each weighted as one of ``len(sel)`` drawn from all: an unbiased
+        estimate (:meth:`_select`)."""
         r = _check_reach(other_reach, (NUM_COMBOS,), "other_reach (the searcher's reach)")
         r = np.where(self.live_combos(), r, 0.0)[None, :]
+        idx, w = self._select(sel)
         out = np.zeros((self.k, NUM_COMBOS))
         fn = chooser_values_parallel if parallel else chooser_values_serial
         fn(self.nodes, self.pprob, self.pay, self.rows, self.vrows, self.k, self.chooser,
-           self.depth, self.hands, self.buckets, self.clist, self.hidx, self.gend, self.weight,
+           self.depth, self.hands, self.buckets, self.clist, self.hidx, self.gend, idx, w,
            np.ascontiguousarray(r[0]), out)
         return out
 
-    def other_values(self, chooser_reach: np.ndarray, *, parallel: bool = False) -> np.ndarray:
+    def other_values(self, chooser_reach: np.ndarray, *, parallel: bool = False,
+                     sel: Sequence[int] | np.ndarray | None = None) -> np.ndarray:
         """``(1326,)``: the searcher's values when chooser hand ``h`` plays variant ``j``
-        with weight ``chooser_reach[j, h]`` (shape ``(k, 1326)``); ``parallel`` as in
-        :meth:`chooser_values`."""
+        with weight ``chooser_reach[j, h]`` (shape ``(k, 1326)``); ``parallel`` and
+        ``sel`` as in :meth:`chooser_values`."""
         r = _check_reach(chooser_reach, (self.k, NUM_COMBOS),
                          "chooser_reach (the chooser's reach per variant)")
         r = np.ascontiguousarray(np.where(self.live_combos()[None, :], r, 0.0))
+        idx, w = self._select(sel)
         out = np.zeros(NUM_COMBOS)
         fn = other_values_parallel if parallel else other_values_serial
         fn(self.nodes, self.pprob, self.pay, self.rows, self.vrows, self.k, self.chooser,
-           self.depth, self.hands, self.buckets, self.clist, self.hidx, self.gend, self.weight, r, out)
+           self.depth, self.hands, self.buckets, self.clist, self.hidx, self.gend, idx, w, r, out)
         return out
 
 

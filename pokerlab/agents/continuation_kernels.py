@@ -399,24 +399,24 @@ def other_runout(nodes, pprob, pay, rows, vrows, k, chooser, depth, bk, clist, h
 # ----------------------------------------------------------------------------- all runouts
 @njit(cache=True, parallel=True)
 def chooser_values_parallel(nodes, pprob, pay, rows, vrows, k, chooser, depth, hands, buckets,
-                            clist, hidx, gend, weight, reach, out):  # type: ignore[no-untyped-def]
+                            clist, hidx, gend, sel, weight, reach, out):  # type: ignore[no-untyped-def]
     """``out[j, h] +=`` the chooser's values (variant ``j``) against the searcher's reach
-    (1326), every runout times ``weight``: chunks of runouts in parallel, added in runout
-    order."""
-    R = hands.shape[0]
+    (1326), each runout of ``sel`` (indices into the per-runout arrays) times ``weight``:
+    chunks of runouts in parallel, added in ``sel``'s order."""
+    R = sel.shape[0]
     n = hands.shape[1]
     for c0 in range(0, R, CHUNK):
         m = min(CHUNK, R - c0)
         part = np.empty((m, k, n))
         for q in prange(m):
-            r = c0 + q
+            r = sel[c0 + q]
             r0 = np.empty(n)
             for i in range(n):
                 r0[i] = reach[hands[r, i]]
             chooser_runout(nodes, pprob, pay, rows, vrows, k, chooser, depth, buckets[r],
                            clist[r], hidx[r], gend[r], r0, part[q])
         for q in range(m):
-            r = c0 + q
+            r = sel[c0 + q]
             for j in range(k):
                 for i in range(n):
                     out[j, hands[r, i]] += weight * part[q, j, i]
@@ -424,13 +424,12 @@ def chooser_values_parallel(nodes, pprob, pay, rows, vrows, k, chooser, depth, h
 
 @njit(cache=True)
 def chooser_values_serial(nodes, pprob, pay, rows, vrows, k, chooser, depth, hands, buckets,
-                          clist, hidx, gend, weight, reach, out):  # type: ignore[no-untyped-def]
+                          clist, hidx, gend, sel, weight, reach, out):  # type: ignore[no-untyped-def]
     """:func:`chooser_values_parallel` on one thread (the same sums in the same order)."""
-    R = hands.shape[0]
     n = hands.shape[1]
     part = np.empty((k, n))
     r0 = np.empty(n)
-    for r in range(R):
+    for r in sel:
         for i in range(n):
             r0[i] = reach[hands[r, i]]
         chooser_runout(nodes, pprob, pay, rows, vrows, k, chooser, depth, buckets[r],
@@ -442,17 +441,17 @@ def chooser_values_serial(nodes, pprob, pay, rows, vrows, k, chooser, depth, han
 
 @njit(cache=True, parallel=True)
 def other_values_parallel(nodes, pprob, pay, rows, vrows, k, chooser, depth, hands, buckets,
-                          clist, hidx, gend, weight, reach, out):  # type: ignore[no-untyped-def]
+                          clist, hidx, gend, sel, weight, reach, out):  # type: ignore[no-untyped-def]
     """``out[h] +=`` the searcher's values against the chooser's reach split by variant
-    (``reach[j, h]``), every runout times ``weight`` (parallel as
+    (``reach[j, h]``), each runout of ``sel`` times ``weight`` (parallel as
     :func:`chooser_values_parallel`)."""
-    R = hands.shape[0]
+    R = sel.shape[0]
     n = hands.shape[1]
     for c0 in range(0, R, CHUNK):
         m = min(CHUNK, R - c0)
         part = np.empty((m, n))
         for q in prange(m):
-            r = c0 + q
+            r = sel[c0 + q]
             r0 = np.empty((k, n))
             for j in range(k):
                 for i in range(n):
@@ -460,20 +459,19 @@ def other_values_parallel(nodes, pprob, pay, rows, vrows, k, chooser, depth, han
             other_runout(nodes, pprob, pay, rows, vrows, k, chooser, depth, buckets[r],
                          clist[r], hidx[r], gend[r], r0, part[q])
         for q in range(m):
-            r = c0 + q
+            r = sel[c0 + q]
             for i in range(n):
                 out[hands[r, i]] += weight * part[q, i]
 
 
 @njit(cache=True)
 def other_values_serial(nodes, pprob, pay, rows, vrows, k, chooser, depth, hands, buckets,
-                        clist, hidx, gend, weight, reach, out):  # type: ignore[no-untyped-def]
+                        clist, hidx, gend, sel, weight, reach, out):  # type: ignore[no-untyped-def]
     """:func:`other_values_parallel` on one thread (the same sums in the same order)."""
-    R = hands.shape[0]
     n = hands.shape[1]
     part = np.empty(n)
     r0 = np.empty((k, n))
-    for r in range(R):
+    for r in sel:
         for j in range(k):
             for i in range(n):
                 r0[j, i] = reach[j, hands[r, i]]

@@ -139,8 +139,11 @@ class Opponent:
 @dataclass(frozen=True, kw_only=True)
 class DepthLimit:
     """``depth=1``: solve to the street's end only, valuing its ends by the base policy's
-    continuation (Modicum), ``runouts`` per leaf (0: all rivers / 8 flop runouts), the
-    biased versions' multiplier ``bias``; 0: to the end of the hand."""
+    continuation (Modicum), ``runouts`` evaluated per leaf at each refresh of its values,
+    cycling through the pool (0: 12 of the 48 rivers below a turn leaf, 8 of 32 sampled
+    (turn, river) runouts below a flop leaf; 48 or more at a turn leaf: every river each
+    time; :func:`pokerlab.agents.leaves.build_leaves`), the biased versions' multiplier
+    ``bias``; 0: to the end of the hand."""
 
     depth: int = 0
     runouts: int = 0
@@ -151,7 +154,7 @@ class DepthLimit:
             raise AgentError(f"search: depth must be 0 (solve to the end of the hand) or 1 (to the "
                              f"end of the street, Modicum's leaves), got {self.depth!r}")
         if not (isinstance(self.runouts, int) and 0 <= self.runouts <= 10_000):
-            raise AgentError(f"search: runouts must be 0 (all) .. 10000 runouts per leaf, "
+            raise AgentError(f"search: runouts must be 0 (the default) .. 10000 runouts per leaf refresh, "
                              f"got {self.runouts!r}")
         if not (math.isfinite(self.bias) and 1 <= self.bias <= 1000):
             raise AgentError(f"search: bias must be 1..1000 (the continuation strategies' multiplier), "
@@ -197,7 +200,7 @@ KEYS: dict[str, Key] = {
     "tilt_lock": Key("opponent", "tilt_lock", "float",
                      "|log multiplier| from which a situation is locked (0: never)"),
     "depth": Key("depth_limit", "depth", "int", "1: solve to the end of the street (Modicum), 0: the hand"),
-    "runouts": Key("depth_limit", "runouts", "int", "runouts per leaf (0: all rivers, 8 flop runouts)"),
+    "runouts": Key("depth_limit", "runouts", "int", "runouts per leaf refresh (0: 12 rivers, 8 flop runouts)"),
     "bias": Key("depth_limit", "bias", "float", "the continuation strategies' multiplier"),
 }
 """Every ``search(...)`` key, once (``base=SPEC`` names the base agent and is no config key)."""

@@ -36,11 +36,12 @@ MIN_ITERATIONS = 25
 BUILD_SHARE = 0.85
 """Share of the remaining budget planned for iterations (the rest builds the solver)."""
 
-LEAF_COST = {0: (0.03, 0.035), 1: (0.006, 0.025)}
+LEAF_COST = {0: (0.03, 0.035), 1: (0.006, 0.007)}
 """Starting estimates, per leaf of a depth-limited flop (0) or turn (1) spot, of the seconds
-to build its continuation (the base policy's tree, buckets of 8 flop runouts or every river)
-and to evaluate it once for both players (benchmarks/bench_continuation.py on this
-machine)."""
+to build its continuation (the base policy's tree, buckets of 32 flop runouts or every
+river) and to evaluate it once for both players (8 flop runouts or 12 rivers a refresh;
+benchmarks/bench_continuation.py on this machine, 0.025 s for all 48 rivers); refined by
+each search."""
 
 PRUNE = 1e-3
 """Combos whose weight is below this share of the range's largest are dropped from a
