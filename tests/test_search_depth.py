@@ -110,6 +110,12 @@ def test_depth_limited_search_from_the_flop_plays_and_keeps_its_own_range() -> N
     assert agent.stats.depth_limited == 1 and agent.stats.searches == 1 and agent.stats.fallbacks == 0
     solver = agent.prev.solver
     assert solver.leaf_nodes and solver.leaf_model.evaluations > 0
+    # round-robin runouts: 8 of a pool of 32 sampled (turn, river) pairs per evaluation;
+    # iterations 1, 2, 4 refreshed (iters=6), so three blocks of the pool's order were used
+    leaves = solver.leaf_model
+    assert (leaves.pool, leaves.per_refresh, leaves.refreshes) == (32, 8, 3)
+    assert all(len(c.runouts) == 32 and len(set(c.runouts)) == 32 for c in leaves.conts)
+    np.testing.assert_array_equal(leaves.sel, np.sort(leaves.order[16:24]))
     me = view.player
     lik = agent.beliefs.own[len(view.events)]
     st.apply(act)
@@ -125,7 +131,18 @@ def test_depth_limited_search_from_the_flop_plays_and_keeps_its_own_range() -> N
     np.testing.assert_allclose(after[live], (before * lik)[live], rtol=1e-9)
 
 
-def test_depth_limited_search_plays_legal_hands() -> None:
+def test_depth_limited_search_plays_legal_hands(monkeypatch: pytest.MonkeyPatch) -> None:
+    import pokerlab.agents.leaves as leaves_module
+
+    pools = set()
+    build = leaves_module.build_leaves
+
+    def recording(*args: Any, **kwargs: Any) -> Any:
+        m = build(*args, **kwargs)
+        pools.add((m.pool, m.per_refresh))
+        return m
+
+    monkeypatch.setattr(leaves_module, "build_leaves", recording)
     agent: Any = make_agent("search(street=turn,depth=1,iters=5)", game="hunl", config=CFG)
     opp = make_agent("blueprint", game="hunl", config=CFG)
     for i in range(12):
@@ -134,6 +151,22 @@ def test_depth_limited_search_plays_legal_hands() -> None:
     c = agent.counters()
     assert c["depth_limited"] > 0 and c["searches"] > c["depth_limited"] - 1
     assert agent.stats.fallbacks == 0
+    assert pools == {(48, 12)}  # turn leaves: 12 of the 48 rivers per evaluation
+
+
+def test_turn_leaves_all_rivers_on_request() -> None:
+    """``runouts=48`` at a turn leaf evaluates every river at every refresh (no sampling)."""
+    agent: Any = make_agent("search(street=turn,depth=1,iters=3,tilt=0,runouts=48)", game="hunl",
+                            config=CFG)
+    st = _flop_state((0, 5), (12, 13), [10, 20, 30])
+    while st.phase.name == "BETTING" and st.street == 1:
+        st.apply(Action(kind=ActionKind.CHECK_CALL))
+    st.deal_board([40])
+    agent.reset(3)
+    agent.act(st.view(st.actor))
+    leaves = agent.prev.solver.leaf_model
+    assert agent.stats.depth_limited == 1 and leaves.per_refresh == 0 and leaves.sel is None
+    assert leaves.pool == 48 and leaves.refreshes == 2
 
 
 def test_depth_limited_search_facing_an_all_in_solves_the_rest_of_the_hand() -> None:

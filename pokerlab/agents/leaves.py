@@ -139,9 +139,7 @@ def compatible_mass(r: np.ndarray) -> np.ndarray:
     """For each combo, the weight of ``r`` (1326) on the combos it shares no card with."""
     from pokerlab.cards.cards import COMBOS
 
-    per_card = np.zeros(52)
-    np.add.at(per_card, COMBOS[:, 0], r)
-    np.add.at(per_card, COMBOS[:, 1], r)
+    per_card = np.bincount(COMBOS.T.ravel(), weights=np.concatenate((r, r)), minlength=52)
     return float(r.sum()) - per_card[COMBOS[:, 0]] - per_card[COMBOS[:, 1]] + r
 
 
