@@ -62,7 +62,8 @@ KINDS = ("modicum", "modicum_fresh", "modicum_exact", "equity")
 
 
 def kinds(vs_runouts: tuple[int, ...]) -> tuple[str, ...]:
-    return KINDS[:3] + tuple(k for r in vs_runouts for k in (f"runouts_{r}", f"runouts_{r}_fresh")) + KINDS[3:]
+    extra = tuple(k for r in vs_runouts for k in (f"runouts_{r}", f"runouts_{r}_fresh"))
+    return KINDS[:3] + extra + KINDS[3:]
 
 
 # ------------------------------------------------------------------------------ comparing
@@ -445,7 +446,8 @@ def main(argv: list[str] | None = None) -> int:
         h.conts = []
         rows.append(row)
         say(f"spot {i + 1}: exact {pct:.2f}% in {row['exact_iterations']} its, {cpu:.1f} s; root error "
-            + ", ".join(f"{k} {row[k]['searcher_error']:.2f}%" for k in kinds(vs) if k in row) + " of the pot")
+            + ", ".join(f"{k} {row[k]['searcher_error']:.2f}%" for k in kinds(vs) if k in row)
+            + " of the pot")
 
     def mean(k: str) -> float:
         return float(np.mean([r[k] for r in rows])) if rows else math.nan

@@ -82,7 +82,7 @@ def test_lazy_leaf_values_and_the_choice() -> None:
 def test_depth_spec_options() -> None:
     cfg, _ = parse_search_spec("search(street=flop,depth=1,runouts=4,bias=3)")
     assert (cfg.street, cfg.depth, cfg.runouts, cfg.bias) == (1, 1, 4, 3.0)
-    for bad, msg in (("search(depth=2)", "depth must be 0"), ("search(depth=1,safe=1)", "unsafe"),
+    for bad, msg in (("search(depth=2)", "depth must be 0"),
                      ("search(runouts=-1)", "runouts"), ("search(bias=0.5)", "bias")):
         with pytest.raises(AgentError, match=msg):
             parse_search_spec(bad)
@@ -151,7 +151,10 @@ def test_depth_limited_search_plays_legal_hands(monkeypatch: pytest.MonkeyPatch)
     c = agent.counters()
     assert c["depth_limited"] > 0 and c["searches"] > c["depth_limited"] - 1
     assert agent.stats.fallbacks == 0
-    assert pools == {(48, 12)}  # turn leaves: 12 of the 48 rivers per evaluation
+    # turn leaves: 12 of the 48 rivers per evaluation; the first (safe) search's gadget
+    # values its leaves once over every river
+    assert pools == {(48, 12), (48, 0)}
+    assert c["blueprint_gadgets"] > 0
 
 
 def test_turn_leaves_all_rivers_on_request() -> None:
@@ -212,3 +215,43 @@ def test_depth_limited_search_reuses_leaf_trees_with_the_same_play() -> None:
     assert a == b
     np.testing.assert_array_equal(warm.prev.solver.average_strategy(0),
                                   fresh.prev.solver.average_strategy(0))
+
+
+def test_first_depth_limited_search_is_safe_with_the_continuation_gadget() -> None:
+    """A safe depth-limited turn search (the default until the model is verified) carries
+    the gadget from its first search: the opponent's best-response values against the
+    blueprint's play of the turn, its leaves valued by the continuation with the opponent
+    choosing its best variant; those values are the opponent's root values in a solve whose
+    searcher decisions are locked to the blueprint, and each is at least what the
+    opponent's hand gets there with the blueprint's own continuation (``gadget=bp``)."""
+    from pokerlab.agents.leaves import build_leaves
+    from pokerlab.agents.search.locking import blueprint_values
+
+    agent: Any = make_agent("search(street=turn,depth=1,iters=4,safe=1)", game="hunl", config=CFG)
+    st = _flop_state((0, 5), (12, 13), [10, 20, 30])
+    while st.phase.name == "BETTING" and st.street == 1:
+        st.apply(Action(kind=ActionKind.CHECK_CALL))
+    st.deal_board([40])
+    agent.reset(3)
+    view = st.view(st.actor)
+    act = agent.act(view)
+    assert act is not None
+    c = agent.counters()
+    assert (c["depth_limited"], c["safe_solves"], c["blueprint_gadgets"], c["fallbacks"]) == (1, 1, 1, 0)
+    solver = agent.prev.solver
+    assert solver.gadget_player == 1 - view.player and solver.leaf_nodes
+    spot = solver.spot
+    me = view.player
+
+    def leaves(s: Any) -> Any:
+        return build_leaves(s, agent.base, view, chooser=1 - me, runouts=48, seed=1)
+
+    br = blueprint_values(agent.base, view, spot, gadget="br", threads=1, deadline=None, leaves=leaves)
+    bp = blueprint_values(agent.base, view, spot, gadget="bp", threads=1, deadline=None, leaves=leaves)
+    assert br is not None and bp is not None
+    live = np.asarray(spot.ranges[1 - me]) > 0
+    assert live.sum() > 100 and np.all(np.isfinite(br[live]))
+    # the opponent best-responding (turn and continuation variant) gets at least what it
+    # gets playing the blueprint with the blueprint's own continuation, hand by hand
+    assert np.all(br[live] >= bp[live] - 1e-6 * np.abs(bp[live]).max())
+    assert (br[live] - bp[live]).sum() > 0

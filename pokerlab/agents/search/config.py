@@ -200,7 +200,8 @@ KEYS: dict[str, Key] = {
     "tilt_lock": Key("opponent", "tilt_lock", "float",
                      "|log multiplier| from which a situation is locked (0: never)"),
     "depth": Key("depth_limit", "depth", "int", "1: solve to the end of the street (Modicum), 0: the hand"),
-    "runouts": Key("depth_limit", "runouts", "int", "runouts per leaf refresh (0: 12 rivers, 8 flop runouts)"),
+    "runouts": Key("depth_limit", "runouts", "int",
+                   "runouts per leaf refresh (0: 12 rivers, 8 flop runouts)"),
     "bias": Key("depth_limit", "bias", "float", "the continuation strategies' multiplier"),
 }
 """Every ``search(...)`` key, once (``base=SPEC`` names the base agent and is no config key)."""
@@ -228,9 +229,6 @@ class SearchConfig:
         if self.opponent.lock and self.safety.safe:
             raise AgentError("search: lock=1 (a best response to the opponent model) cannot be "
                              "safe=1 (no worse than the blueprint against any opponent); choose one")
-        if self.depth_limit.depth and self.safety.safe:
-            raise AgentError("search: depth=1 (depth-limited) is unsafe re-solving only; "
-                             "safe=1 needs the whole rest of the hand")
 
     @classmethod
     def from_keys(cls, **values: Any) -> SearchConfig:

@@ -1,5 +1,5 @@
 """Fixing a player's decisions in a subgame to an agent's strategy (node locking:
-:func:`lock_player`), and the river gadget's values against the base policy's play
+:func:`lock_player`), and the safe gadget's values against the base policy's play
 (:func:`blueprint_values`)."""
 
 from __future__ import annotations
@@ -75,20 +75,31 @@ def lock_player(solver: Any, view: PlayerView, q: int, agent: Any, deadline: flo
 
 
 def blueprint_values(base: Any, view: PlayerView, spot: Any, *, gadget: str, threads: int,
-                     deadline: float | None) -> np.ndarray | None:
+                     deadline: float | None, leaves: Any = None) -> np.ndarray | None:
     """The opponent's best-response counterfactual values at the root of ``spot`` (a
-    river subgame starting at ``view``) against the base policy's play of every searcher
+    subgame starting at ``view``) against the base policy's play of every searcher
     decision in it (range queries at the real states the subgame's actions lead to, each
     base action read as the subgame's nearest); with ``gadget=bp`` its values when the base
     policy plays both sides' decisions; ``None`` past ``deadline`` or when the base policy
-    cannot be followed."""
+    cannot be followed.  ``leaves``: for a depth-limited ``spot`` (a flop or turn subgame
+    to the street's end), a function of the solver that returns its leaf model
+    (:class:`~pokerlab.agents.leaves.ModicumLeaves`, the opponent the chooser): after the
+    street the base policy continues and the opponent best-responds by choosing, per hand,
+    the best of the continuation strategies (with ``gadget=bp`` it plays the base's own)."""
     from pokerlab.subgame.resolve import counterfactual_values
     from pokerlab.subgame.solve_config import SolveConfig
     from pokerlab.subgame.solver import SpotSolver
 
     me = view.player
     estimate = gadget == "bp"
-    solver = SpotSolver(spot, SolveConfig(isomorphism=False), threads=threads)
+    solver = SpotSolver(spot, SolveConfig(isomorphism=False), threads=threads,
+                        depth_limited=leaves is not None)
+    if leaves is not None:
+        model = leaves(solver)
+        model.refresh()
+        if estimate:
+            model.avg[:, 0, :] = 1.0  # the chooser's average choice: the base's own continuation
+        solver.set_leaf_model(model)
     for q in ((me, 1 - me) if estimate else (me,)):
         if lock_player(solver, view, q, base, deadline) is None:
             return None

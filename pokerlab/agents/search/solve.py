@@ -7,7 +7,7 @@
    pruned and floored;
 3. :func:`build_spot`: the spot rooted at this decision, fitted to the budget
    (:func:`fit_full`, :func:`fit_limited`), with the river's blueprint gadget
-   (:func:`river_gadget`) at the hand's first safe river search;
+   (:func:`first_gadget`) at the hand's first safe search (river, or depth-limited);
 4. :func:`attach_leaves` (depth-limited), the gadget, :func:`attach_locks` (``lock=1``, or
    the learned model's confident situations);
 5. :func:`iterate`: Discounted CFR until the budget, the iteration count or the target.
@@ -105,11 +105,11 @@ def subgame_root(view: PlayerView, to_act: int | None = None) -> Any:
 def plan(agent: Searcher, view: PlayerView) -> Plan:
     """Safe: always with ``safe=1``; with ``verify``, until the learned model has seen
     enough of the opponent on this street (then its ranges are trusted, its deviations
-    locked); a depth-limited or ``lock=1`` search is never safe by ``verify``."""
+    locked); a ``lock=1`` search is never safe by ``verify``.  A depth-limited search is
+    safe as a whole-hand one is (its first gadget values its leaves by the continuation)."""
     cfg = agent.config
     limited = cfg.limited and len(view.board) < 5
-    safe = bool(cfg.safety.safe) or (not agent.opponent.trusted(view.street) and not cfg.opponent.lock
-                                     and not limited)
+    safe = bool(cfg.safety.safe) or (not agent.opponent.trusted(view.street) and not cfg.opponent.lock)
     return Plan(limited=limited, safe=safe)
 
 
@@ -215,16 +215,29 @@ def clock(agent: Searcher, deadline: float) -> float | None:
     return None if agent.config.budget.iterations else deadline
 
 
-def river_gadget(agent: Searcher, view: PlayerView, spot: Any, root: Any, rg: Ranges,
-                 deadline: float) -> Any:
-    """The first search of the hand, on the river, safe: the opponent may take its
-    best-response value against the blueprint's play of this subgame (``gadget``); the
-    spot with the opponent's whole range (``rg`` gets the values and the prior)."""
+def first_gadget(agent: Searcher, view: PlayerView, spot: Any, root: Any, rg: Ranges,
+                 deadline: float, limited: bool) -> Any:
+    """The first search of the hand, safe: the opponent may take its best-response value
+    against the blueprint's play of this subgame (``gadget``); the spot with the
+    opponent's whole range (``rg`` gets the values and the prior).  On the river the
+    subgame is the rest of the hand; a depth-limited flop or turn subgame values its
+    leaves by the base's continuation with the opponent choosing the best of Modicum's
+    variants (:func:`~pokerlab.agents.search.locking.blueprint_values`; every river of a
+    turn leaf, one refresh's runouts of a flop leaf)."""
+    from pokerlab.agents.leaves import build_leaves
     from pokerlab.subgame.resolve import subgame_spot
 
     me = view.player
+    d = agent.config.depth_limit
+
+    def leaves(solver: Any) -> Any:
+        return build_leaves(solver, agent.base, view, chooser=1 - me,
+                            runouts=48 if len(view.board) == 4 else d.runouts,
+                            seed=int(agent.rng.next() >> 1), bias=d.bias, trees=agent.leaf_trees)
+
     bp = blueprint_values(agent.base, view, spot, gadget=agent.config.safety.gadget,
-                          threads=agent.config.budget.threads, deadline=clock(agent, deadline))
+                          threads=agent.config.budget.threads, deadline=clock(agent, deadline),
+                          leaves=leaves if limited else None)
     if bp is None:
         return spot
     rg.cbv = bp
@@ -344,8 +357,8 @@ def solve(agent: Searcher, view: PlayerView, deadline: float, mine: int | None, 
         spot = fit_limited(agent, spot, left) if how.limited else fit_full(agent, spot, left)
         if spot is None:
             return None
-    if rg.cbv is None and how.safe and len(view.board) == 5 and root_actor is None:
-        spot = river_gadget(agent, view, spot, root, rg, deadline)
+    if rg.cbv is None and how.safe and root_actor is None and (len(view.board) == 5 or how.limited):
+        spot = first_gadget(agent, view, spot, root, rg, deadline, how.limited)
     solver = SpotSolver(spot, SolveConfig(isomorphism=False), max_memory=cfg.budget.max_memory,
                         threads=cfg.budget.threads, depth_limited=how.limited)
     leaves: Any = None
