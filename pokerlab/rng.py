@@ -117,6 +117,19 @@ class SplitMix64:
         return to_unit(self.next())
 
 
+def shuffled(n: int, seed: int, count: int | None = None) -> list[int]:
+    """The first ``count`` (default all ``n``) of a uniform random permutation of
+    ``0 .. n - 1``: a partial Fisher-Yates shuffle with ``SplitMix64(seed)``, position
+    ``i`` swapped with one drawn from ``i .. n - 1``."""
+    k = n if count is None else min(int(count), n)
+    rng = SplitMix64(int(seed))
+    idx = list(range(n))
+    for i in range(k):
+        j = i + rng.below(n - i)
+        idx[i], idx[j] = idx[j], idx[i]
+    return idx[:k]
+
+
 T = TypeVar("T")
 
 

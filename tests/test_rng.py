@@ -121,3 +121,18 @@ def test_event_unit_twins() -> None:
             u = R.event_unit(seed, index)
             assert u == R.to_unit(v) and 0.0 <= u < 1.0
             assert draw(np.int64(seed), np.int64(index)) == u
+
+
+def test_shuffled_is_a_seeded_permutation_whose_prefix_is_the_sample() -> None:
+    from pokerlab.rng import SplitMix64, shuffled
+
+    full = shuffled(48, 7)
+    assert sorted(full) == list(range(48)) and full != list(range(48))
+    assert shuffled(48, 7) == full and shuffled(48, 8) != full
+    assert shuffled(48, 7, 12) == full[:12] and shuffled(5, 3, 99) == shuffled(5, 3)
+    # the partial Fisher-Yates by hand: position i swapped with i + below(n - i)
+    rng, idx = SplitMix64(7), list(range(48))
+    for i in range(48):
+        j = i + rng.below(48 - i)
+        idx[i], idx[j] = idx[j], idx[i]
+    assert idx == full

@@ -17,7 +17,7 @@ from pokerlab.agents.continuation_kernels import (
 )
 from pokerlab.cards.cards import COMBOS, NUM_COMBOS, card_str
 from pokerlab.errors import AgentError, CardError, ConfigError
-from pokerlab.rng import SplitMix64
+from pokerlab.rng import shuffled
 
 
 # ----------------------------------------------------------------------------- runouts
@@ -56,12 +56,7 @@ def sample_runouts(board: Sequence[int], count: int | None, seed: int) -> list[t
     m = len(runs)
     if count >= m:
         return runs
-    rng = SplitMix64(int(seed))
-    idx = list(range(m))
-    for i in range(int(count)):
-        j = i + rng.below(m - i)
-        idx[i], idx[j] = idx[j], idx[i]
-    return [runs[i] for i in idx[:count]]
+    return [runs[i] for i in shuffled(m, int(seed), int(count))]
 
 
 def runout_counts(board_len: int) -> tuple[int, int]:

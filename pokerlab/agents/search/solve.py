@@ -224,7 +224,7 @@ def first_gadget(agent: Searcher, view: PlayerView, spot: Any, root: Any, rg: Ra
     leaves by the base's continuation with the opponent choosing the best of Modicum's
     variants (:func:`~pokerlab.agents.search.locking.blueprint_values`; every river of a
     turn leaf, one refresh's runouts of a flop leaf)."""
-    from pokerlab.agents.leaves import build_leaves
+    from pokerlab.agents.leaves import EVERY_RIVER, build_leaves
     from pokerlab.subgame.resolve import subgame_spot
 
     me = view.player
@@ -232,7 +232,7 @@ def first_gadget(agent: Searcher, view: PlayerView, spot: Any, root: Any, rg: Ra
 
     def leaves(solver: Any) -> Any:
         return build_leaves(solver, agent.base, view, chooser=1 - me,
-                            runouts=48 if len(view.board) == 4 else d.runouts,
+                            runouts=EVERY_RIVER if len(view.board) == 4 else d.runouts,
                             seed=int(agent.rng.next() >> 1), bias=d.bias, trees=agent.leaf_trees)
 
     bp = blueprint_values(agent.base, view, spot, gadget=agent.config.safety.gadget,
