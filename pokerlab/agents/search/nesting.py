@@ -26,14 +26,22 @@ def street_start(view: PlayerView) -> tuple[int, int]:
     return pot, stack
 
 
+def reaches_next_street(solve: Solve) -> bool:
+    """Whether ``solve``'s tree goes on past its street (not depth-limited: a
+    depth-limited tree ends at the street's leaves, so a later street cannot nest in it)."""
+    leaf = getattr(solve.solver.tree, "leaf", None)
+    return leaf is None or not bool(np.asarray(leaf).any())
+
+
 def anchor(agent: Searcher, view: PlayerView, deadline: float, mine: int | None,
            at_street_start: bool = True) -> Solve | None:
     """The solve of this hand that ``view`` nests in: the one at the searcher's last
     decision on this street (whoever asked for it: its play or a range query); else an
-    earlier street's solve whose tree covers this street; else, when the opponent has
-    acted on this street before the searcher (``anchor``), a solve of the whole street
-    from its start (Pluribus: the opponent's actions there are read in a solved
-    strategy, not through the model); else ``None``."""
+    earlier street's solve whose tree covers this street (:func:`reaches_next_street`);
+    else, when the opponent has acted on this street before the searcher (``anchor``), a
+    solve of the whole street from its start (Pluribus: the opponent's actions there are
+    read in a solved strategy, not through the model; safe, its gadget's values against
+    the blueprint, when the decision is); else ``None``."""
     me = view.player
     ev = view.events
     start = max((i + 1 for i, e in enumerate(ev) if isinstance(e, BoardDealt)), default=0)
@@ -45,7 +53,8 @@ def anchor(agent: Searcher, view: PlayerView, deadline: float, mine: int | None,
             return got
     prev = agent.prev
     if prev is not None and prev.searcher == me and prev.street < view.street and \
-            prev.n_events <= len(ev) and prev.key == public_key(view, prev.n_events):
+            reaches_next_street(prev) and prev.n_events <= len(ev) and \
+            prev.key == public_key(view, prev.n_events):
         return prev
     acted = any(isinstance(e, (Folded, CheckedOrCalled, RaisedTo)) for e in ev[start:])
     if at_street_start and agent.config.safety.anchor and acted and not own and start > 0:
