@@ -117,7 +117,7 @@ def test_depth_limited_search_from_the_flop_plays_and_keeps_its_own_range() -> N
     assert all(len(c.runouts) == 32 and len(set(c.runouts)) == 32 for c in leaves.conts)
     np.testing.assert_array_equal(leaves.sel, np.sort(leaves.order[16:24]))
     me = view.player
-    lik = agent.beliefs.own[len(view.events)]
+    lik = agent.beliefs.recorded(view.events, act)
     st.apply(act)
     while st.phase.name == "BETTING" and st.street == 1:  # the opponent calls or checks behind
         assert st.actor != me
@@ -289,3 +289,44 @@ def test_turn_bet_first_is_read_in_a_safe_street_solve_and_the_river_in_its_own(
     assert (c["street_solves"], c["blueprint_gadgets"], c["searches_river"], c["fallbacks"]) == (2, 2, 1, 0)
     river = next(s for s in agent.solves.values() if s.street == 3 and s.n_events < len(rv.events))
     assert river.solver.gadget_player == 1 - me and not river.solver.leaf_nodes
+
+
+def test_range_queries_record_the_searched_strategy_for_its_own_range() -> None:
+    """Answering range queries only (as LBR asks; the agent never acts), the turn
+    searcher's range on the river follows the strategy its turn query returned, column
+    of the action it is then seen to take, also after a query at another line of the hand
+    in between (the record is kept by the public state); the blueprint's strategy there
+    would give another range.  A new hand forgets the records."""
+    agent: Any = make_agent("search(street=turn,depth=1,iters=4,tilt=0)", game="hunl", config=CFG)
+    st = _flop_state((0, 5), (12, 13), [10, 20, 30])
+    while st.phase.name == "BETTING" and st.street == 1:
+        st.apply(Action(kind=ActionKind.CHECK_CALL))
+    st.deal_board([40])
+    agent.reset(3)
+    view = st.view(st.actor)
+    me = view.player
+    before = agent.beliefs.update(view)[me].copy()
+    acts, probs = agent.action_probabilities_all_hands(view)
+    bet = next(k for k, a in enumerate(acts) if a.kind == ActionKind.RAISE)
+    check = acts.index(Action(kind=ActionKind.CHECK_CALL))
+    assert probs[:, bet].sum() > 1 and probs[:, check].sum() > 1
+    # a query at the other line (after its bet, the opponent to act) in between
+    other = st.clone()
+    other.apply(acts[bet])
+    agent.beliefs.update(other.view(me))
+    st.apply(acts[check])
+    st.apply(Action(kind=ActionKind.CHECK_CALL))
+    st.deal_board([50])
+    after = agent.beliefs.update(st.view(me))[me]
+    live = before > 0
+    want = before * probs[:, check] * (after > 0)
+    np.testing.assert_allclose(after[live], want[live], rtol=1e-9)
+    assert agent.beliefs.recorded(view.events, acts[check]) is not None
+    # the blueprint's own check at the turn would have given a different range
+    from pokerlab.policy.range_query import all_hands_probabilities
+
+    bacts, bprobs = all_hands_probabilities(agent.base, view, live)
+    bp = before * bprobs[:, bacts.index(Action(kind=ActionKind.CHECK_CALL))] * (after > 0)
+    assert np.abs(bp / bp.sum() - after / after.sum()).sum() > 0.05
+    agent.reset(4)
+    assert agent.beliefs.recorded(view.events, acts[check]) is None

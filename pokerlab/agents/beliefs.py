@@ -56,6 +56,14 @@ def action_column(actions: Sequence[Any], action: Any) -> int:
     return -1
 
 
+def public_events(events: Sequence[Any]) -> tuple[Any, ...]:
+    """The public part of a hand's events (hole cards left out): one key for a state
+    whoever holds which cards."""
+    from pokerlab.holdem.events import HoleDealt
+
+    return tuple(e for e in events if not isinstance(e, HoleDealt))
+
+
 class HoldemBeliefs:
     """Both players' ranges (2 x 1326) along one HUNL hand through ``model``'s strategy."""
 
@@ -74,20 +82,41 @@ class HoldemBeliefs:
         self.reset()
 
     def reset(self) -> None:
+        """A new hand: the ranges start over and the recorded strategies are forgotten."""
+        self._replay_from_start()
+        self.own: dict[tuple[Any, ...], tuple[list[Any], np.ndarray]] = {}
+
+    def _replay_from_start(self) -> None:
         self.events: tuple[Any, ...] = ()
         self.ranges = np.ones((2, NUM_COMBOS))
         self.state: Any = None
         self.updates = 0
-        self.own: dict[int, np.ndarray] = {}
 
-    def record(self, index: int, likelihood: np.ndarray) -> None:
-        """The probability, per combo, of the action the view's own player takes as event
-        ``index`` of this hand (a searching agent's solved strategy: its range then follows
-        what it really played, not the model).  Forgotten with the hand."""
-        self.own[int(index)] = np.asarray(likelihood, dtype=np.float64)
+    def record(self, view: PlayerView, actions: Sequence[Any], probs: np.ndarray) -> None:
+        """How the view's own player plays every combo at ``view`` (``actions``, real; and
+        ``probs``, (1326, actions)): a searching agent's solved strategy, whether it acted
+        there or only answered a range query.  Its range then follows that strategy's
+        column of the action it is later seen to take, not the model's.  Kept by the
+        public state (a query at another line of the hand does not forget it); forgotten
+        with the hand (:meth:`reset`)."""
+        p = np.asarray(probs, dtype=np.float64)
+        if p.shape != (NUM_COMBOS, len(actions)):
+            raise ValueError(f"a recorded strategy needs ({NUM_COMBOS}, {len(actions)}) "
+                             f"probabilities, got {p.shape}")
+        self.own[public_events(view.events)] = (list(actions), p)
+
+    def recorded(self, events: Sequence[Any], action: Any) -> np.ndarray | None:
+        """The recorded probability, per combo, of ``action`` at the state after
+        ``events`` (:meth:`record`); ``None`` when nothing was recorded there or the
+        action is not one of its actions."""
+        got = self.own.get(public_events(events))
+        if got is None:
+            return None
+        k = action_column(got[0], action)
+        return None if k < 0 else got[1][:, k]
 
     def _start(self, view: PlayerView) -> None:
-        self.reset()
+        self._replay_from_start()
         st = (view.state_type if view.state_type is not None else _holdem_state())(config=view.config)
         st.deal_hole(None)
         st.deal_hole(None)
@@ -107,8 +136,9 @@ class HoldemBeliefs:
             elif isinstance(e, (Folded, CheckedOrCalled, RaisedTo)):
                 q = int(st.actor)
                 act = event_to_action(e)
-                if q == view.player and i in self.own:
-                    new = self.ranges[q] * self.own[i]
+                lik = self.recorded(ev[:i], act) if q == view.player else None
+                if lik is not None:
+                    new = self.ranges[q] * lik
                     if new.sum() > 1e-12 * max(self.ranges[q].sum(), 1e-300):
                         self.ranges[q] = new
                         self.updates += 1

@@ -192,13 +192,28 @@ class SearchAgent(AgentBase):
         k = int(np.searchsorted(np.cumsum(sigma), u, side="right"))
         k = min(k, len(names) - 1)
         amount = solver.tree.action_amounts[0][k]
-        # its own range follows what it played: this action's probability for every hand
-        lik = np.zeros(1326)
-        lik[hands] = root_strategy[k]
-        self.beliefs.record(len(view.events), lik)
+        self.record_strategy(view, solver)
         self.cache = (key, got)  # a range query at this same public state reads this solve
         self.prev = self.keep(view, got)
         return real_action(view, names[k], amount)
+
+    def record_strategy(self, view: PlayerView, solver: Any) -> tuple[list[Action], np.ndarray]:
+        """The solve's strategy at its root as real actions and (1326, actions)
+        probabilities (zero off its range), recorded in the beliefs: its own range later
+        in the hand follows the action it is seen to take, whether it acted here or
+        answered a range query (as LBR asks) that its later searches must agree with."""
+        from pokerlab.policy.range_query import real_columns
+
+        acts, col = real_columns(
+            real_action(view, name, amount)
+            for name, amount in zip(solver.action_names(0), solver.tree.action_amounts[0], strict=True))
+        probs = np.zeros((1326, len(acts)))
+        sigma = solver.average_strategy(0)
+        hands = solver.deal.combos[view.player]
+        for k, c in enumerate(col):
+            probs[hands, c] += sigma[k]
+        self.beliefs.record(view, acts, probs)
+        return acts, probs
 
     def keep(self, view: PlayerView, got: tuple[Any, int]) -> Solve:
         """Record the solve ``got`` made at the searcher's decision ``view`` (what later
@@ -214,7 +229,7 @@ class SearchAgent(AgentBase):
         base policy's before the start street, else the re-solved subgame's at its root
         (combos outside the searcher's range check or call).  The solve is kept, so the
         agent's next ``act`` at the same public state plays from it."""
-        from pokerlab.policy.range_query import all_hands_probabilities, real_columns
+        from pokerlab.policy.range_query import all_hands_probabilities
         from pokerlab.subgame.resolve import all_hands
 
         live = all_hands(view.board) > 0
@@ -240,18 +255,11 @@ class SearchAgent(AgentBase):
             self.stats.think(view.street, 1000.0 * (time.perf_counter() - t0))
         assert got is not None
         solver = got[0]
-        acts, col = real_columns(
-            real_action(view, name, amount)
-            for name, amount in zip(solver.action_names(0), solver.tree.action_amounts[0],
-                                    strict=True))
-        call = Action(kind=ActionKind.CHECK_CALL)
-        probs = np.zeros((1326, len(acts)))
-        probs[:, acts.index(call)] = 1.0
-        sigma = solver.average_strategy(0)
-        hands = solver.deal.combos[view.player]
-        probs[hands] = 0.0
-        for k, c in enumerate(col):
-            probs[hands, c] += sigma[k]
+        acts, probs = self.record_strategy(view, solver)
+        off = np.ones(1326, dtype=bool)
+        off[solver.deal.combos[view.player]] = False
+        probs = probs.copy()
+        probs[off, acts.index(Action(kind=ActionKind.CHECK_CALL))] = 1.0  # off its range: check/call
         return acts, probs
 
     def action_probabilities(self, view: PlayerView) -> list[tuple[Action, float]]:
