@@ -20,9 +20,9 @@ from pokerlab.subgame.spot import make_spot, tree_config
 CFG = HoldemConfig.from_bb(100)
 
 
-def _river(bet_first: bool) -> HoldemState:
+def _river(bet_first: bool, hole: tuple[int, int] = (0, 5)) -> HoldemState:
     st = HoldemState(config=CFG)
-    st.deal_hole([0, 5])
+    st.deal_hole(list(hole))
     st.deal_hole([12, 13])
     st.apply(Action(kind=ActionKind.RAISE, amount=250))
     st.apply(Action(kind=ActionKind.CHECK_CALL))
@@ -119,6 +119,41 @@ def test_range_queries_leave_solves_to_nest_in() -> None:
     nested = agent.stats.nested
     agent.action_probabilities_all_hands(st.view(st.actor))
     assert agent.stats.nested == nested + 1
+
+
+def test_one_public_state_one_strategy() -> None:
+    """The searcher answers a range query at a public state from the solve it made there
+    before, also after a query at another line of the hand in between (as LBR asks at the
+    states its bets would lead to), and plays from that solve when it acts there: the
+    strategy LBR is told is the one it meets."""
+    agent: Any = make_agent("search(iters=8)", game="hunl", config=CFG)
+    agent.reset(2)
+    st = _river(bet_first=False)
+    view = st.view(st.actor)
+    acts, probs = agent.action_probabilities_all_hands(view)
+    searched = agent.stats.searches
+    other = st.clone()
+    other.apply(next(a for a in acts if a.kind == ActionKind.RAISE))
+    other.apply(Action(kind=ActionKind.RAISE, amount=min(other.legal().max_raise_to, 3 * other.to_call)))
+    agent.action_probabilities_all_hands(other.view(other.actor))  # another line's query
+    assert agent.stats.searches == searched + 1
+    again_acts, again = agent.action_probabilities_all_hands(view)
+    assert again_acts == acts and np.array_equal(again, probs)
+    # acting there with a hand of the kept solve's range plays from that solve
+    kept = agent.kept(view, None)
+    assert kept is not None
+    from pokerlab.cards.cards import COMBOS
+
+    hand = next(int(c) for c in kept[0].deal.combos[view.player]
+                if not {int(COMBOS[c, 0]), int(COMBOS[c, 1])} & {12, 13})
+    mine = _river(bet_first=False, hole=(int(COMBOS[hand, 0]), int(COMBOS[hand, 1])))
+    played = agent.act(mine.view(mine.actor))
+    assert agent.stats.searches == searched + 1 and played in acts
+    assert agent.prev.solver is kept[0]
+    # a hand outside it (the blueprint would have folded it before) is solved again
+    assert agent.kept(view, 4) is None
+    agent.act(view)
+    assert agent.stats.searches == searched + 2
 
 
 def test_one_combo_ranges_solve() -> None:

@@ -72,7 +72,6 @@ class SearchAgent(AgentBase):
         """This hand's solves by the public state at their root (its own decisions and
         street starts): what a later decision nests in, whatever asked for them (its own
         play or a range query)."""
-        self.cache: tuple[tuple[Any, ...], tuple[Any, int]] | None = None
         self.last_error = ""
 
     @property
@@ -89,7 +88,6 @@ class SearchAgent(AgentBase):
         self.beliefs.reset()
         self.prev = None
         self.solves = {}
-        self.cache = None
 
     def start_match(self) -> None:
         """Forget the opponent: the model is the prior (the base or ``model=``) again."""
@@ -172,10 +170,9 @@ class SearchAgent(AgentBase):
         (a solve a range query made at this public state is reused)."""
         me = view.player
         mine = int(COMBO_INDEX[view.hole[0], view.hole[1]])
-        key = public_key(view)
-        cached = self.cache if self.cache is not None and self.cache[0] == key else None
-        got = cached[1] if cached is not None else self.solve_at(view, deadline, mine)
-        self.cache = None
+        got = self.kept(view, mine)
+        if got is None:
+            got = self.solve_at(view, deadline, mine)
         if got is None:
             return None
         solver, stack = got
@@ -193,7 +190,6 @@ class SearchAgent(AgentBase):
         k = min(k, len(names) - 1)
         amount = solver.tree.action_amounts[0][k]
         self.record_strategy(view, solver)
-        self.cache = (key, got)  # a range query at this same public state reads this solve
         self.prev = self.keep(view, got)
         return real_action(view, names[k], amount)
 
@@ -215,6 +211,22 @@ class SearchAgent(AgentBase):
         self.beliefs.record(view, acts, probs)
         return acts, probs
 
+    def kept(self, view: PlayerView, mine: int | None) -> tuple[Any, int] | None:
+        """This hand's solve at ``view``'s public state (made for its play or for a range
+        query there) and its street-start stack, when it is rooted at the searcher's
+        decision and (``mine``, its own combo) holds its hand; else ``None``.  One public
+        state, one strategy: a range query (as LBR asks, also at states the hand never
+        reaches) and the play there agree."""
+        s = self.solves.get(public_key(view))
+        if s is None or s.n_events != len(view.events):
+            return None
+        solver = s.solver
+        if int(solver.tree.player[0]) != view.player:
+            return None
+        if mine is not None and not bool(np.any(solver.deal.combos[view.player] == mine)):
+            return None
+        return solver, s.stack
+
     def keep(self, view: PlayerView, got: tuple[Any, int]) -> Solve:
         """Record the solve ``got`` made at the searcher's decision ``view`` (what later
         decisions of the hand nest in)."""
@@ -235,11 +247,8 @@ class SearchAgent(AgentBase):
         live = all_hands(view.board) > 0
         if view.street < self.config.tree.street or view.street > 3:
             return all_hands_probabilities(self.base, view, live)
-        key = public_key(view)
-        got: tuple[Any, int] | None
-        if self.cache is not None and self.cache[0] == key:
-            got = self.cache[1]  # this public state's solve (a query after act, or twice)
-        else:
+        got = self.kept(view, None)  # this public state's solve (a query after act, or twice)
+        if got is None:
             t0 = time.perf_counter()
             self.last_error = ""
             try:
@@ -250,7 +259,6 @@ class SearchAgent(AgentBase):
             if got is None:
                 self.stats.fallback(view.street, self.last_error)
                 return all_hands_probabilities(self.base, view, live)
-            self.cache = (key, got)
             self.keep(view, got)
             self.stats.think(view.street, 1000.0 * (time.perf_counter() - t0))
         assert got is not None
