@@ -257,13 +257,12 @@ def test_first_depth_limited_search_is_safe_with_the_continuation_gadget() -> No
     assert (br[live] - bp[live]).sum() > 0
 
 
-def test_turn_bet_first_is_read_in_a_safe_street_solve_and_the_river_in_its_own() -> None:
+def test_turn_bet_first_is_read_in_a_street_solve_and_the_river_in_its_own() -> None:
     """Facing a turn bet made before it acted, the turn searcher reads the bet in a
-    depth-limited solve of the turn from its start that is itself safe (its gadget's
-    values: the opponent's best response to the blueprint's turn with the continuation
-    below), and nests its decision there.  On the river, facing a bet again, its
+    depth-limited solve of the turn from its start and nests its decision there, safely
+    (the gadget's values from that solve).  On the river, facing a bet again, its
     depth-limited turn solve cannot be followed past the turn's leaves, so it solves the
-    river from its start (a second street solve, a second blueprint gadget)."""
+    river from its start (a second street solve) and nests there."""
     agent: Any = make_agent("search(street=turn,depth=1,iters=4,safe=1)", game="hunl", config=CFG)
     st = _flop_state((0, 5), (12, 13), [10, 20, 30])
     while st.phase.name == "BETTING" and st.street == 1:
@@ -276,9 +275,9 @@ def test_turn_bet_first_is_read_in_a_safe_street_solve_and_the_river_in_its_own(
     assert agent.act(view) is not None
     c = agent.counters()
     assert (c["street_solves"], c["nested_solves"], c["safe_solves"], c["blueprint_gadgets"],
-            c["depth_limited"], c["fallbacks"]) == (1, 1, 2, 1, 2, 0)
+            c["depth_limited"], c["fallbacks"]) == (1, 1, 1, 0, 2, 0)
     street = next(s for s in agent.solves.values() if s.n_events < len(view.events))
-    assert street.solver.gadget_player == 1 - me and street.solver.leaf_nodes
+    assert street.solver.leaf_nodes and street.solver.gadget_player == -1
     assert agent.prev.solver.gadget_player == 1 - me
     st.apply(Action(kind=ActionKind.CHECK_CALL))  # whatever it played, the hand goes on
     st.deal_board([50])
@@ -286,10 +285,11 @@ def test_turn_bet_first_is_read_in_a_safe_street_solve_and_the_river_in_its_own(
     rv = st.view(st.actor)
     assert agent.act(rv) is not None
     c = agent.counters()
-    assert (c["street_solves"], c["blueprint_gadgets"], c["searches_river"], c["fallbacks"]) == (2, 2, 1, 0)
+    assert (c["street_solves"], c["nested_solves"], c["safe_solves"], c["searches_river"],
+            c["fallbacks"]) == (2, 2, 2, 1, 0)
     river = next(s for s in agent.solves.values() if s.street == 3 and s.n_events < len(rv.events))
-    assert river.solver.gadget_player == 1 - me and not river.solver.leaf_nodes
-
+    assert not river.solver.leaf_nodes
+    assert agent.prev.solver.gadget_player == 1 - me
 
 def test_range_queries_record_the_searched_strategy_for_its_own_range() -> None:
     """Answering range queries only (as LBR asks; the agent never acts), the turn

@@ -7,10 +7,9 @@ from typing import Any
 
 import numpy as np
 
-from pokerlab.agents.search.locking import blueprint_values
 from pokerlab.evaluation.matches import hand_cards, hand_seed, play_hunl_hand
 from pokerlab.holdem.engine import Action, ActionKind, HoldemConfig, HoldemState
-from pokerlab.holdem.view import final_view, make_view
+from pokerlab.holdem.view import final_view
 from pokerlab.registry import make_agent
 from pokerlab.subgame.resolve import node_reach
 from pokerlab.subgame.solve_config import SolveConfig
@@ -49,20 +48,13 @@ def test_untrusted_model_plays_safe_and_reads_the_street_in_a_solve_from_its_sta
     assert not agent.trusted(3)
     agent.act(view)
     s = agent.stats
-    # two safe solves: the street's, with the gadget against the blueprint, and the decision's
-    assert s.street_solves == 1 and s.nested == 1 and s.safe_solves == 2 and s.searches == 1
-    assert s.blueprint_gadgets == 1
+    assert s.street_solves == 1 and s.nested == 1 and s.safe_solves == 1 and s.searches == 1
     anchor = agent.solves[next(k for k in agent.solves if len(k[1]) < len(view.events) - 1)]
     assert anchor.solver.tree.action_names[0][0] == "check"  # rooted at the street's first decision
-    # the street's solve is safe: each opponent hand may take its best-response value
-    # against the blueprint's play of the street
+    # the street's solve is not itself safe: with the blueprint's gadget there LBR (setting
+    # 2, 600 deals) won 289 mbb/hand more against the river searcher (docs/evaluation.md)
+    assert anchor.solver.gadget_player == -1 and s.blueprint_gadgets == 0
     me = view.player
-    assert anchor.solver.gadget_player == 1 - me
-    start = _river(bet_first=False)
-    bp = blueprint_values(agent.base, make_view(start, me), anchor.solver.spot, gadget="br", threads=1,
-                          deadline=None)
-    assert bp is not None
-    np.testing.assert_allclose(anchor.solver.gadget_cbv, bp[anchor.solver.deal.combos[1 - me]], rtol=1e-9)
     tokens = []
     tr = anchor.solver.tree
     names, amts = tr.action_names[0], tr.action_amounts[0]

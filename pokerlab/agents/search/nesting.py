@@ -40,8 +40,8 @@ def anchor(agent: Searcher, view: PlayerView, deadline: float, mine: int | None,
     earlier street's solve whose tree covers this street (:func:`reaches_next_street`);
     else, when the opponent has acted on this street before the searcher (``anchor``), a
     solve of the whole street from its start (Pluribus: the opponent's actions there are
-    read in a solved strategy, not through the model; safe, its gadget's values against
-    the blueprint, when the decision is); else ``None``."""
+    read in a solved strategy, not through the model; the solve itself carries no
+    gadget: docs/search.md); else ``None``."""
     me = view.player
     ev = view.events
     start = max((i + 1 for i, e in enumerate(ev) if isinstance(e, BoardDealt)), default=0)

@@ -357,9 +357,7 @@ def solve(agent: Searcher, view: PlayerView, deadline: float, mine: int | None, 
         spot = fit_limited(agent, spot, left) if how.limited else fit_full(agent, spot, left)
         if spot is None:
             return None
-    if rg.cbv is None and how.safe and (len(view.board) == 5 or how.limited):
-        # the hand's first safe solve of a street (at the searcher's decision, or at the
-        # street's start when the opponent acts first there: :func:`street_solve`)
+    if rg.cbv is None and how.safe and root_actor is None and (len(view.board) == 5 or how.limited):
         spot = first_gadget(agent, view, spot, root, rg, deadline, how.limited)
     solver = SpotSolver(spot, SolveConfig(isomorphism=False), max_memory=cfg.budget.max_memory,
                         threads=cfg.budget.threads, depth_limited=how.limited)
