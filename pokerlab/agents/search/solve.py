@@ -374,7 +374,7 @@ def solve(agent: Searcher, view: PlayerView, deadline: float, mine: int | None, 
         return None
     agent.stats.locked_nodes += locked
     gadget = rg.cbv is not None
-    capped = LOCKED_ITERATIONS if locked or gadget else LIMITED_ITERATIONS if how.limited else 0
+    capped = LIMITED_ITERATIONS if how.limited else LOCKED_ITERATIONS if locked or gadget else 0
     stoppable = not gadget and not cfg.budget.iterations and not locked and not how.limited
     if not iterate(agent, solver, spot, leaves, capped=capped, stoppable=stoppable, deadline=deadline):
         return None
