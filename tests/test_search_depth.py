@@ -98,6 +98,15 @@ def _flop_state(hole: tuple[int, int], opp: tuple[int, int], board: list[int]) -
     return st
 
 
+def _turn_state() -> HoldemState:
+    """The flop of :func:`_flop_state` checked through, the turn dealt."""
+    st = _flop_state((0, 5), (12, 13), [10, 20, 30])
+    while st.phase.name == "BETTING" and st.street == 1:
+        st.apply(Action(kind=ActionKind.CHECK_CALL))
+    st.deal_board([40])
+    return st
+
+
 def test_depth_limited_search_from_the_flop_plays_and_keeps_its_own_range() -> None:
     """A depth-limited flop search acts from its solve, and its range on the turn is its
     prior times the probability its solve gave the action it took (not the blueprint's)."""
@@ -161,10 +170,7 @@ def test_turn_leaves_all_rivers_on_request() -> None:
     """``runouts=48`` at a turn leaf evaluates every river at every refresh (no sampling)."""
     agent: Any = make_agent("search(street=turn,depth=1,iters=3,tilt=0,runouts=48)", game="hunl",
                             config=CFG)
-    st = _flop_state((0, 5), (12, 13), [10, 20, 30])
-    while st.phase.name == "BETTING" and st.street == 1:
-        st.apply(Action(kind=ActionKind.CHECK_CALL))
-    st.deal_board([40])
+    st = _turn_state()
     agent.reset(3)
     agent.act(st.view(st.actor))
     leaves = agent.prev.solver.leaf_model
@@ -228,10 +234,7 @@ def test_first_depth_limited_search_is_safe_with_the_continuation_gadget() -> No
     from pokerlab.agents.search.locking import blueprint_values
 
     agent: Any = make_agent("search(street=turn,depth=1,iters=4,safe=1)", game="hunl", config=CFG)
-    st = _flop_state((0, 5), (12, 13), [10, 20, 30])
-    while st.phase.name == "BETTING" and st.street == 1:
-        st.apply(Action(kind=ActionKind.CHECK_CALL))
-    st.deal_board([40])
+    st = _turn_state()
     agent.reset(3)
     view = st.view(st.actor)
     act = agent.act(view)
@@ -264,10 +267,7 @@ def test_turn_bet_first_is_read_in_a_street_solve_and_the_river_in_its_own() -> 
     depth-limited turn solve cannot be followed past the turn's leaves, so it solves the
     river from its start (a second street solve) and nests there."""
     agent: Any = make_agent("search(street=turn,depth=1,iters=4,safe=1)", game="hunl", config=CFG)
-    st = _flop_state((0, 5), (12, 13), [10, 20, 30])
-    while st.phase.name == "BETTING" and st.street == 1:
-        st.apply(Action(kind=ActionKind.CHECK_CALL))
-    st.deal_board([40])
+    st = _turn_state()
     st.apply(Action(kind=ActionKind.RAISE, amount=550))  # the first actor bets 60% pot
     agent.reset(3)
     view = st.view(st.actor)
@@ -298,10 +298,7 @@ def test_range_queries_record_the_searched_strategy_for_its_own_range() -> None:
     in between (the record is kept by the public state); the blueprint's strategy there
     would give another range.  A new hand forgets the records."""
     agent: Any = make_agent("search(street=turn,depth=1,iters=4,tilt=0)", game="hunl", config=CFG)
-    st = _flop_state((0, 5), (12, 13), [10, 20, 30])
-    while st.phase.name == "BETTING" and st.street == 1:
-        st.apply(Action(kind=ActionKind.CHECK_CALL))
-    st.deal_board([40])
+    st = _turn_state()
     agent.reset(3)
     view = st.view(st.actor)
     me = view.player

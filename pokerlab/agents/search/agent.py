@@ -189,22 +189,25 @@ class SearchAgent(AgentBase):
         k = int(np.searchsorted(np.cumsum(sigma), u, side="right"))
         k = min(k, len(names) - 1)
         amount = solver.tree.action_amounts[0][k]
-        self.record_strategy(view, solver)
+        self.record_strategy(view, solver, root_strategy)
         self.prev = self.keep(view, got)
         return real_action(view, names[k], amount)
 
-    def record_strategy(self, view: PlayerView, solver: Any) -> tuple[list[Action], np.ndarray]:
-        """The solve's strategy at its root as real actions and (1326, actions)
-        probabilities (zero off its range), recorded in the beliefs: its own range later
-        in the hand follows the action it is seen to take, whether it acted here or
-        answered a range query (as LBR asks) that its later searches must agree with."""
+    def record_strategy(self, view: PlayerView, solver: Any,
+                        sigma: np.ndarray | None = None) -> tuple[list[Action], np.ndarray]:
+        """The solve's strategy at its root (``sigma``, its average strategy there when
+        already read) as real actions and (1326, actions) probabilities (zero off its
+        range), recorded in the beliefs: its own range later in the hand follows the action
+        it is seen to take, whether it acted here or answered a range query (as LBR asks)
+        that its later searches must agree with."""
         from pokerlab.policy.range_query import real_columns
 
         acts, col = real_columns(
             real_action(view, name, amount)
             for name, amount in zip(solver.action_names(0), solver.tree.action_amounts[0], strict=True))
         probs = np.zeros((1326, len(acts)))
-        sigma = solver.average_strategy(0)
+        if sigma is None:
+            sigma = solver.average_strategy(0)
         hands = solver.deal.combos[view.player]
         for k, c in enumerate(col):
             probs[hands, c] += sigma[k]

@@ -29,8 +29,8 @@ def street_start(view: PlayerView) -> tuple[int, int]:
 def reaches_next_street(solve: Solve) -> bool:
     """Whether ``solve``'s tree goes on past its street (not depth-limited: a
     depth-limited tree ends at the street's leaves, so a later street cannot nest in it)."""
-    leaf = getattr(solve.solver.tree, "leaf", None)
-    return leaf is None or not bool(np.asarray(leaf).any())
+    leaf = solve.solver.tree.leaf
+    return leaf is None or not bool(leaf.any())
 
 
 def anchor(agent: Searcher, view: PlayerView, deadline: float, mine: int | None,

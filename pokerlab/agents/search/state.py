@@ -105,10 +105,9 @@ class SearchStats:
 
 def public_key(view: PlayerView, n_events: int | None = None) -> tuple[Any, ...]:
     """The searcher and the public events of ``view`` (its first ``n_events`` events)."""
-    from pokerlab.holdem.events import HoleDealt
+    from pokerlab.agents.beliefs import public_events
 
-    ev = view.events if n_events is None else view.events[:n_events]
-    return (view.player, tuple(e for e in ev if not isinstance(e, HoleDealt)))
+    return (view.player, public_events(view.events if n_events is None else view.events[:n_events]))
 
 
 class Searcher(Protocol):
