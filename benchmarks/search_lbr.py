@@ -98,6 +98,8 @@ def stats(x: np.ndarray) -> dict[str, float]:
 
 
 def table(ev: dict[str, Any], a: argparse.Namespace) -> str:
+    from pokerlab.agents.search.state import ERROR_PREFIX
+
     c = lambda d: f"{d['mbb']:+.0f} +- {d['ci95_mbb']:.0f}"  # noqa: E731
     lines = ["| LBR against | actions, from round | deals (hands) | LBR mbb/hand | seconds |",
              "|---|---|---:|---:|---:|"]
@@ -106,10 +108,17 @@ def table(ev: dict[str, Any], a: argparse.Namespace) -> str:
         lines.append(f"| `{d['spec']}` | {a.actions}, {a.from_round} | {a.deals:,} "
                      f"({2 * a.deals:,}) | {c(d)} | {d['seconds']:.0f} |")
     lines.append(f"| difference (search - base), same deals | | | **{c(ev['difference'])}** | |")
+    for name, d in ev.get("by_seat", {}).items():
+        who = "LBR as the big blind" if name == "lbr_big_blind" else "LBR as the button"
+        lines.append(f"| {who}: base / search / difference | | | {c(d['base'])} / {c(d['search'])} "
+                     f"/ {c(d['difference'])} | |")
     lines.append("")
     sc = ev["search"].get("counters", {})
     extra = (f"; the searcher solved {sc.get('searches', 0):,} decisions and fell back to the "
              f"base policy on {sc.get('fallbacks', 0):,}" if sc else "")
+    errors = {k[len(ERROR_PREFIX):]: int(v) for k, v in sc.items() if k.startswith(ERROR_PREFIX)}
+    if errors:
+        extra += " (errors: " + "; ".join(f"{n} x {m}" for m, n in sorted(errors.items())) + ")"
     lines.append(f"At {a.stack:g} bb, seed {a.seed}, {a.estimator} estimator, {a.workers} "
                  f"worker process(es); load "
                  f"average {ev['load_before']:.1f} before, {ev['load_after']:.1f} after"
@@ -141,6 +150,12 @@ def main() -> None:
         per[key] = p
         ev[key] = {"spec": spec, **stats(p), "seconds": round(secs, 1), "counters": counters}
     ev["difference"] = stats(per["search"] - per["base"])
+    # LBR as the big blind (seat 0: it acts first after the flop, the agent is the button)
+    # and as the button (seat 1), each a mean over the deals
+    ev["by_seat"] = {name: {key: stats(x[:, [seat, seat]])
+                            for key, x in (("base", per["base"]), ("search", per["search"]),
+                                           ("difference", per["search"] - per["base"]))}
+                     for seat, name in ((0, "lbr_big_blind"), (1, "lbr_button"))}
     ev["load_after"] = os.getloadavg()[0]
     text = table(ev, a)
     print(json.dumps(ev, indent=1) if a.json else text)

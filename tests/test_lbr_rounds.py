@@ -65,7 +65,9 @@ def test_per_round_specs_parse() -> None:
 @pytest.mark.parametrize("text,needle", [
     ("c,56,fc,fc,fc", "5 per-round sets"),
     ("c/56/fc/fc/fc", "5 per-round sets"),
-    ("c,56,fc,zz", "per round"),
+    ("c,56,fc,zz", "round 4's set 'zz'"),
+    ("c,56,zz,fc", "round 3's set 'zz'"),
+    ("C, 56, 50%, fc", "round 3's set '50%'"),
     ("c/zz/fc/fc", "'zz'"),
     ("c//fc/fc", "empty per-round set"),
     ("", "got ''"),

@@ -101,6 +101,31 @@ def test_unsafe_search_and_tiny_budgets_still_act() -> None:
     tiny = build_agent("search(ms=1,street=flop)", config=CFG, seed=1)
     _play(tiny, build_agent("call", config=CFG), 20)  # no subgame fits 1 ms: the blueprint acts
     assert tiny.stats.fallbacks > 0 and tiny.stats.fallbacks + tiny.stats.searches == len(tiny.stats.think_ms)
+    c = tiny.counters()
+    assert c["fallbacks_budget"] == tiny.stats.fallbacks and c["fallbacks_error"] == 0
+    assert not any(k.startswith("fallback_error: ") for k in c)
+
+
+def test_fallbacks_on_an_error_are_counted_by_their_message(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A search that cannot run plays the base policy, and the counters say why: one
+    numeric counter per error line (what a match sums over its chunks)."""
+    from pokerlab.errors import PokerlabError
+
+    agent = build_agent("search(street=river,iters=10)", config=CFG, seed=1)
+    calls = {"n": 0}
+
+    def failing(view, deadline):  # type: ignore[no-untyped-def]
+        calls["n"] += 1
+        raise PokerlabError("odd spot" if calls["n"] % 3 else "other spot")
+
+    monkeypatch.setattr(agent, "search", failing)
+    _play(agent, build_agent("call", config=CFG, seed=2), 30)
+    c = agent.counters()
+    n = calls["n"]
+    assert n > 3 and c["searches"] == 0 and c["fallbacks"] == c["fallbacks_error"] == n
+    assert c["fallback_error: odd spot"] == n - n // 3
+    assert c["fallback_error: other spot"] == n // 3
+    assert c["fallbacks_budget"] == 0
 
 
 def test_search_range_contains_its_hand_and_the_opponent_range_follows_the_blueprint() -> None:

@@ -114,6 +114,13 @@ def split_rounds(text: str) -> list[str] | None:
     parts = [p.strip().lower() for p in text.split(",")]
     if len(parts) > 1 and all(p in ROUND_SETS for p in parts):
         return parts
+    if len(parts) > 1 and any(p in ROUND_SETS for p in parts):
+        # named sets beside something else: meant per round (no bet-set text holds a named
+        # set), so name the part that is not one
+        r, bad = next((r, p) for r, p in enumerate(parts, start=1) if p not in ROUND_SETS)
+        raise LBRError(f"LBR action set {text!r}: round {r}'s set {bad!r} is not one of "
+                       f"{', '.join(ROUND_SETS)} (per-round sets separated by commas; give a "
+                       f"bet-set text for a round with '/', e.g. c/c/50%,100%/fc)")
     return None
 
 

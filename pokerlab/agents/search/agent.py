@@ -17,6 +17,7 @@ from pokerlab.agents.search.opponent import opponent_model
 from pokerlab.agents.search.solve import solve, warm_up
 from pokerlab.agents.search.state import (
     BUDGET_REASON,
+    ERROR_PREFIX,
     LEAF_COST,
     RATE_S_PER_BYTE,
     SearchStats,
@@ -119,6 +120,9 @@ class SearchAgent(AgentBase):
         budget = st.reasons.get(BUDGET_REASON, 0)  # no subgame fitted the time left
         out["fallbacks_budget"] = budget
         out["fallbacks_error"] = st.fallbacks - budget
+        for reason, n in st.reasons.items():  # each error's one line, counted (summed by a match)
+            if reason != BUDGET_REASON:
+                out[f"{ERROR_PREFIX}{reason}"] = n
         for s, name in enumerate(STREETS[1:], start=1):
             out[f"searches_{name}"] = st.searches_by_street[s]
             out[f"fallbacks_{name}"] = st.fallbacks_by_street[s]

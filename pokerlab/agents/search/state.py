@@ -65,6 +65,10 @@ class Solve:
 BUDGET_REASON = "no subgame fits the budget"
 """The fallback reason when no subgame fitted the time left."""
 
+ERROR_PREFIX = "fallback_error: "
+"""A counter of fallbacks on one error is keyed by this and the error's one line (the
+counters stay numbers, so a match sums them over its chunks like the rest)."""
+
 
 @dataclass
 class SearchStats:
