@@ -25,7 +25,8 @@ pot in 50-100."""
 LIMITED_ITERATIONS = 100
 """The same for a depth-limited solve, safe or not (its leaves are estimates, refreshed as
 it goes; capped at 50 with a gadget, LBR setting (2) won +186 +- 168 mbb/hand over the
-blueprint against the turn searcher, at 100 +72 +- 171: docs/evaluation.md)."""
+blueprint against the turn searcher, at 100 +72 +- 171, at 300 +144 +- 176:
+docs/evaluation.md)."""
 
 REFRESH_EVERY = 8
 """A depth-limited solve evaluates its leaves exactly before iterations 1, 2, 4, 8 and then
