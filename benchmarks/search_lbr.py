@@ -151,8 +151,8 @@ def main() -> None:
         ev[key] = {"spec": spec, **stats(p), "seconds": round(secs, 1), "counters": counters}
     ev["difference"] = stats(per["search"] - per["base"])
     # LBR as the big blind (seat 0: it acts first after the flop, the agent is the button)
-    # and as the button (seat 1), each a mean over the deals
-    ev["by_seat"] = {name: {key: stats(x[:, [seat, seat]])
+    # and as the button (seat 1): that seat's column, one value per deal
+    ev["by_seat"] = {name: {key: stats(x[:, seat:seat + 1])
                             for key, x in (("base", per["base"]), ("search", per["search"]),
                                            ("difference", per["search"] - per["base"]))}
                      for seat, name in ((0, "lbr_big_blind"), (1, "lbr_button"))}
