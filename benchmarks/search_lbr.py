@@ -19,19 +19,27 @@ depend on the machine's speed) and ``--base SPEC`` (default ``blueprint-100``).
 Writes the table between ``<!-- search_lbr:begin -->`` and ``<!-- search_lbr:end -->`` of
 docs/search.md (``--no-write`` to only print).
 
+``--save-deals FILE.npz`` keeps the per-deal chips of both agents (and the run's settings);
+``--versus FILE.npz`` pairs this run's searcher with the searcher of such an earlier run on
+the same deals (same seed, deal count, stack, actions, round and estimator, checked), so two
+searcher configurations are compared deal for deal (``versus`` in the JSON: this run's minus
+the earlier one's, overall and by seat).
+
 Usage: ``python benchmarks/search_lbr.py [--deals 1000] [--search SPEC] [--base SPEC]
 [--actions fcpa] [--from-round 4] [--stack 100] [--seed 1] [--workers 2]
-[--estimator sampled|expected] [--json] [--no-write]``
+[--estimator sampled|expected] [--save-deals FILE.npz] [--versus FILE.npz] [--json] [--no-write]``
 """
 
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import math
 import os
 import sys
 import time
+import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -112,6 +120,11 @@ def table(ev: dict[str, Any], a: argparse.Namespace) -> str:
         who = "LBR as the big blind" if name == "lbr_big_blind" else "LBR as the button"
         lines.append(f"| {who}: base / search / difference | | | {c(d['base'])} / {c(d['search'])} "
                      f"/ {c(d['difference'])} | |")
+    if "versus" in ev:
+        v = ev["versus"]
+        seats = " / ".join(c(v["by_seat"][k]) for k in ("lbr_big_blind", "lbr_button"))
+        lines.append(f"| difference (search - `{v['spec']}`, an earlier run), same deals; LBR as "
+                     f"big blind / as button {seats} | | | **{c(v['difference'])}** | |")
     lines.append("")
     sc = ev["search"].get("counters", {})
     extra = (f"; the searcher solved {sc.get('searches', 0):,} decisions and fell back to the "
@@ -127,6 +140,30 @@ def table(ev: dict[str, Any], a: argparse.Namespace) -> str:
     return "\n".join(lines)
 
 
+def load_versus(path: str, settings: dict[str, Any]) -> tuple[np.ndarray, str]:
+    """The searcher's per-deal chips and spec of an earlier run saved with ``--save-deals``
+    (its settings must equal ``settings``: the same deals)."""
+    try:
+        with np.load(path, allow_pickle=False) as z:
+            saved = json.loads(str(z["settings"]))
+            search, spec = np.asarray(z["search"], dtype=np.float64), str(z["spec"])
+    except FileNotFoundError:
+        raise versus_error(f"--versus {path}: no such file") from None
+    except (OSError, ValueError, KeyError, zipfile.BadZipFile):
+        raise versus_error(f"--versus {path}: not a file saved by --save-deals") from None
+    if saved != settings:
+        diff = ", ".join(f"{k} {saved.get(k)!r} there, {v!r} here" for k, v in settings.items()
+                         if saved.get(k) != v)
+        raise versus_error(f"--versus {path}: other deals ({diff})")
+    return search, spec
+
+
+def versus_error(msg: str) -> SystemExit:
+    """One line on stderr, exit code 2."""
+    print(f"error: {msg}", file=sys.stderr)
+    return SystemExit(2)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--deals", type=int, default=1000)
@@ -140,9 +177,14 @@ def main() -> None:
     ap.add_argument("--estimator", choices=("sampled", "expected", "active"), default="sampled",
                     help="LBR's per-deal estimator (expected: the agent's hand and action "
                     "draws integrated out)")
+    ap.add_argument("--save-deals", default="", help="keep the per-deal chips in this .npz")
+    ap.add_argument("--versus", default="", help="pair the searcher with an earlier run's (.npz)")
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--no-write", action="store_true")
     a = ap.parse_args()
+    settings = {"seed": a.seed, "deals": a.deals, "stack": a.stack, "actions": a.actions,
+                "from_round": a.from_round, "estimator": a.estimator}
+    earlier = load_versus(a.versus, settings) if a.versus else None
     ev: dict[str, Any] = {"load_before": os.getloadavg()[0], "estimator": a.estimator}
     per = {}
     for key, spec in (("base", a.base), ("search", a.search)):
@@ -156,6 +198,19 @@ def main() -> None:
                             for key, x in (("base", per["base"]), ("search", per["search"]),
                                            ("difference", per["search"] - per["base"]))}
                      for seat, name in ((0, "lbr_big_blind"), (1, "lbr_button"))}
+    if earlier is not None:
+        other, spec = earlier
+        d = per["search"] - other
+        ev["versus"] = {"spec": spec, "difference": stats(d),
+                        "by_seat": {name: stats(d[:, seat:seat + 1])
+                                    for seat, name in ((0, "lbr_big_blind"), (1, "lbr_button"))}}
+    if a.save_deals:
+        from pokerlab.io import atomic_write_bytes
+
+        buf = io.BytesIO()
+        np.savez(buf, base=per["base"], search=per["search"], spec=np.array(a.search),
+                 settings=np.array(json.dumps(settings, sort_keys=True)))
+        atomic_write_bytes(Path(a.save_deals), buf.getvalue())
     ev["load_after"] = os.getloadavg()[0]
     text = table(ev, a)
     print(json.dumps(ev, indent=1) if a.json else text)

@@ -87,3 +87,36 @@ def test_canonical_form_isomorphism():
     # 169 preflop classes == number of distinct canonical hole-card forms
     forms = {canonical_form(list(map(int, c)), []) for c in COMBOS}
     assert len(forms) == 169
+
+
+def test_deal_possible_counts_pairs_by_cards_as_brute_force_does():
+    """``deal_possible`` (pairs sharing a card counted by cards) against every pair."""
+    from pokerlab.cards import COMBO_INDEX, COMBO_MASKS, deal_possible
+
+    rng = np.random.default_rng(5)
+    cases = []
+    for size in (1, 2, 3, 5, 20, 200):
+        for _ in range(40):
+            r0 = np.zeros(1326)
+            r1 = np.zeros(1326)
+            r0[rng.choice(1326, size=size, replace=False)] = rng.random(size) + 0.1
+            r1[rng.choice(1326, size=max(1, size // 2), replace=False)] = 1.0
+            cases.append((r0, r1))
+    # ranges that block each other: one hand against every hand holding one of its cards
+    ak = COMBO_INDEX[48, 44]
+    r0 = np.zeros(1326)
+    r0[ak] = 1.0
+    blocking = ((COMBO_MASKS & COMBO_MASKS[ak]) != 0).astype(float)
+    cases += [(r0, blocking), (blocking, r0), (r0, r0), (np.zeros(1326), blocking)]
+    # the same one hand and one other sharing a card: no deal; one disjoint hand: a deal
+    r1 = np.zeros(1326)
+    r1[COMBO_INDEX[48, 40]] = 1.0
+    cases.append((r0 + r1, r1))
+    r2 = r1.copy()
+    r2[COMBO_INDEX[0, 1]] = 0.5
+    cases.append((r0 + r1, r2))
+    got = [deal_possible(a, b) for a, b in cases]
+    want = [bool(np.any((COMBO_MASKS[a > 0][:, None] & COMBO_MASKS[b > 0][None, :]) == 0)) for a, b in cases]
+    assert got == want
+    assert got[-6:] == [False, False, False, False, False, True]
+    assert 0 < sum(got) < len(got)

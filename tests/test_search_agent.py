@@ -128,6 +128,35 @@ def test_fallbacks_on_an_error_are_counted_by_their_message(monkeypatch: pytest.
     assert c["fallbacks_budget"] == 0
 
 
+@pytest.mark.parametrize("spec", ["search(street=river,iters=10,anchor=0)",
+                                  "search(street=river,iters=10,anchor=0,safe=1)"])
+def test_ranges_that_admit_no_deal_are_widened_not_a_fallback(monkeypatch: pytest.MonkeyPatch,
+                                                              spec: str) -> None:
+    """Two modelled ranges where every combo of one shares a card with every combo of the
+    other (the searcher's range its one hand, the opponent's only hands holding one of its
+    cards) leave the spot no deal: the opponent's range is widened and the search runs
+    (before, every such decision fell back on an error)."""
+    from pokerlab.cards.cards import COMBO_INDEX, combos_blocked_by, deal_possible
+
+    agent = build_agent(spec, config=CFG, seed=1)
+    seen: list[tuple[np.ndarray, np.ndarray]] = []
+
+    def blocking(view):  # type: ignore[no-untyped-def]
+        r = np.zeros((2, 1326))
+        r[view.player, COMBO_INDEX[view.hole[0], view.hole[1]]] = 1.0
+        theirs = combos_blocked_by(view.hole) & ~combos_blocked_by(view.board)
+        r[1 - view.player, theirs] = 1.0
+        assert not deal_possible(r[0], r[1])
+        seen.append((r[0], r[1]))
+        return r
+
+    monkeypatch.setattr(agent.beliefs, "update", blocking)
+    _play(agent, build_agent("call", config=CFG, seed=2), 12)
+    c = agent.counters()
+    assert seen and c["searches_river"] > 0 and c["fallbacks_error"] == 0
+    assert c["widened_ranges"] >= c["searches_river"]
+
+
 def test_search_range_contains_its_hand_and_the_opponent_range_follows_the_blueprint() -> None:
     """At a river decision facing a bet, the tracked ranges are the blueprint's Bayes
     ranges: the bettor's range is narrower than the checker's."""

@@ -172,6 +172,22 @@ def combos_blocked_by(cards: Iterable[int]) -> np.ndarray:
     return (COMBO_MASKS & m) != 0
 
 
+def deal_possible(r0: np.ndarray, r1: np.ndarray) -> bool:
+    """Whether two ranges over the 1326 combos (weights > 0 count) hold some pair of hands
+    with no card in common.  Counted by cards, not by pairs: the pairs that share a card
+    are the sum over cards of the two ranges' combos holding it, less the combos in both
+    (a combo shares both its cards with itself, so it is counted twice there)."""
+    s0 = np.asarray(r0) > 0
+    s1 = np.asarray(r1) > 0
+    n0, n1 = int(s0.sum()), int(s1.sum())
+    if n0 == 0 or n1 == 0:
+        return False
+    a = np.bincount(COMBOS[s0].ravel(), minlength=52)
+    b = np.bincount(COMBOS[s1].ravel(), minlength=52)
+    sharing = int(np.dot(a, b)) - int(np.count_nonzero(s0 & s1))
+    return n0 * n1 > sharing
+
+
 # ---------------------------------------------------------------- 169 preflop classes
 def _class_name(hi: int, lo: int, suited: bool) -> str:
     if hi == lo:

@@ -31,7 +31,7 @@ from typing import Any
 
 import numpy as np
 
-from pokerlab.cards.cards import COMBO_MASKS, NUM_COMBOS, cards_mask, cards_str, parse_cards
+from pokerlab.cards.cards import COMBO_MASKS, NUM_COMBOS, cards_mask, cards_str, deal_possible, parse_cards
 from pokerlab.cards.ranges import parse_range
 from pokerlab.errors import BetSizeError, ConfigError, PokerlabError, RangeError
 
@@ -326,13 +326,7 @@ def make_spot(*, board: str | Sequence[int], pot: float, stack: float, oop: str 
     r0 = _range_of(oop, cards, "out-of-position (--oop)")
     r1 = _range_of(ip, cards, "in-position (--ip)")
     # some pair of hands must be possible together
-    m0 = COMBO_MASKS[r0 > 0]
-    m1 = COMBO_MASKS[r1 > 0]
-    if len(m0) * len(m1) <= 4_000_000:
-        ok = bool(np.any((m0[:, None] & m1[None, :]) == 0))
-    else:
-        ok = True
-    if not ok:
+    if not deal_possible(r0, r1):
         raise RangeError("the two ranges share a card in every pair of hands: no deal is possible")
     root = root if root is not None else Root()
     check_root(root, int(round(stack)))

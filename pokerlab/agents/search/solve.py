@@ -4,7 +4,7 @@
    model is trusted on this street);
 2. :func:`start_ranges`: nested in an earlier solve of the hand (its reach, and when safe
    the gadget's values) or modelled by Bayes (:class:`~pokerlab.agents.beliefs.HoldemBeliefs`),
-   pruned and floored;
+   pruned and floored, and widened where they admit no deal (:func:`dealable`);
 3. :func:`build_spot`: the spot rooted at this decision, fitted to the budget
    (:func:`fit_full`, :func:`fit_limited`), with the river's blueprint gadget
    (:func:`first_gadget`) at the hand's first safe search (river, or depth-limited);
@@ -32,6 +32,7 @@ from pokerlab.agents.search.state import (
     PRUNE,
     RATE_S_PER_BYTE,
     REFRESH_EVERY,
+    WIDEN,
     Searcher,
 )
 from pokerlab.errors import AgentError
@@ -139,7 +140,29 @@ def start_ranges(agent: Searcher, view: PlayerView, deadline: float, mine: int |
     ours = r0 if me == 0 else r1
     if mine is not None and ours[mine] <= 0:
         raise AgentError("search: its own hand is outside its range")
-    return Ranges(r0=r0, r1=r1, cbv=cbv, prior=prior, nested=nested is not None)
+    return dealable(agent, Ranges(r0=r0, r1=r1, cbv=cbv, prior=prior, nested=nested is not None),
+                    me, view.board)
+
+
+def dealable(agent: Searcher, rg: Ranges, me: int, board: Any) -> Ranges:
+    """``rg``, or where the searcher's range and the opponent's (its ``prior`` when the
+    solve is safe) hold no pair of hands without a common card, the ranges widened so
+    that they do: a safe solve becomes unsafe (the opponent's reach, no gadget) and, if
+    that is not enough, every combo the board allows keeps :data:`WIDEN` of the
+    opponent's largest weight.  Two narrowed ranges can block each other entirely (every
+    combo the searcher holds shares a card with every combo it credits the opponent
+    with); the spot would have no deal to solve."""
+    from pokerlab.cards.cards import deal_possible
+
+    ours = rg.r0 if me == 0 else rg.r1
+    theirs = rg.r1 if me == 0 else rg.r0
+    if deal_possible(ours, rg.prior if rg.prior is not None else theirs):
+        return rg
+    agent.stats.widened += 1
+    if not deal_possible(ours, theirs):
+        theirs = floored(theirs, WIDEN, board)
+    r0, r1 = (ours, theirs) if me == 0 else (theirs, ours)
+    return Ranges(r0=r0, r1=r1, cbv=None, prior=None, nested=rg.nested)
 
 
 def build_spot(agent: Searcher, view: PlayerView, rg: Ranges, root_actor: int | None) -> tuple[Any, Any, int]:

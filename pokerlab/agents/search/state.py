@@ -50,6 +50,10 @@ PRUNE = 1e-3
 """Combos whose weight is below this share of the range's largest are dropped from a
 subgame (unsafe ranges); the searcher's own hand is always kept."""
 
+WIDEN = 0.01
+"""Where the two ranges of a solve admit no deal, every combo the board allows keeps this
+share of the opponent's largest weight (:func:`~pokerlab.agents.search.solve.dealable`)."""
+
 
 @dataclass
 class Solve:
@@ -85,6 +89,8 @@ class SearchStats:
     model_refits: int = 0
     depth_limited: int = 0
     street_solves: int = 0
+    widened: int = 0
+    """Solves whose ranges admitted no deal until widened (:func:`~pokerlab.agents.search.solve.dealable`)."""
     reasons: dict[str, int] = field(default_factory=dict)
     searches_by_street: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
     """Decision searches by street (0 preflop .. 3 river)."""
