@@ -31,6 +31,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_spot_report import SRP_IP, SRP_OOP, sample_boards  # noqa: E402
+from search_opponents import fail  # noqa: E402
 
 
 @dataclass(frozen=True)
@@ -46,13 +47,13 @@ def parse_algo(text: str) -> dict[str, Any]:
     """``SolveConfig`` keywords of one schedule text (see the module docstring)."""
     name, _, params = text.partition(":")
     if name not in ("rdcfr", "cfr+", "lcfr", "dcfr") or (params and name != "dcfr"):
-        raise SystemExit(f"error: unknown schedule {text!r} (rdcfr, cfr+, lcfr, dcfr[:A,B,G])")
+        raise fail(f"unknown schedule {text!r} (rdcfr, cfr+, lcfr, dcfr[:A,B,G])")
     out: dict[str, Any] = {"algo": name}
     if params:
         try:
             a, b, g = (float(x) for x in params.split(","))
         except ValueError:
-            raise SystemExit(f"error: schedule {text!r}: dcfr:ALPHA,BETA,GAMMA, three numbers") from None
+            raise fail(f"schedule {text!r}: dcfr:ALPHA,BETA,GAMMA, three numbers") from None
         out.update(alpha=a, beta=b, gamma=g)
     return out
 

@@ -51,6 +51,9 @@ DOC = ROOT / "docs" / "search.md"
 NAME = "search_lbr"
 Z95 = 1.959963984540054
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from search_opponents import fail  # noqa: E402
+
 
 @dataclass(frozen=True)
 class Chunk:
@@ -148,20 +151,20 @@ def load_versus(path: str, settings: dict[str, Any]) -> tuple[np.ndarray, str]:
             saved = json.loads(str(z["settings"]))
             search, spec = np.asarray(z["search"], dtype=np.float64), str(z["spec"])
     except FileNotFoundError:
-        raise versus_error(f"--versus {path}: no such file") from None
+        raise fail(f"--versus {path}: no such file") from None
     except (OSError, ValueError, KeyError, zipfile.BadZipFile):
-        raise versus_error(f"--versus {path}: not a file saved by --save-deals") from None
+        raise fail(f"--versus {path}: not a file saved by --save-deals") from None
     if saved != settings:
         diff = ", ".join(f"{k} {saved.get(k)!r} there, {v!r} here" for k, v in settings.items()
                          if saved.get(k) != v)
-        raise versus_error(f"--versus {path}: other deals ({diff})")
+        raise fail(f"--versus {path}: other deals ({diff})")
     return search, spec
 
 
-def versus_error(msg: str) -> SystemExit:
-    """One line on stderr, exit code 2."""
-    print(f"error: {msg}", file=sys.stderr)
-    return SystemExit(2)
+def by_seat(x: np.ndarray) -> dict[str, dict[str, float]]:
+    """:func:`stats` of LBR as the big blind (seat 0: it acts first after the flop, the agent
+    is the button) and as the button (seat 1): that seat's column, one value per deal."""
+    return {name: stats(x[:, seat:seat + 1]) for seat, name in ((0, "lbr_big_blind"), (1, "lbr_button"))}
 
 
 def main() -> None:
@@ -192,18 +195,13 @@ def main() -> None:
         per[key] = p
         ev[key] = {"spec": spec, **stats(p), "seconds": round(secs, 1), "counters": counters}
     ev["difference"] = stats(per["search"] - per["base"])
-    # LBR as the big blind (seat 0: it acts first after the flop, the agent is the button)
-    # and as the button (seat 1): that seat's column, one value per deal
-    ev["by_seat"] = {name: {key: stats(x[:, seat:seat + 1])
-                            for key, x in (("base", per["base"]), ("search", per["search"]),
-                                           ("difference", per["search"] - per["base"]))}
-                     for seat, name in ((0, "lbr_big_blind"), (1, "lbr_button"))}
+    seats = {key: by_seat(x) for key, x in (("base", per["base"]), ("search", per["search"]),
+                                            ("difference", per["search"] - per["base"]))}
+    ev["by_seat"] = {name: {key: seats[key][name] for key in seats} for name in seats["base"]}
     if earlier is not None:
         other, spec = earlier
         d = per["search"] - other
-        ev["versus"] = {"spec": spec, "difference": stats(d),
-                        "by_seat": {name: stats(d[:, seat:seat + 1])
-                                    for seat, name in ((0, "lbr_big_blind"), (1, "lbr_button"))}}
+        ev["versus"] = {"spec": spec, "difference": stats(d), "by_seat": by_seat(d)}
     if a.save_deals:
         from pokerlab.io import atomic_write_bytes
 
@@ -215,7 +213,6 @@ def main() -> None:
     text = table(ev, a)
     print(json.dumps(ev, indent=1) if a.json else text)
     if not a.no_write:
-        sys.path.insert(0, str(Path(__file__).resolve().parent))
         from search_safety import write_block
 
         write_block(DOC, NAME, text)
