@@ -130,12 +130,15 @@ def test_fallbacks_on_an_error_are_counted_by_their_message(monkeypatch: pytest.
 
 @pytest.mark.parametrize("spec", ["search(street=river,iters=10,anchor=0)",
                                   "search(street=river,iters=10,anchor=0,safe=1)"])
+@pytest.mark.parametrize("board_combos", [False, True])
 def test_ranges_that_admit_no_deal_are_widened_not_a_fallback(monkeypatch: pytest.MonkeyPatch,
-                                                              spec: str) -> None:
+                                                              spec: str, board_combos: bool) -> None:
     """Two modelled ranges where every combo of one shares a card with every combo of the
     other (the searcher's range its one hand, the opponent's only hands holding one of its
     cards) leave the spot no deal: the opponent's range is widened and the search runs
-    (before, every such decision fell back on an error)."""
+    (before, every such decision fell back on an error).  ``board_combos``: the opponent's
+    range also weighs combos that hold a board card (as a range carried from the turn's
+    solve weighs the river card), which make no deal either."""
     from pokerlab.cards.cards import COMBO_INDEX, combos_blocked_by, deal_possible
 
     agent = build_agent(spec, config=CFG, seed=1)
@@ -144,9 +147,13 @@ def test_ranges_that_admit_no_deal_are_widened_not_a_fallback(monkeypatch: pytes
     def blocking(view):  # type: ignore[no-untyped-def]
         r = np.zeros((2, 1326))
         r[view.player, COMBO_INDEX[view.hole[0], view.hole[1]]] = 1.0
-        theirs = combos_blocked_by(view.hole) & ~combos_blocked_by(view.board)
+        on_board = combos_blocked_by(view.board)
+        theirs = combos_blocked_by(view.hole) & ~on_board
         r[1 - view.player, theirs] = 1.0
-        assert not deal_possible(r[0], r[1])
+        if board_combos:
+            r[1 - view.player, on_board & ~combos_blocked_by(view.hole)] = 1.0
+            assert deal_possible(r[0], r[1])
+        assert not deal_possible(r[0] * ~on_board, r[1] * ~on_board)
         seen.append((r[0], r[1]))
         return r
 

@@ -151,15 +151,17 @@ def dealable(agent: Searcher, rg: Ranges, me: int, board: Any) -> Ranges:
     that is not enough, every combo the board allows keeps :data:`WIDEN` of the
     opponent's largest weight.  Two narrowed ranges can block each other entirely (every
     combo the searcher holds shares a card with every combo it credits the opponent
-    with); the spot would have no deal to solve."""
-    from pokerlab.cards.cards import deal_possible
+    with); the spot would have no deal to solve.  Combos that hold a board card do not
+    count (ranges carried from an earlier street's solve still weigh the card since dealt)."""
+    from pokerlab.cards.cards import combos_blocked_by, deal_possible
 
+    live = ~combos_blocked_by(board)
     ours = rg.r0 if me == 0 else rg.r1
     theirs = rg.r1 if me == 0 else rg.r0
-    if deal_possible(ours, rg.prior if rg.prior is not None else theirs):
+    if deal_possible(ours * live, (rg.prior if rg.prior is not None else theirs) * live):
         return rg
     agent.stats.widened += 1
-    if not deal_possible(ours, theirs):
+    if not deal_possible(ours * live, theirs * live):
         theirs = floored(theirs, WIDEN, board)
     r0, r1 = (ours, theirs) if me == 0 else (theirs, ours)
     return Ranges(r0=r0, r1=r1, cbv=None, prior=None, nested=rg.nested)
