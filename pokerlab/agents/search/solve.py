@@ -158,10 +158,11 @@ def dealable(agent: Searcher, rg: Ranges, me: int, board: Any) -> Ranges:
     live = ~combos_blocked_by(board)
     ours = rg.r0 if me == 0 else rg.r1
     theirs = rg.r1 if me == 0 else rg.r0
-    if deal_possible(ours * live, (rg.prior if rg.prior is not None else theirs) * live):
+    ours_live = ours * live
+    if deal_possible(ours_live, (rg.prior if rg.prior is not None else theirs) * live):
         return rg
     agent.stats.widened += 1
-    if not deal_possible(ours * live, theirs * live):
+    if not deal_possible(ours_live, theirs * live):
         theirs = floored(theirs, WIDEN, board)
     r0, r1 = (ours, theirs) if me == 0 else (theirs, ours)
     return Ranges(r0=r0, r1=r1, cbv=None, prior=None, nested=rg.nested)
