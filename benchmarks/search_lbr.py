@@ -27,7 +27,7 @@ the earlier one's, overall and by seat).
 
 Usage: ``python benchmarks/search_lbr.py [--deals 1000] [--search SPEC] [--base SPEC]
 [--actions fcpa] [--from-round 4] [--stack 100] [--seed 1] [--workers 2]
-[--estimator sampled|expected] [--save-deals FILE.npz] [--versus FILE.npz] [--json] [--no-write]``
+[--estimator sampled|expected|active] [--save-deals FILE.npz] [--versus FILE.npz] [--json] [--no-write]``
 """
 
 from __future__ import annotations
@@ -66,8 +66,9 @@ class Chunk:
     estimator: str = "sampled"
 
 
-def run_chunk(c: Chunk) -> tuple[np.ndarray, dict[str, Any]]:
-    """LBR's chips per deal and seat against ``c.spec`` (built here), and its counters."""
+def run_chunk(c: Chunk) -> tuple[np.ndarray, dict[str, Any], dict[str, np.ndarray]]:
+    """LBR's chips per deal and seat against ``c.spec`` (built here), its counters and
+    (``expected``/``active`` estimators) the chips by outcome (:meth:`HoldemSession.outcome`)."""
     from pokerlab.evaluation.lbr import LBRConfig, per_deal_holdem
     from pokerlab.holdem.engine import HoldemConfig
     from pokerlab.registry import make_agent
@@ -76,12 +77,15 @@ def run_chunk(c: Chunk) -> tuple[np.ndarray, dict[str, Any]]:
     agent = make_agent(c.spec, game="hunl", config=cfg)
     lbr = LBRConfig(actions=c.actions, from_round=c.from_round, hands=len(c.deals),
                     seed=c.seed, estimator=c.estimator)
-    per = per_deal_holdem(agent, cfg, lbr, list(c.deals))
+    outcomes: dict[str, np.ndarray] | None = {} if c.estimator != "sampled" else None
+    per = per_deal_holdem(agent, cfg, lbr, list(c.deals), outcomes=outcomes)
     counters = agent.counters() if hasattr(agent, "counters") else {}
-    return per, {k: v for k, v in counters.items() if isinstance(v, (int, float))}
+    return (per, {k: v for k, v in counters.items() if isinstance(v, (int, float))},
+            outcomes or {})
 
 
-def lbr_per_deal(spec: str, a: argparse.Namespace) -> tuple[np.ndarray, dict[str, Any], float]:
+def lbr_per_deal(spec: str, a: argparse.Namespace
+                 ) -> tuple[np.ndarray, dict[str, Any], float, dict[str, np.ndarray]]:
     from pokerlab.executor import default_backend, map_chunks
 
     n = a.deals
@@ -95,10 +99,49 @@ def lbr_per_deal(spec: str, a: argparse.Namespace) -> tuple[np.ndarray, dict[str
                      workers=a.workers)
     per = np.concatenate([r[0] for r in res])
     counters: dict[str, Any] = {}
-    for _, d in res:
+    outcomes: dict[str, np.ndarray] = {}
+    row = 0
+    for p, d, o in res:
         for k, v in d.items():
             counters[k] = counters.get(k, 0) + v
-    return per, counters, time.perf_counter() - t
+        for k, x in o.items():
+            outcomes.setdefault(k, np.zeros_like(per))[row:row + len(p)] = x
+        row += len(p)
+    return per, counters, time.perf_counter() - t, outcomes
+
+
+def coarse(key: str) -> str:
+    """An outcome's first street with betting and where the hand ended: ``"T Lb Af"`` stays,
+    ``"T Lx Ab Lc | R Lx Ax sd"`` becomes ``"T Lx Ab Lc | R ..."``."""
+    head, sep, rest = key.partition(" | ")
+    return head + (f" | {rest[0]} ..." if sep else "")
+
+
+def opening(key: str) -> str:
+    """An outcome's first two actions (``"T Lx Ab"``): the agent's answer to LBR's first
+    decision, or LBR's answer to the agent's first."""
+    return " ".join(key.partition(" | ")[0].split()[:3])
+
+
+def by_outcome(base: dict[str, np.ndarray], search: dict[str, np.ndarray], n: int,
+               group: Any = None, top: int = 25) -> list[dict[str, Any]]:
+    """LBR's mbb/hand by outcome (grouped by ``group(key)`` if given) for base and
+    search, and the paired difference with its 95% CI, largest differences first."""
+    def grouped(o: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+        out: dict[str, np.ndarray] = {}
+        for k, x in o.items():
+            g = group(k) if group is not None else k
+            out[g] = out.get(g, np.zeros((n, 2))) + x
+        return out
+
+    b, s = grouped(base), grouped(search)
+    rows = []
+    for k in set(b) | set(s):
+        xb, xs = b.get(k, np.zeros((n, 2))), s.get(k, np.zeros((n, 2)))
+        rows.append({"outcome": k, "base_mbb": stats(xb)["mbb"], "search_mbb": stats(xs)["mbb"],
+                     "difference": stats(xs - xb)})
+    rows.sort(key=lambda r: -abs(r["difference"]["mbb"]))
+    return rows[:top]
 
 
 def stats(x: np.ndarray) -> dict[str, float]:
@@ -129,6 +172,19 @@ def table(ev: dict[str, Any], a: argparse.Namespace) -> str:
         lines.append(f"| difference (search - `{v['spec']}`, an earlier run), same deals; LBR as "
                      f"big blind / as button {seats} | | | **{c(v['difference'])}** | |")
     lines.append("")
+    src = ev["versus"] if "by_first_street" in ev.get("versus", {}) else ev
+    other = "the earlier run" if src is not ev else "base"
+    for key, what in (("by_opening", "first two actions"), ("by_first_street", "first street")):
+        if not src.get(key):
+            continue
+        lines += [f"| LBR's {what} from its first round (L: LBR, A: the agent; x check, c call, "
+                  f"f fold, b bet/raise, a all-in) | {other} | search | difference |",
+                  "|---|---:|---:|---:|"]
+        for r in src[key][:12]:
+            name = r["outcome"].replace(" | ", " / ")
+            lines.append(f"| `{name}` | {r['base_mbb']:+.0f} | {r['search_mbb']:+.0f} "
+                         f"| {c(r['difference'])} |")
+        lines.append("")
     sc = ev["search"].get("counters", {})
     extra = (f"; the searcher solved {sc.get('searches', 0):,} decisions and fell back to the "
              f"base policy on {sc.get('fallbacks', 0):,}" if sc else "")
@@ -143,13 +199,20 @@ def table(ev: dict[str, Any], a: argparse.Namespace) -> str:
     return "\n".join(lines)
 
 
-def load_versus(path: str, settings: dict[str, Any]) -> tuple[np.ndarray, str]:
-    """The searcher's per-deal chips and spec of an earlier run saved with ``--save-deals``
-    (its settings must equal ``settings``: the same deals)."""
+def load_versus(path: str, settings: dict[str, Any]
+                ) -> tuple[np.ndarray, str, dict[str, np.ndarray]]:
+    """The searcher's per-deal chips, spec and chips by outcome (empty if not saved) of an
+    earlier run saved with ``--save-deals`` (its settings must equal ``settings``: the
+    same deals)."""
     try:
         with np.load(path, allow_pickle=False) as z:
             saved = json.loads(str(z["settings"]))
             search, spec = np.asarray(z["search"], dtype=np.float64), str(z["spec"])
+            outcomes: dict[str, np.ndarray] = {}
+            if "outcome_keys" in z:
+                keys = json.loads(str(z["outcome_keys"]))
+                arr = np.asarray(z["outcomes"], dtype=np.float64)
+                outcomes = {k: arr[i] for i, k in enumerate(keys)}
     except FileNotFoundError:
         raise fail(f"--versus {path}: no such file") from None
     except (OSError, ValueError, KeyError, zipfile.BadZipFile):
@@ -158,7 +221,7 @@ def load_versus(path: str, settings: dict[str, Any]) -> tuple[np.ndarray, str]:
         diff = ", ".join(f"{k} {saved.get(k)!r} there, {v!r} here" for k, v in settings.items()
                          if saved.get(k) != v)
         raise fail(f"--versus {path}: other deals ({diff})")
-    return search, spec
+    return search, spec, outcomes
 
 
 def by_seat(x: np.ndarray) -> dict[str, dict[str, float]]:
@@ -189,25 +252,37 @@ def main() -> None:
                 "from_round": a.from_round, "estimator": a.estimator}
     earlier = load_versus(a.versus, settings) if a.versus else None
     ev: dict[str, Any] = {"load_before": os.getloadavg()[0], "estimator": a.estimator}
-    per = {}
+    per, outs = {}, {}
     for key, spec in (("base", a.base), ("search", a.search)):
-        p, counters, secs = lbr_per_deal(spec, a)
+        p, counters, secs, outs[key] = lbr_per_deal(spec, a)
         per[key] = p
         ev[key] = {"spec": spec, **stats(p), "seconds": round(secs, 1), "counters": counters}
+    if outs["base"] or outs["search"]:
+        ev["by_outcome"] = by_outcome(outs["base"], outs["search"], a.deals)
+        ev["by_first_street"] = by_outcome(outs["base"], outs["search"], a.deals, coarse)
+        ev["by_opening"] = by_outcome(outs["base"], outs["search"], a.deals, opening)
     ev["difference"] = stats(per["search"] - per["base"])
     seats = {key: by_seat(x) for key, x in (("base", per["base"]), ("search", per["search"]),
                                             ("difference", per["search"] - per["base"]))}
     ev["by_seat"] = {name: {key: seats[key][name] for key in seats} for name in seats["base"]}
     if earlier is not None:
-        other, spec = earlier
+        other, spec, other_out = earlier
         d = per["search"] - other
         ev["versus"] = {"spec": spec, "difference": stats(d), "by_seat": by_seat(d)}
+        if other_out and outs["search"]:
+            ev["versus"]["by_first_street"] = by_outcome(other_out, outs["search"], a.deals,
+                                                         coarse)
+            ev["versus"]["by_opening"] = by_outcome(other_out, outs["search"], a.deals, opening)
     if a.save_deals:
         from pokerlab.io import atomic_write_bytes
 
         buf = io.BytesIO()
+        keys = sorted(outs["search"])
+        arr = (np.stack([outs["search"][k] for k in keys]) if keys
+               else np.zeros((0, a.deals, 2)))
         np.savez(buf, base=per["base"], search=per["search"], spec=np.array(a.search),
-                 settings=np.array(json.dumps(settings, sort_keys=True)))
+                 settings=np.array(json.dumps(settings, sort_keys=True)),
+                 outcome_keys=np.array(json.dumps(keys)), outcomes=arr)
         atomic_write_bytes(Path(a.save_deals), buf.getvalue())
     ev["load_after"] = os.getloadavg()[0]
     text = table(ev, a)

@@ -305,3 +305,50 @@ def test_cli_expected_estimator_in_json() -> None:
     assert res.exit_code == 0, res.output
     d = json.loads(res.stdout)
     assert d["estimator"] == "expected" and d["deals"] == 20
+
+
+# ----------------------------------------------------------------------------- by outcome
+def test_outcome_names_the_line_from_lbrs_first_round() -> None:
+    from pokerlab.holdem.actions import Action, ActionKind
+
+    call, fold = Action(kind=ActionKind.CHECK_CALL), Action(kind=ActionKind.FOLD)
+    sess = ExpectedHoldemSession(UniformRandomPolicy(), CFG, 0, deal_cards(1, 0),
+                                 parse_action_set("fcpa"), 3)
+    script = [call, call, call, call,  # preflop limp-check, flop check-check (before round 3)
+              Action(kind=ActionKind.RAISE, amount=200),  # LBR (big blind) bets the pot
+              Action(kind=ActionKind.RAISE, amount=9900),  # the agent goes all in
+              fold]
+    for act in script:
+        assert sess.advance() >= 0
+        sess.apply(act)
+    assert sess.advance() < 0
+    assert sess.outcome() == "T Lb Aa Lf"
+    sess = ExpectedHoldemSession(UniformRandomPolicy(), CFG, 1, deal_cards(1, 0),
+                                 parse_action_set("fcpa"), 2)
+    for act in [call] * 8:  # limp-check, then check down from the flop, LBR on the button
+        assert sess.advance() >= 0
+        sess.apply(act)
+    assert sess.advance() < 0
+    assert sess.outcome() == "F Ax Lx | T Ax Lx | R Ax Lx sd"
+
+
+def test_value_by_outcome_sums_to_the_deals_value(blueprint: Any) -> None:
+    import re
+
+    lbr = LBRConfig(actions="fcpa", from_round=3, hands=4, seed=3, estimator="active")
+    outcomes: dict[str, np.ndarray] = {}
+    per = per_deal_holdem(blueprint, CFG, lbr, [0, 1, 2, 3], outcomes=outcomes)
+    plain = per_deal_holdem(blueprint, CFG, lbr, [0, 1, 2, 3])
+    np.testing.assert_allclose(per, plain, atol=1e-9)
+    np.testing.assert_allclose(sum(outcomes.values()), per, atol=1e-9)
+    assert len(outcomes) > 5  # the agent's actions are expanded: many lines per deal
+    line = r"[LA][xcfba]( [LA][xcfba])*"
+    pattern = re.compile(rf"T {line}( \| R {line})?( sd)?")
+    assert all(pattern.fullmatch(k) for k in outcomes), sorted(outcomes)
+    # a hand that ends by a fold on the turn is worth exactly the chips in before the fold
+    for k, x in outcomes.items():
+        if k.endswith("Af") and " | " not in k:
+            assert (x >= 0).all()
+    with pytest.raises(LBRError, match="expected or active"):
+        per_deal_holdem(blueprint, CFG, LBRConfig(actions="fcpa", from_round=3, hands=1),
+                        [0], outcomes={})

@@ -169,6 +169,35 @@ class HoldemSession:
     def payoff(self) -> float:
         return float(self.state.payoffs()[self.seat])
 
+    def outcome(self) -> str:
+        """How the hand went from LBR's first round (``from_round``) on, one group per
+        street with betting: the street's letter (``P F T R``) and each action as ``L``
+        (LBR) or ``A`` (the agent) with ``x`` check, ``c`` call, ``f`` fold, ``b`` bet or
+        raise, ``a`` all-in; `` sd`` at the end of a showdown.  For example
+        ``"T Lb Ac | R Lx Ab Lf"``."""
+        from pokerlab.holdem import events as ev
+
+        first = self.from_round - 1
+        stacks = self.config.stacks
+        street, start = 0, 0
+        groups: dict[int, list[str]] = {}
+        for e in self.state.history:
+            if isinstance(e, ev.BoardDealt):
+                street, start = e.street, e.pot // 2
+                continue
+            if street < first or not isinstance(e, (ev.Folded, ev.CheckedOrCalled, ev.RaisedTo)):
+                continue
+            who = "L" if e.player == self.seat else "A"
+            if isinstance(e, ev.Folded):
+                act = "f"
+            elif isinstance(e, ev.CheckedOrCalled):
+                act = "c" if e.amount > 0 else "x"
+            else:
+                act = "a" if start + e.raise_to >= stacks[e.player] else "b"
+            groups.setdefault(street, []).append(who + act)
+        text = " | ".join("PFTR"[s] + " " + " ".join(toks) for s, toks in sorted(groups.items()))
+        return text + (" sd" if self.state.is_showdown else "")
+
     # -- valuation
     def equity(self) -> np.ndarray:
         """LBR's check-down pot share against every combo on the current board."""
@@ -330,13 +359,18 @@ def lbr_holdem(agent: Any, *, config: Any = None, lbr: LBRConfig | None = None,
 
 def per_deal_holdem(agent: Any, config: Any, lbr: LBRConfig, deals: Sequence[int],
                     progress: Callable[[int], None] | None = None, *,
-                    vectorised: bool = True, kernel: bool = True) -> np.ndarray:
+                    vectorised: bool = True, kernel: bool = True,
+                    outcomes: dict[str, np.ndarray] | None = None) -> np.ndarray:
     """``per_deal[i, seat]`` chips for the given deal numbers (worker entry point);
     ``vectorised=False`` plays the per-combo reference LBR (same hands, same values);
     unless ``kernel=False``, fold/call LBR against an indexed policy on its own tree runs
     in one kernel (:func:`fc_kernel_deals`) and every other action set (or table) against
     such a policy in the real-tree kernel
     (:func:`pokerlab.evaluation.lbr_tree.tree_kernel_deals`).
+
+    ``outcomes`` (``expected``/``active`` only) receives the same chips split by how
+    the hands went (:meth:`HoldemSession.outcome`; see
+    :func:`~pokerlab.evaluation.lbr_core.run_sessions`).
 
     ``lbr.estimator`` ``"expected"`` or ``"active"`` plays :class:`ExpectedHoldemSession` hands through
     :func:`~pokerlab.evaluation.lbr_core.play_expected_hand` (always in Python: the
@@ -349,7 +383,10 @@ def per_deal_holdem(agent: Any, config: Any, lbr: LBRConfig, deals: Sequence[int
                                          lbr.from_round, vectorised=vectorised)
             return sess, draws(lbr.seed, d, seat)
 
-        return run_sessions(make_expected, list(deals), progress, estimator=lbr.estimator)
+        return run_sessions(make_expected, list(deals), progress, estimator=lbr.estimator,
+                            outcomes=outcomes)
+    if outcomes is not None:
+        raise LBRError("LBR's value by outcome needs the expected or active estimator")
     if vectorised and kernel:
         from pokerlab.evaluation.lbr_tree import tree_kernel_deals
 

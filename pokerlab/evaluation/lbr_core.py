@@ -332,7 +332,15 @@ class ExpectedSession(LBRSession, Protocol):
         ...
 
 
-def play_expected_hand(session: ExpectedSession, rng: Any = None) -> float:
+@runtime_checkable
+class OutcomeSession(Protocol):
+    """A hand that names how it ended (:func:`play_expected_hand`'s ``tally``)."""
+
+    def outcome(self) -> str: ...
+
+
+def play_expected_hand(session: ExpectedSession, rng: Any = None,
+                       tally: dict[str, float] | None = None) -> float:
     """LBR's expected chips in one deal with the agent's hand and its action draws
     integrated out: the conditional expectation of :func:`play_lbr_hand`'s value
     given LBR's cards and the deal's public cards (Rao-Blackwellised).
@@ -352,11 +360,16 @@ def play_expected_hand(session: ExpectedSession, rng: Any = None) -> float:
     With ``rng`` (the ``active`` estimator), an agent decision in a round where LBR is
     not active yet is not expanded: one action is drawn with probability ``P_k``
     (``rng.random()``), which keeps the expectation.
+
+    With ``tally``, the value is also split by how the hand ended: each terminal adds
+    its probability times its payoff under the name its session gives
+    (:class:`OutcomeSession`, ``"all"`` for a session without one), so the tally's values
+    sum to the returned value.
     """
     agent = getattr(session, "agent", None)
     if isinstance(agent, SnapshotAgent):
-        return _expected(session, agent.snapshot, agent.restore, rng)
-    return _expected(session, None, None, rng)
+        return _expected(session, agent.snapshot, agent.restore, rng, tally)
+    return _expected(session, None, None, rng, tally)
 
 
 @runtime_checkable
@@ -370,7 +383,8 @@ class SnapshotAgent(Protocol):
 
 
 def _expected(session: ExpectedSession, snapshot: Callable[[], Any] | None,
-              restore: Callable[[Any], None] | None, rng: Any = None) -> float:
+              restore: Callable[[Any], None] | None, rng: Any = None,
+              tally: dict[str, float] | None = None, weight: float = 1.0) -> float:
     while _to_agent(session):
         acts, raw = session.opponent_policy()
         probs = np.asarray(raw, dtype=np.float64)
@@ -400,9 +414,14 @@ def _expected(session: ExpectedSession, snapshot: Callable[[], Any] | None,
             if restore is not None:
                 restore(saved)
             _agent_step(child, acts[k], norm[:, k], probs[:, k])
-            value += float(mass[k]) * _expected(child, snapshot, restore, rng)
+            value += float(mass[k]) * _expected(child, snapshot, restore, rng, tally,
+                                                weight * float(mass[k]))
         return value
-    return session.expected_payoff()
+    value = session.expected_payoff()
+    if tally is not None:
+        key = session.outcome() if isinstance(session, OutcomeSession) else "all"
+        tally[key] = tally.get(key, 0.0) + weight * value
+    return value
 
 
 def _agent_step(session: ExpectedSession, action: Any, p_norm: np.ndarray,
@@ -467,12 +486,19 @@ def summarize(per_deal: np.ndarray, *, agent: str, game: str, actions: str, from
 def run_sessions(make: Callable[[int, int], tuple[Any, Any]],
                  deals: Sequence[int],
                  progress: Callable[[int], None] | None = None, *,
-                 estimator: str = "sampled") -> np.ndarray:
+                 estimator: str = "sampled",
+                 outcomes: dict[str, np.ndarray] | None = None) -> np.ndarray:
     """``per_deal[i, seat]`` for the deals ``deals`` (``make(deal, seat)`` builds a hand
     and its draws: an :class:`LBRSession` and ``rng`` for :func:`play_lbr_hand`, or with
     ``estimator="expected"`` an :class:`ExpectedSession` for :func:`play_expected_hand`,
-    the draws unused; ``"active"``: the same with the draws for the rounds before LBR's)."""
+    the draws unused; ``"active"``: the same with the draws for the rounds before LBR's).
+
+    ``outcomes`` (``expected``/``active`` only) is filled with the same chips split by
+    how the hands ended: ``outcomes[name][i, seat]`` (the ``tally`` of
+    :func:`play_expected_hand`; over the names they sum to ``per_deal``)."""
     est = check_estimator(estimator)
+    if outcomes is not None and est == "sampled":
+        raise LBRError("LBR's value by outcome needs the expected or active estimator")
     out = np.zeros((len(deals), 2))
     for i, d in enumerate(deals):
         for seat in (0, 1):
@@ -480,7 +506,12 @@ def run_sessions(make: Callable[[int, int], tuple[Any, Any]],
             if est == "sampled":
                 out[i, seat] = play_lbr_hand(sess, rng)
             else:
-                out[i, seat] = play_expected_hand(sess, rng if est == "active" else None)
+                tally: dict[str, float] | None = {} if outcomes is not None else None
+                out[i, seat] = play_expected_hand(sess, rng if est == "active" else None,
+                                                  tally)
+                if outcomes is not None and tally is not None:
+                    for key, v in tally.items():
+                        outcomes.setdefault(key, np.zeros((len(deals), 2)))[i, seat] += v
         if progress is not None:
             progress(i + 1)
     return out
