@@ -227,3 +227,49 @@ def test_blueprint_value_gadget_plays_legal_hands() -> None:
     assert len(pays) == 12 and all(abs(x) <= 2 * CFG.stacks[0] for x in pays)
     c = agent.counters()
     assert c["searches"] > 0 and c["blueprint_gadgets"] > 0 and c["fallbacks"] == 0
+
+
+def test_a_prior_with_a_trace_of_dealable_weight_is_widened() -> None:
+    """A safe spot whose opponent prior puts all but a trace of its weight on combos that
+    share a card with the searcher's range passes the plain no-deal check but leaves the
+    solver's normaliser at zero ("no deal is possible", a fallback); :func:`dealable`
+    widens it instead, and the widened spot solves."""
+    from pokerlab.agents.search.solve import Ranges, build_spot, can_deal, dealable
+    from pokerlab.cards.cards import COMBO_INDEX, combos_blocked_by, deal_possible, parse_cards
+    from pokerlab.errors import PokerlabError
+    from pokerlab.holdem.actions import Action, ActionKind
+    from pokerlab.holdem.engine import HoldemState
+    from pokerlab.holdem.view import make_view
+    from pokerlab.subgame.solve_config import SolveConfig
+    from pokerlab.subgame.solver import SpotSolver
+
+    agent = build_agent("search(street=river,iters=10)", config=CFG, seed=1)
+    hole, other = parse_cards("AhKh"), parse_cards("QdJd")
+    board = parse_cards("2c7d9sTc3h")
+    st = HoldemState(config=CFG)
+    st.deal_hole(hole)
+    st.deal_hole(other)
+    check = Action(kind=ActionKind.CHECK_CALL)
+    for cards in (board[:3], board[3:4], board[4:5]):
+        st.apply(check)  # preflop limp / check, then check, check on flop and turn
+        st.apply(check)
+        st.deal_board(cards)
+    view = make_view(st, 0)
+    ours = np.zeros(1326)
+    ours[COMBO_INDEX[hole[0], hole[1]]] = 1.0
+    prior = np.where(combos_blocked_by(hole) & ~combos_blocked_by(board), 1.0, 0.0)
+    prior[COMBO_INDEX[other[0], other[1]]] = 1e-30  # the only pair without a common card
+    assert deal_possible(ours, prior) and not can_deal(ours, prior)
+    # unwidened, the solver finds no deal
+    spot, _, _ = build_spot(agent, view, Ranges(r0=ours, r1=prior.copy(), cbv=None, prior=None,
+                                                nested=True), None)
+    with pytest.raises(PokerlabError, match="no deal is possible"):
+        SpotSolver(spot, SolveConfig(isomorphism=False), threads=1).step()
+    rg = Ranges(r0=ours, r1=prior.copy(), cbv=np.zeros(1326), prior=prior, nested=True)
+    wide = dealable(agent, rg, 0, board)
+    assert agent.stats.widened == 1 and wide.cbv is None and wide.prior is None
+    assert can_deal(wide.r0, wide.r1)
+    spot, _, _ = build_spot(agent, view, wide, None)
+    solver = SpotSolver(spot, SolveConfig(isomorphism=False), threads=1)
+    solver.step()
+    assert solver.iteration == 1

@@ -22,12 +22,14 @@ from typing import Any
 
 import numpy as np
 
+from pokerlab.agents.leaves import compatible_mass
 from pokerlab.agents.search.locking import blueprint_values, lock_player
 from pokerlab.agents.search.nesting import anchor, nested_ranges, street_start
 from pokerlab.agents.search.state import (
     BUILD_SHARE,
     LIMITED_ITERATIONS,
     LOCKED_ITERATIONS,
+    MIN_DEAL_SHARE,
     MIN_ITERATIONS,
     PRUNE,
     RATE_S_PER_BYTE,
@@ -152,20 +154,33 @@ def dealable(agent: Searcher, rg: Ranges, me: int, board: Any) -> Ranges:
     opponent's largest weight.  Two narrowed ranges can block each other entirely (every
     combo the searcher holds shares a card with every combo it credits the opponent
     with); the spot would have no deal to solve.  Combos that hold a board card do not
-    count (ranges carried from an earlier street's solve still weigh the card since dealt)."""
-    from pokerlab.cards.cards import combos_blocked_by, deal_possible
+    count (ranges carried from an earlier street's solve still weigh the card since dealt),
+    nor do pairs worth less than :data:`MIN_DEAL_SHARE` of the two masses together (a
+    prior with a trace of weight off the searcher's cards)."""
+    from pokerlab.cards.cards import combos_blocked_by
 
     live = ~combos_blocked_by(board)
     ours = rg.r0 if me == 0 else rg.r1
     theirs = rg.r1 if me == 0 else rg.r0
     ours_live = ours * live
-    if deal_possible(ours_live, (rg.prior if rg.prior is not None else theirs) * live):
+    if can_deal(ours_live, (rg.prior if rg.prior is not None else theirs) * live):
         return rg
     agent.stats.widened += 1
-    if not deal_possible(ours_live, theirs * live):
+    if not can_deal(ours_live, theirs * live):
         theirs = floored(theirs, WIDEN, board)
     r0, r1 = (ours, theirs) if me == 0 else (theirs, ours)
     return Ranges(r0=r0, r1=r1, cbv=None, prior=None, nested=rg.nested)
+
+
+def can_deal(a: np.ndarray, b: np.ndarray) -> bool:
+    """Whether ranges ``a`` and ``b`` hold pairs of hands without a common card worth at
+    least :data:`MIN_DEAL_SHARE` of ``a.sum() * b.sum()``."""
+    from pokerlab.cards.cards import deal_possible
+
+    if not deal_possible(a, b):
+        return False
+    pairs = float(np.dot(np.asarray(a, dtype=np.float64), compatible_mass(np.asarray(b, dtype=np.float64))))
+    return pairs >= MIN_DEAL_SHARE * float(np.sum(a)) * float(np.sum(b))
 
 
 def build_spot(agent: Searcher, view: PlayerView, rg: Ranges, root_actor: int | None) -> tuple[Any, Any, int]:

@@ -54,6 +54,12 @@ WIDEN = 0.01
 """Where the two ranges of a solve admit no deal, every combo the board allows keeps this
 share of the opponent's largest weight (:func:`~pokerlab.agents.search.solve.dealable`)."""
 
+MIN_DEAL_SHARE = 1e-9
+"""Two ranges deal only if the weight of their pairs of hands without a common card is at
+least this share of the product of their masses: below it the solver's normaliser (a sum
+of per-card differences) can round to zero, and the spot is widened instead
+(:func:`~pokerlab.agents.search.solve.dealable`)."""
+
 
 @dataclass
 class Solve:
