@@ -273,3 +273,49 @@ def test_a_prior_with_a_trace_of_dealable_weight_is_widened() -> None:
     solver = SpotSolver(spot, SolveConfig(isomorphism=False), threads=1)
     solver.step()
     assert solver.iteration == 1
+
+
+def test_a_reach_that_blocks_the_searcher_is_widened_even_under_a_dealable_prior() -> None:
+    """A safe solve builds its spot on the opponent's reach and its gadget on the prior.
+    A nested reach is narrower than its prior and can block the searcher's range where the
+    prior does not: the spot then has no deal ("no deal is possible").  :func:`dealable`
+    checks both and widens; the widened spot solves."""
+    from pokerlab.agents.search.solve import Ranges, build_spot, can_deal, dealable
+    from pokerlab.cards.cards import COMBO_INDEX, combos_blocked_by, parse_cards
+    from pokerlab.errors import PokerlabError
+    from pokerlab.holdem.actions import Action, ActionKind
+    from pokerlab.holdem.engine import HoldemState
+    from pokerlab.holdem.view import make_view
+    from pokerlab.subgame.solve_config import SolveConfig
+    from pokerlab.subgame.solver import SpotSolver
+
+    agent = build_agent("search(street=river,iters=10)", config=CFG, seed=1)
+    hole, other = parse_cards("AhKh"), parse_cards("QdJd")
+    board = parse_cards("2c7d9sTc3h")
+    st = HoldemState(config=CFG)
+    st.deal_hole(hole)
+    st.deal_hole(other)
+    check = Action(kind=ActionKind.CHECK_CALL)
+    for cards in (board[:3], board[3:4], board[4:5]):
+        st.apply(check)
+        st.apply(check)
+        st.deal_board(cards)
+    view = make_view(st, 0)
+    ours = np.zeros(1326)
+    ours[COMBO_INDEX[hole[0], hole[1]]] = 1.0
+    live = ~combos_blocked_by(board)
+    prior = np.where(live, 1.0, 0.0)  # the whole live range: deals with ours
+    reach = np.where(combos_blocked_by(hole) & live, 1.0, 0.0)  # only hands sharing a card
+    assert can_deal(ours, prior) and not can_deal(ours, reach)
+    rg = Ranges(r0=ours, r1=reach.copy(), cbv=np.zeros(1326), prior=prior, nested=True)
+    # unwidened, the safe spot on this reach has no deal
+    with pytest.raises(PokerlabError, match="no deal is possible"):
+        build_spot(agent, view, Ranges(r0=ours, r1=reach.copy(), cbv=np.zeros(1326), prior=prior,
+                                       nested=True), None)
+    wide = dealable(agent, rg, 0, board)
+    assert agent.stats.widened == 1 and wide.cbv is None and wide.prior is None
+    assert can_deal(wide.r0 * live, wide.r1 * live)
+    spot, _, _ = build_spot(agent, view, wide, None)
+    solver = SpotSolver(spot, SolveConfig(isomorphism=False), threads=1)
+    solver.step()
+    assert solver.iteration == 1

@@ -147,8 +147,9 @@ def start_ranges(agent: Searcher, view: PlayerView, deadline: float, mine: int |
 
 
 def dealable(agent: Searcher, rg: Ranges, me: int, board: Any) -> Ranges:
-    """``rg``, or where the searcher's range and the opponent's (its ``prior`` when the
-    solve is safe) hold no pair of hands without a common card, the ranges widened so
+    """``rg``, or where the searcher's range and the opponent's (its reach, and its
+    ``prior`` too when the solve is safe: the spot is built on the reach, the gadget on the
+    prior) hold no pair of hands without a common card, the ranges widened so
     that they do: a safe solve becomes unsafe (the opponent's reach, no gadget) and, if
     that is not enough, every combo the board allows keeps :data:`WIDEN` of the
     opponent's largest weight.  Two narrowed ranges can block each other entirely (every
@@ -163,10 +164,11 @@ def dealable(agent: Searcher, rg: Ranges, me: int, board: Any) -> Ranges:
     ours = rg.r0 if me == 0 else rg.r1
     theirs = rg.r1 if me == 0 else rg.r0
     ours_live = ours * live
-    if can_deal(ours_live, (rg.prior if rg.prior is not None else theirs) * live):
+    reach_deals = can_deal(ours_live, theirs * live)
+    if reach_deals and (rg.prior is None or can_deal(ours_live, rg.prior * live)):
         return rg
     agent.stats.widened += 1
-    if not can_deal(ours_live, theirs * live):
+    if not reach_deals:
         theirs = floored(theirs, WIDEN, board)
     r0, r1 = (ours, theirs) if me == 0 else (theirs, ours)
     return Ranges(r0=r0, r1=r1, cbv=None, prior=None, nested=rg.nested)
