@@ -10,8 +10,10 @@ which the exploitability first reaches ``--target`` % of the pot (checked every
 solve (checks included).  Flops run in parallel over ``--workers`` processes (one thread
 each), every schedule on the same flops.
 
-A schedule is ``rdcfr``, ``cfr+``, ``lcfr`` or ``dcfr:ALPHA,BETA,GAMMA`` (Discounted CFR's
-positive-regret, negative-regret and average-strategy exponents; ``dcfr`` alone: 1.5, 0, 2).
+A schedule is ``rdcfr``, ``cfr+``, ``lcfr``, ``dcfr:ALPHA,BETA,GAMMA`` (Discounted CFR's
+positive-regret, negative-regret and average-strategy exponents; ``dcfr`` alone: 1.5, 0, 2),
+``dcfr+:ALPHA,GAMMA`` (regrets floored at zero; alone: 1.5, 4) or ``pdcfr+:ALPHA,GAMMA``
+(Predictive DCFR+, Xu et al. 2024; alone: 2.3, 5).
 
 Usage: ``python benchmarks/dcfr_params.py [--flops 4] [--algos "rdcfr;dcfr;dcfr:2,0,3"]
 [--target 0.5] [--check-every 2] [--workers 2] [--json]``
@@ -46,15 +48,23 @@ class Job:
 def parse_algo(text: str) -> dict[str, Any]:
     """``SolveConfig`` keywords of one schedule text (see the module docstring)."""
     name, _, params = text.partition(":")
-    if name not in ("rdcfr", "cfr+", "lcfr", "dcfr") or (params and name != "dcfr"):
-        raise fail(f"unknown schedule {text!r} (rdcfr, cfr+, lcfr, dcfr[:A,B,G])")
+    tunable = ("dcfr", "dcfr+", "pdcfr+")
+    if name not in ("rdcfr", "cfr+", "lcfr", *tunable) or (params and name not in tunable):
+        raise fail(f"unknown schedule {text!r} (rdcfr, cfr+, lcfr, dcfr[:A,B,G], dcfr+[:A,G], "
+                   "pdcfr+[:A,G])")
     out: dict[str, Any] = {"algo": name}
     if params:
         try:
-            a, b, g = (float(x) for x in params.split(","))
+            nums = [float(x) for x in params.split(",")]
         except ValueError:
-            raise fail(f"schedule {text!r}: dcfr:ALPHA,BETA,GAMMA, three numbers") from None
-        out.update(alpha=a, beta=b, gamma=g)
+            nums = []
+        if name == "dcfr" and len(nums) == 3:
+            out.update(alpha=nums[0], beta=nums[1], gamma=nums[2])
+        elif name != "dcfr" and len(nums) == 2:
+            out.update(alpha=nums[0], gamma=nums[1])
+        else:
+            want = "ALPHA,BETA,GAMMA, three" if name == "dcfr" else "ALPHA,GAMMA, two"
+            raise fail(f"schedule {text!r}: {name}:{want} numbers")
     return out
 
 

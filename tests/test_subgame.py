@@ -245,6 +245,21 @@ def test_walk_matches_its_plain_python_twin() -> None:
     # the twin does the stored float32 sums in numpy float32 scalars, the kernel in float64
     np.testing.assert_allclose(a.regrets, b.regrets, rtol=1e-4, atol=1e-4)
     np.testing.assert_allclose(a.ssum, b.ssum, rtol=1e-4, atol=1e-4)
+    # PDCFR+: the predicted regrets too
+    cfg = SolveConfig(algo="pdcfr+")
+    a = SpotSolver(_small_river(), cfg)
+    b = SpotSolver(_small_river(), cfg)
+    a.solve(iterations=3, target_pct=None)
+    b.solve(iterations=2, target_pct=None)
+    try:
+        K.walk = orig.py_func  # type: ignore[assignment]
+        b.step()
+    finally:
+        K.walk = orig
+    assert a.pred.any()
+    np.testing.assert_allclose(a.regrets, b.regrets, rtol=1e-4, atol=1e-4)
+    np.testing.assert_allclose(a.pred, b.pred, rtol=1e-4, atol=1e-4)
+    np.testing.assert_allclose(a.ssum, b.ssum, rtol=1e-4, atol=1e-4)
 
 
 # ------------------------------------------------------------------ solving
@@ -252,7 +267,7 @@ def test_walk_matches_its_plain_python_twin() -> None:
 
 def test_river_converges_constant_sum_and_algorithms() -> None:
     last = {}
-    for algo in ("dcfr", "rdcfr", "cfr+", "lcfr", "cfr"):
+    for algo in ("dcfr", "rdcfr", "pdcfr+", "dcfr+", "cfr+", "lcfr", "cfr"):
         s = SpotSolver(_small_river(), SolveConfig(algo=algo))
         e = []
         for it in (10, 50, 300):
@@ -263,9 +278,61 @@ def test_river_converges_constant_sum_and_algorithms() -> None:
         assert ev[0] + ev[1] == pytest.approx(100.0, abs=1e-3)  # float32 vectors (the default)
         last[algo] = (e[2], ev[0])
     assert last["dcfr"][0] < 0.1 and last["rdcfr"][0] < 0.1
+    assert last["pdcfr+"][0] < 0.1 and last["dcfr+"][0] < 0.1
     # every algorithm approaches the one game value
-    for algo in ("rdcfr", "cfr+", "lcfr"):
+    for algo in ("rdcfr", "pdcfr+", "dcfr+", "cfr+", "lcfr"):
         assert last[algo][1] == pytest.approx(last["dcfr"][1], abs=0.1)
+
+
+def test_each_schedule_has_its_papers_parameters_unless_given() -> None:
+    assert (SolveConfig().alpha, SolveConfig().beta, SolveConfig().gamma) == (1.5, 0.0, 2.0)
+    pd = SolveConfig(algo="pdcfr+")
+    assert (pd.alpha, pd.gamma) == (2.3, 5.0) and pd.predictive
+    assert (SolveConfig(algo="dcfr+").alpha, SolveConfig(algo="dcfr+").gamma) == (1.5, 4.0)
+    assert SolveConfig(algo="pdcfr+", alpha=2.0).alpha == 2.0
+    assert SolveConfig(algo="pdcfr+").to_json()["gamma"] == 5.0
+    # PDCFR+ (Xu et al. 2024): regrets by (t-1)^a / ((t-1)^a + 1), floored; the prediction
+    # made at the end of iteration t by t^a / (t^a + 1); the average by ((t-1)/t)^gamma
+    pos, _, strat, clip = pd.discounts(4)
+    assert pos == pytest.approx(3 ** 2.3 / (3 ** 2.3 + 1)) and clip
+    assert strat == pytest.approx((3 / 4) ** 5)
+    assert pd.discounts(1) == (0.0, 0.0, 0.0, True)
+    assert pd.prediction_discount(4) == pytest.approx(4 ** 2.3 / (4 ** 2.3 + 1))
+    assert SolveConfig(algo="dcfr").prediction_discount(4) == 0.0
+    with pytest.raises(ConfigError, match="pdcfr\\+.*--compress"):
+        SolveConfig(algo="pdcfr+", compress=True)
+    with pytest.raises(ConfigError, match="unknown --algo"):
+        SolveConfig(algo="pdcfr")
+
+
+def test_pdcfr_plus_matches_on_the_regrets_predicted_with_the_last_ones() -> None:
+    """After iteration t the stored regrets are R_t = max(d_t R_(t-1) + r_t, 0) and the
+    predicted ones max(d_(t+1) R_t + r_t, 0); where R_t > 0 the instantaneous regret is
+    r_t = R_t - d_t R_(t-1), so the prediction is known from two snapshots of R alone.
+    The current strategy is regret matching on the prediction."""
+    cfg = SolveConfig(algo="pdcfr+")
+    s = SpotSolver(_small_river(), cfg, threads=1)
+    s.solve(iterations=6, target_pct=None)
+    before = s.regrets.astype(np.float64).copy()
+    s.step()
+    t = s.iteration
+    after = s.regrets.astype(np.float64)
+    d_t = cfg.discounts(t)[0]
+    d_next = cfg.prediction_discount(t)
+    moved = (after > 0) & (after != before)
+    assert moved.sum() > 100
+    inst = after - d_t * before
+    want = np.maximum(d_next * after + inst, 0.0)
+    np.testing.assert_allclose(s.pred[moved], want[moved], rtol=1e-4, atol=1e-3)
+    assert (s.regrets >= 0).all() and (s.pred >= 0).all()
+    # the predicted regrets are not the stored ones: the prediction is what is played
+    assert not np.allclose(s.pred[moved], after[moved])
+    plain = SpotSolver(_small_river(), SolveConfig(algo="dcfr+"))
+    assert plain.pred.shape == (0,)
+    # the memory estimate counts the second table, with or without a built tree
+    assert s.size.memory_bytes - plain.size.memory_bytes == 4 * s.pred.shape[0]
+    from pokerlab.subgame.solve_config import estimate_size
+    assert estimate_size(_small_river(), predictive=True).memory_bytes == s.size.memory_bytes
 
 
 def test_restarted_dcfr_schedule_is_postflop_solvers() -> None:
@@ -427,6 +494,17 @@ def test_save_load_resume_is_exact(tmp_path) -> None:  # type: ignore[no-untyped
     b.solve(iterations=35, target_pct=None)
     np.testing.assert_array_equal(a.regrets, b.regrets)
     assert a.values() == b.values()
+    # PDCFR+ keeps its predicted regrets in the file: the resumed solve plays the same
+    c = SpotSolver(_small_river(), SolveConfig(algo="pdcfr+"))
+    c.solve(iterations=5, target_pct=None)
+    c.save(tmp_path / "p.npz")
+    d = SpotSolver.load(tmp_path / "p.npz")
+    assert d.config.algo == "pdcfr+" and d.config.alpha == 2.3
+    np.testing.assert_array_equal(c.pred, d.pred)
+    c.solve(iterations=12, target_pct=None)
+    d.solve(iterations=12, target_pct=None)
+    np.testing.assert_array_equal(c.regrets, d.regrets)
+    np.testing.assert_array_equal(c.pred, d.pred)
     raw = bytearray((tmp_path / "s.npz").read_bytes())
     raw[len(raw) // 2] ^= 0xFF
     (tmp_path / "bad.npz").write_bytes(bytes(raw))

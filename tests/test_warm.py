@@ -108,6 +108,20 @@ def test_warm_start_of_16_bit_regrets_copies_their_scales() -> None:
     assert not warm_start(plain, WarmSource.of(src))
 
 
+def test_warm_start_of_pdcfr_plus_copies_the_predicted_regrets() -> None:
+    cfg = SolveConfig(algo="pdcfr+")
+    src = SpotSolver(_spot("Td9d6h"), cfg, threads=1)
+    src.steps(10)
+    dst = SpotSolver(_spot("Td9d6h"), cfg, threads=1)
+    assert warm_start(dst, WarmSource.of(src))
+    np.testing.assert_array_equal(dst.regrets, src.regrets)
+    np.testing.assert_array_equal(dst.pred, src.pred)
+    assert src.pred.any()
+    # predicted and plain regrets do not mix
+    assert not warm_start(SpotSolver(_spot("Td9d6h"), SolveConfig(algo="dcfr+"), threads=1),
+                          WarmSource.of(src))
+
+
 def _slot_of(solver: SpotSolver, street: int, cards: tuple[int, ...]) -> int:
     """The slot of ``street`` dealt ``cards`` (turn, or turn and river), by search."""
     sc = solver.deal.slot_cards[street]

@@ -131,7 +131,8 @@ def parse_check_every(text: str | None, default: int | str) -> int | str:
 def solver_settings(target: float = TARGET, iterations: int = ITERATIONS,
                     algo: str = algo_option("rdcfr", "rdcfr (Discounted CFR with the average restarted at "
                                                   "iterations 4^k, as postflop-solver), dcfr (alpha 1.5, "
-                                                  "beta 0, gamma 2), cfr+, lcfr or cfr"),
+                                                  "beta 0, gamma 2), pdcfr+ (predictive DCFR+, alpha 2.3, "
+                                                  "gamma 5; not with --compress), dcfr+, cfr+, lcfr or cfr"),
                     max_memory: float = MAX_MEM, no_isomorphism: bool = NO_ISO,
                     compress: bool = COMPRESS, precision: str = PRECISION,
                     check_every: str | None = CHECK_EVERY) -> dict[str, Any]:

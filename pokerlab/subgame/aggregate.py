@@ -204,7 +204,8 @@ def check_memory(template: ReportTemplate, flops: list[Flop], max_memory: float)
         if tree is None:
             tree = build_betting_tree(spot)  # the same for every board: pot and stack only
         sizes[f.board] = int(estimate_size(spot, isomorphism=template.isomorphism, tree=tree,
-                                           compress=template.compress).memory_bytes)
+                                           compress=template.compress,
+                                           predictive=template.algo == "pdcfr+").memory_bytes)
     kept = {f.board: 0 for f in flops}
     if template.warm:
         for chain in flop_chains(flops):

@@ -18,7 +18,13 @@ from pokerlab.subgame.deal import count_slots
 from pokerlab.subgame.spot import Spot
 from pokerlab.subgame.tree import DECISION, BettingTree, count_betting_tree
 
-ALGOS = ("dcfr", "rdcfr", "cfr+", "lcfr", "cfr")
+ALGOS = ("dcfr", "rdcfr", "pdcfr+", "dcfr+", "cfr+", "lcfr", "cfr")
+
+#: (alpha, beta, gamma) of each discounted schedule when not given: Discounted CFR's
+#: (Brown & Sandholm 2019), DCFR+'s and PDCFR+'s (Xu et al. 2024: positive regrets
+#: discounted by alpha, negative ones floored at zero, the average weighted by gamma)
+ALGO_DEFAULTS: dict[str, tuple[float, float, float]] = {
+    "dcfr": (1.5, 0.0, 2.0), "dcfr+": (1.5, 0.0, 4.0), "pdcfr+": (2.3, 0.0, 5.0)}
 
 PRECISIONS: dict[str, Any] = {"single": np.float32, "double": np.float64}
 
@@ -27,7 +33,13 @@ PRECISIONS: dict[str, Any] = {"single": np.float32, "double": np.float64}
 class SolveConfig:
     """``algo``: ``dcfr`` (Discounted CFR, alpha 1.5, beta 0, gamma 2 by default), ``rdcfr``
     (Discounted CFR with the strategy average restarted at iterations 4^k, as postflop-solver
-    schedules it: :meth:`discounts`), ``cfr+``, ``lcfr`` (Linear CFR) or ``cfr`` (vanilla);
+    schedules it: :meth:`discounts`), ``pdcfr+`` (Predictive Discounted CFR+, Xu et al.
+    2024: regrets discounted by alpha 2.3 and floored at zero, the strategy matched on the
+    regrets predicted one iteration on, the last instantaneous regrets repeated, the average
+    weighted by gamma 5; one more table of regrets' size), ``dcfr+`` (the same without the
+    prediction, alpha 1.5, gamma 4), ``cfr+``, ``lcfr`` (Linear CFR) or ``cfr`` (vanilla);
+    ``alpha``, ``beta``, ``gamma``: the discounted schedules' exponents (``None``: the
+    algorithm's, :data:`ALGO_DEFAULTS`; beta is unused by the floored ``+`` schedules);
     ``isomorphism``: solve one of each class of suit-isomorphic turn/river cards;
     ``compress``: store regrets and strategy sums in 16 bits (int16 / uint16 with one float32
     scale per node and board, as postflop-solver's compression) instead of float32: about
@@ -36,9 +48,9 @@ class SolveConfig:
     hands at terminals are float64 either way)."""
 
     algo: str = "dcfr"
-    alpha: float = 1.5
-    beta: float = 0.0
-    gamma: float = 2.0
+    alpha: float = None  # type: ignore[assignment]  # None: ALGO_DEFAULTS (resolved here)
+    beta: float = None  # type: ignore[assignment]
+    gamma: float = None  # type: ignore[assignment]
     isomorphism: bool = True
     compress: bool = False
     precision: str = "single"
@@ -46,10 +58,27 @@ class SolveConfig:
     def __post_init__(self) -> None:
         if self.algo not in ALGOS:
             raise ConfigError(f"unknown --algo {self.algo!r}: expected one of {', '.join(ALGOS)}")
+        defaults = ALGO_DEFAULTS.get(self.algo, ALGO_DEFAULTS["dcfr"])
+        for name, default in zip(("alpha", "beta", "gamma"), defaults, strict=True):
+            if getattr(self, name) is None:
+                object.__setattr__(self, name, default)
         check_finite_at_least(self, ("alpha", "beta", "gamma"), prefix="DCFR ")
         if self.precision not in PRECISIONS:
             raise ConfigError(f"unknown --precision {self.precision!r}: expected one of "
                               f"{', '.join(PRECISIONS)}")
+        if self.predictive and self.compress:
+            raise ConfigError("--algo pdcfr+ keeps its predicted regrets in float32: it does not "
+                              "combine with --compress")
+
+    @property
+    def predictive(self) -> bool:
+        """Whether the strategy is matched on predicted regrets (a table of its own)."""
+        return self.algo == "pdcfr+"
+
+    def prediction_discount(self, t: int) -> float:
+        """The discount of the regrets of iterations 1..t in the prediction made at the end of
+        iteration ``t`` for ``t + 1`` (PDCFR+: the next iteration's own discount)."""
+        return discount_factor_py(t, self.alpha) if self.predictive else 0.0
 
     def discounts(self, t: int) -> tuple[float, float, float, bool]:
         """(positive-regret, negative-regret, strategy-sum) multipliers applied to the sums of
@@ -67,6 +96,10 @@ class SolveConfig:
             return ta / (ta + 1.0), 0.5, (since / (since + 1.0)) ** 3, False
         if self.algo == "cfr+":
             return 1.0, 1.0, (prev / t), True
+        if self.algo in ("dcfr+", "pdcfr+"):
+            if prev == 0:
+                return 0.0, 0.0, 0.0, True
+            return discount_factor_py(prev, self.alpha), 1.0, (prev / t) ** self.gamma, True
         if self.algo == "lcfr":
             d = prev / t
             return d, d, d, False
@@ -147,9 +180,10 @@ def layout(tree: BettingTree, n_hands: tuple[int, int], slots: tuple[int, int, i
 
 def estimate_size(spot: Spot, *, isomorphism: bool = True, tree: BettingTree | None = None,
                   compress: bool = False, max_memory: float | None = None,
-                  max_nodes: int = 5_000_000) -> TreeSize:
+                  max_nodes: int = 5_000_000, predictive: bool = False) -> TreeSize:
     """Node count and memory of ``spot`` (regrets + strategy sums in float32, or in 16 bits
-    with two float32 scales per entry when ``compress``; the showdown tables, the per-board
+    with two float32 scales per entry when ``compress``; a float32 table of predicted
+    regrets more when ``predictive``, PDCFR+; the showdown tables, the per-board
     bookkeeping) without allocating the solver's arrays.  Without ``tree`` the betting tree
     is counted, not built (:func:`pokerlab.subgame.tree.count_betting_tree`: milliseconds),
     stopping with one :class:`SpotError` past ``max_nodes`` betting nodes or, given
@@ -159,7 +193,7 @@ def estimate_size(spot: Spot, *, isomorphism: bool = True, tree: BettingTree | N
     # order (int32), strength (int16), cards (2 x uint8), showdown_index's words (2 x int64)
     showdown = slots[2] * (n_hands[0] + n_hands[1]) * 24
     if tree is None:
-        per_value, per_entry = (4, 16) if compress else (8, 8)
+        per_value, per_entry = (4, 16) if compress else (12 if predictive else 8, 8)
         weights = ([64.0] * 3 + [float(per_entry * slots[s]) for s in range(3)]
                    + [float(per_value * slots[s] * n_hands[p]) for s in range(3) for p in range(2)])
         limit = math.inf if max_memory is None else float(max_memory) - showdown
@@ -172,7 +206,7 @@ def estimate_size(spot: Spot, *, isomorphism: bool = True, tree: BettingTree | N
     else:
         _, _, total, entries, nodes = layout(tree, n_hands, slots)
         num_nodes, decisions = tree.num_nodes, int(np.count_nonzero(tree.kind == DECISION))
-    storage = 2 * (2 * total + 4 * entries) if compress else 2 * 4 * total
+    storage = 2 * (2 * total + 4 * entries) if compress else (3 if predictive else 2) * 4 * total
     mem = storage + 8 * entries + showdown + 64 * num_nodes
     return TreeSize(betting_nodes=num_nodes, decision_nodes=decisions, nodes=nodes, boards=slots,
                     memory_bytes=int(mem))

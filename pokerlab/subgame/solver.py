@@ -73,7 +73,7 @@ class SpotSolver(SolverViews, SolverFiles):
                             "(SolveConfig(isomorphism=False))")
         self.tree = build_betting_tree(spot, depth_limited=depth_limited)
         self.size = estimate_size(spot, isomorphism=self.config.isomorphism, tree=self.tree,
-                                  compress=self.config.compress)
+                                  compress=self.config.compress, predictive=self.config.predictive)
         if max_memory is not None and self.size.memory_bytes > max_memory:
             raise SpotError(f"the spot needs about {self.size.memory_bytes / 1e6:,.1f} MB "
                             f"({self.size.nodes:,} nodes), over --max-memory {max_memory / 1e6:,.1f} MB: "
@@ -93,6 +93,8 @@ class SpotSolver(SolverViews, SolverFiles):
             self.ssum = np.zeros(total, dtype=np.float32)
             self.rscale = np.zeros(0, dtype=np.float32)  # empty: no compression
             self.sscale = np.zeros(0, dtype=np.float32)
+        # PDCFR+'s predicted regrets (the current strategy is matched on them); else empty
+        self.pred = np.zeros(total if self.config.predictive else 0, dtype=np.float32)
         self.lock_ptr = np.full(max(entries, 1), -1, dtype=np.int64)
         self.lock_data = np.zeros(1, dtype=np.float64)
         self.iteration = 0
@@ -172,7 +174,7 @@ class SpotSolver(SolverViews, SolverFiles):
         return (tr.kind, tr.player, tr.street, tr.child_start, tr.num_children, tr.children, tr.contrib,
                 self.fused,
                 self.node_base, self.entry_base, self.regrets, self.ssum, self.rscale, self.sscale,
-                self.lock_data, self.lock_ptr,
+                self.pred, self.lock_data, self.lock_ptr,
                 d.hand_cards, d.same, d.card_start, d.card_hands, d.swap,
                 d.next_slot, d.iso_rep, d.iso_swap, d.sd_order, d.sd_count, d.sd_cards, d.sd_index)
 
@@ -184,7 +186,8 @@ class SpotSolver(SolverViews, SolverFiles):
     def _params(self, t: int) -> tuple[Any, ...]:
         pos_d, neg_d, strat_d, plus = self.config.discounts(t)
         sp = self.spot
-        return (float(sp.pot), float(sp.rake), float(sp.rake_cap), pos_d, neg_d, strat_d, plus)
+        return (float(sp.pot), float(sp.rake), float(sp.rake_cap), pos_d, neg_d, strat_d, plus,
+                self.config.prediction_discount(t))
 
     def _run(self, mode: int, p: int, t: int, node: int = 0, slot: int = 0,
              opp_reach: np.ndarray | None = None, own_reach: np.ndarray | None = None,
@@ -412,7 +415,7 @@ class SpotSolver(SolverViews, SolverFiles):
                self.frames, self.work, *ctx, *prm, *extra)
         self._compatible(p, opp)  # the fold pass in the vector dtype too
         if self.task_node.shape[0] == 0:
-            self._cfr_iterations(np.empty((0, 3)), False)  # steps' kernel: loaded, no iteration run
+            self._cfr_iterations(np.empty((0, 4)), False)  # steps' kernel: loaded, no iteration run
         else:
             K.run_tasks(0, 0, K.MODE_EV, p, self.task_node, self.task_card, self.task_slot,  # type: ignore[call-arg]
                         self.task_chance, *self._thread_buffers(), *ctx, *prm, *extra)
@@ -476,11 +479,11 @@ class SpotSolver(SolverViews, SolverFiles):
             return
         c0, w0 = time.process_time(), time.perf_counter()
         t0 = self.iteration + 1
-        disc = np.empty((count, 3))
+        disc = np.empty((count, 4))
         plus = False
         for i in range(count):
             pos_d, neg_d, strat_d, plus = self.config.discounts(t0 + i)
-            disc[i] = (pos_d, neg_d, strat_d)
+            disc[i] = (pos_d, neg_d, strat_d, self.config.prediction_discount(t0 + i))
         self._cfr_iterations(disc, bool(plus))
         self.cpu_seconds += time.process_time() - c0
         self.wall_seconds += time.perf_counter() - w0

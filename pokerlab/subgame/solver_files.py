@@ -40,6 +40,7 @@ class SolverFiles:
     ssum: np.ndarray
     rscale: np.ndarray
     sscale: np.ndarray
+    pred: np.ndarray
     lock_ptr: np.ndarray
     lock_data: np.ndarray
 
@@ -57,6 +58,8 @@ class SolverFiles:
                   "ssum": self.ssum.astype("<u2" if self.config.compress else "<f4"),
                   "rscale": self.rscale.astype("<f4"), "sscale": self.sscale.astype("<f4"),
                   "lock_ptr": self.lock_ptr.astype("<i8"), "lock_data": self.lock_data.astype("<f8")}
+        if self.pred.shape[0]:  # PDCFR+'s predicted regrets: what the next iteration plays
+            arrays["pred"] = self.pred.astype("<f4")
         core = json.dumps(header_core, sort_keys=True)
         header = {"core": core, "sha256": checksum(arrays, core)}
         buf = io.BytesIO()
@@ -83,7 +86,7 @@ class SolverFiles:
                 header = json.loads(bytes(z["header"].tobytes()).decode("utf-8"))
                 # the scales of 16-bit storage (absent in files of uncompressed solves
                 # written before compression existed)
-                arrays = {n: z[n] for n in (*names, "rscale", "sscale") if n in z.files}
+                arrays = {n: z[n] for n in (*names, "rscale", "sscale", "pred") if n in z.files}
         except SpotFileError:
             raise
         except (zipfile.BadZipFile, ValueError, OSError, EOFError, KeyError, UnicodeDecodeError) as exc:
@@ -104,7 +107,8 @@ class SolverFiles:
                          rake_cap=sj["rake_cap"], big_blind=sj["big_blind"],
                          root=Root.from_json(sj.get("root")))
         cfg = SolveConfig(**core["config"])
-        if cfg.compress and ("rscale" not in arrays or "sscale" not in arrays):
+        if (cfg.compress and ("rscale" not in arrays or "sscale" not in arrays)) or (
+                cfg.predictive and "pred" not in arrays):
             raise SpotFileError(f"{p!r} is not a pokerlab spot file (arrays missing)")
         make: Any = cls  # the solver class: SpotSolver(spot, config, threads=...)
         solver = make(spot, cfg, threads=threads)
@@ -113,6 +117,7 @@ class SolverFiles:
                 or solver.ssum.dtype != arrays["ssum"].dtype
                 or solver.rscale.shape != arrays.get("rscale", solver.rscale).shape
                 or solver.sscale.shape != arrays.get("sscale", solver.sscale).shape
+                or solver.pred.shape != arrays.get("pred", solver.pred).shape
                 or solver.lock_ptr.shape != arrays["lock_ptr"].shape):
             raise SpotFileError(f"spot file {p!r} does not fit its own spot (written by another version?)")
         solver.regrets[:] = arrays["regrets"]
@@ -120,6 +125,8 @@ class SolverFiles:
         if "rscale" in arrays and "sscale" in arrays:
             solver.rscale[:] = arrays["rscale"]
             solver.sscale[:] = arrays["sscale"]
+        if "pred" in arrays:
+            solver.pred[:] = arrays["pred"]
         solver.lock_ptr[:] = arrays["lock_ptr"]
         solver.lock_data = arrays["lock_data"].astype(np.float64)
         solver.iteration = int(core["iteration"])

@@ -384,10 +384,11 @@ def _dead(mode, top, opp_v, own_v):  # type: ignore[no-untyped-def]
 
 @njit(cache=True, inline="always")
 def _regret_step(r, inst, pos_d, neg_d, plus):  # type: ignore[no-untyped-def]
-    """One regret's update by the instantaneous regret ``inst``: CFR+ adds and floors at 0;
-    the discounted family scales positive and negative sums by ``pos_d`` / ``neg_d`` first."""
+    """One regret's update by the instantaneous regret ``inst``: the floored schedules
+    (CFR+, DCFR+, PDCFR+) scale by ``pos_d`` (1 for CFR+), add and floor at 0; the
+    discounted family scales positive and negative sums by ``pos_d`` / ``neg_d`` first."""
     if plus:
-        r = r + inst
+        r = r * pos_d + inst
         return r if r >= 0.0 else 0.0
     return r * (pos_d if r > 0.0 else neg_d) + inst
 
@@ -436,10 +437,13 @@ def _update_compressed(regrets, ssum, rscale, sscale, e, base, k, n, cfv, out_v,
 
 
 @njit(cache=True, fastmath=VEC_FLAGS, **NO_RC)
-def _update(regrets, ssum, base, k, n, cfv, out_v, own_v, sigma, pos_d, neg_d, strat_d, plus):  # type: ignore[no-untyped-def]
+def _update(regrets, ssum, pred, base, k, n, cfv, out_v, own_v, sigma, pos_d, neg_d, strat_d, plus,  # type: ignore[no-untyped-def]
+            pred_d):
     """The float32 regret and strategy-sum update of one (node, board) entry: regrets by the
     instantaneous regrets ``cfv[b] - out_v`` (:func:`_regret_step`), strategy sums discounted
-    by ``strat_d`` plus the own reach times the strategy.  Compiled without numba's reference
+    by ``strat_d`` plus the own reach times the strategy.  With a ``pred`` table (PDCFR+,
+    else empty) the regrets the next strategy is matched on, predicted with the
+    instantaneous regrets repeated: ``max(R * pred_d + inst, 0)``.  Compiled without numba's reference
     counting (``_nrt=False``): views of the shared tables then cost no atomic counter updates,
     which threads on the two cores would otherwise contend for."""
     for b in range(k):
@@ -447,6 +451,11 @@ def _update(regrets, ssum, base, k, n, cfv, out_v, own_v, sigma, pos_d, neg_d, s
         for h in range(n):
             rg[h] = _regret_step(rg[h], cb[h] - out_v[h], pos_d, neg_d, plus)
             ss[h] = ss[h] * strat_d + own_v[h] * sb[h]
+        if pred.shape[0] > 0:
+            pr = pred[base + b * n:base + b * n + n]
+            for h in range(n):
+                x = rg[h] * pred_d + (cb[h] - out_v[h])
+                pr[h] = x if x > 0.0 else 0.0
 
 
 @njit(cache=True, fastmath=VEC_FLAGS, inline="always")
@@ -479,10 +488,10 @@ def _copy(dst, src):  # type: ignore[no-untyped-def]
 @njit(cache=True, nogil=True, fastmath=VEC_FLAGS, **NO_RC)
 def walk(mode, top, node, p, slot, opp_reach, own_reach, out, scratch, frames, work,  # type: ignore[no-untyped-def]
          kind, player, street, child_start, num_children, children, contrib, fused,
-         node_base, entry_base, regrets, ssum, rscale, sscale, lock, lock_ptr,
+         node_base, entry_base, regrets, ssum, rscale, sscale, pred, lock, lock_ptr,
          hand_cards, same, card_start, card_hands, swap,
          next_slot, iso_rep, iso_swap, sd_order, sd_count, sd_cards, sd_index,
-         pot, rake, rake_cap, pos_d, neg_d, strat_d, plus,
+         pot, rake, rake_cap, pos_d, neg_d, strat_d, plus, pred_d,
          chance_index, chance_opp, chance_own, task_of, task_cfv, root_street, leaf_of, leaf_cfv):
     """Counterfactual values ``out`` (player ``p``'s hands) of the subtree at ``node`` on
     board ``slot`` of its street, given the opponent's reach ``opp_reach``.
@@ -636,7 +645,10 @@ def walk(mode, top, node, p, slot, opp_reach, own_reach, out, scratch, frames, w
             lptr = lock_ptr[entry_base[nd] + sl]
             tot = scratch[sp + k * n_q:sp + (k + 1) * n_q]
             if mode == MODE_CFR:
-                current_strategy(regrets, base, k, n_q, lock, lptr, sigma, tot)
+                if pred.shape[0] > 0:
+                    current_strategy(pred, base, k, n_q, lock, lptr, sigma, tot)
+                else:
+                    current_strategy(regrets, base, k, n_q, lock, lptr, sigma, tot)
             elif not (q == p and mode == MODE_BR):
                 average_strategy(ssum, base, k, n_q, lock, lptr, sigma, tot)
             if fz >= 0:
@@ -718,7 +730,8 @@ def walk(mode, top, node, p, slot, opp_reach, own_reach, out, scratch, frames, w
                 out_v[h] += sb[h] * cb[h]
         if mode == MODE_CFR and top != TOP_COLLECT:
             if rscale.shape[0] == 0:
-                _update(regrets, ssum, base, k, n_p, cfv, out_v, own_v, sigma, pos_d, neg_d, strat_d, plus)
+                _update(regrets, ssum, pred, base, k, n_p, cfv, out_v, own_v, sigma, pos_d, neg_d, strat_d,
+                        plus, pred_d)
             else:
                 _update_compressed(regrets, ssum, rscale, sscale, entry_base[nd] + sl, base, k, n_p,
                                    cfv, out_v, own_v, sigma, pos_d, neg_d, strat_d, plus)
@@ -729,10 +742,10 @@ def walk(mode, top, node, p, slot, opp_reach, own_reach, out, scratch, frames, w
 def run_tasks(lo, hi, mode, p, task_node, task_card, task_slot, task_chance, scratch, frames, work,  # type: ignore[no-untyped-def]
               sub_opp, sub_own, out,
               kind, player, street, child_start, num_children, children, contrib, fused,
-              node_base, entry_base, regrets, ssum, rscale, sscale, lock, lock_ptr,
+              node_base, entry_base, regrets, ssum, rscale, sscale, pred, lock, lock_ptr,
               hand_cards, same, card_start, card_hands, swap,
               next_slot, iso_rep, iso_swap, sd_order, sd_count, sd_cards, sd_index,
-              pot, rake, rake_cap, pos_d, neg_d, strat_d, plus,
+              pot, rake, rake_cap, pos_d, neg_d, strat_d, plus, pred_d,
               chance_index, chance_opp, chance_own, task_of, task_cfv, root_street, leaf_of, leaf_cfv):
     """The independent subtrees ``lo .. hi - 1`` below the starting street's chance nodes
     (callers run chunks of them in parallel).  The work areas (``scratch``, ``frames``,
@@ -757,10 +770,10 @@ def run_tasks(lo, hi, mode, p, task_node, task_card, task_slot, task_chance, scr
         walk(mode, TOP_FULL, children[child_start[task_node[t]]], p, task_slot[t], so, sw, ov,
              scratch, frames, work,
              kind, player, street, child_start, num_children, children, contrib, fused,
-             node_base, entry_base, regrets, ssum, rscale, sscale, lock, lock_ptr,
+             node_base, entry_base, regrets, ssum, rscale, sscale, pred, lock, lock_ptr,
              hand_cards, same, card_start, card_hands, swap,
              next_slot, iso_rep, iso_swap, sd_order, sd_count, sd_cards, sd_index,
-             pot, rake, rake_cap, pos_d, neg_d, strat_d, plus,
+             pot, rake, rake_cap, pos_d, neg_d, strat_d, plus, pred_d,
              chance_index, chance_opp, chance_own, task_of, task_cfv, root_street, leaf_of, leaf_cfv)
         _copy(task_cfv[t, :n_p], ov)
 
@@ -768,7 +781,7 @@ def run_tasks(lo, hi, mode, p, task_node, task_card, task_slot, task_chance, scr
 @njit(cache=True, nogil=True, **NO_RC)
 def cfr_iterations(disc, plus, opp0, own0, opp1, own1, out0, out1, scratch, frames, work,  # type: ignore[no-untyped-def]
                    kind, player, street, child_start, num_children, children, contrib, fused,
-                   node_base, entry_base, regrets, ssum, rscale, sscale, lock, lock_ptr,
+                   node_base, entry_base, regrets, ssum, rscale, sscale, pred, lock, lock_ptr,
                    hand_cards, same, card_start, card_hands, swap,
                    next_slot, iso_rep, iso_swap, sd_order, sd_count, sd_cards, sd_index,
                    pot, rake, rake_cap,
@@ -776,7 +789,7 @@ def cfr_iterations(disc, plus, opp0, own0, opp1, own1, out0, out1, scratch, fram
     """``disc.shape[0]`` whole CFR iterations in one call, each an update of out of position
     (reach ``own0``, opponent ``opp0``) then of in position, by :func:`walk` over the whole
     tree; row ``i`` of ``disc`` holds iteration ``i``'s (positive-regret, negative-regret,
-    strategy-sum) discounts.  For spots without chance nodes on the starting street (the
+    strategy-sum, prediction) discounts.  For spots without chance nodes on the starting street (the
     river, where a solve is a few hundred walks of a fraction of a millisecond each): the
     same walks as one :meth:`SpotSolver.step` each, without two calls from Python per
     iteration."""
@@ -784,16 +797,17 @@ def cfr_iterations(disc, plus, opp0, own0, opp1, own1, out0, out1, scratch, fram
         pos_d = disc[i, 0]
         neg_d = disc[i, 1]
         strat_d = disc[i, 2]
+        pred_d = disc[i, 3]
         for p in range(2):  # out of position, then in position
             opp = opp0 if p == 0 else opp1
             own = own0 if p == 0 else own1
             out = out0 if p == 0 else out1
             walk(MODE_CFR, TOP_FULL, 0, p, 0, opp, own, out, scratch, frames, work,
                  kind, player, street, child_start, num_children, children, contrib, fused,
-                 node_base, entry_base, regrets, ssum, rscale, sscale, lock, lock_ptr,
+                 node_base, entry_base, regrets, ssum, rscale, sscale, pred, lock, lock_ptr,
                  hand_cards, same, card_start, card_hands, swap,
                  next_slot, iso_rep, iso_swap, sd_order, sd_count, sd_cards, sd_index,
-                 pot, rake, rake_cap, pos_d, neg_d, strat_d, plus,
+                 pot, rake, rake_cap, pos_d, neg_d, strat_d, plus, pred_d,
                  chance_index, chance_opp, chance_own, task_of, task_cfv, root_street, leaf_of,
                  leaf_cfv)
 

@@ -99,6 +99,7 @@ class WarmSource:
     board: tuple[int, ...]
     regrets: np.ndarray
     rscale: np.ndarray  # 16-bit storage: one scale per (node, board) entry; empty otherwise
+    pred: np.ndarray  # PDCFR+'s predicted regrets (same layout as regrets); empty otherwise
     node_base: np.ndarray
     entry_base: np.ndarray
     num_hands: tuple[int, int]
@@ -111,7 +112,7 @@ class WarmSource:
     def of(solver: SpotSolver) -> WarmSource:
         d = solver.deal
         return WarmSource(board=tuple(int(c) for c in solver.spot.board), regrets=solver.regrets,
-                          rscale=solver.rscale, node_base=solver.node_base,
+                          rscale=solver.rscale, pred=solver.pred, node_base=solver.node_base,
                           entry_base=solver.entry_base, num_hands=d.num_hands, combos=d.combos,
                           next_slot=d.next_slot, iso_swap=d.iso_swap, tree_key=tree_key(solver))
 
@@ -121,7 +122,7 @@ def tree_key(solver: SpotSolver) -> bytes:
     t = solver.tree
     return b"|".join(np.ascontiguousarray(a).tobytes() for a in (
         t.kind, t.player, t.street, t.num_children, t.children, t.contrib)) + (
-        f"|{solver.config.compress}|{solver.spot.street}".encode())
+        f"|{solver.config.compress}|{solver.config.predictive}|{solver.spot.street}".encode())
 
 
 def slot_maps(dst: SpotSolver, src: WarmSource, pi_inv: np.ndarray) -> list[np.ndarray] | None:
@@ -186,6 +187,10 @@ def warm_start(dst: SpotSolver, src: WarmSource, *, iteration: int = WARM_ITERAT
         vals[:, :, ~ok] = 0
         lo = int(dst.node_base[i])
         dst.regrets[lo:lo + s.shape[0] * k * nd] = vals.reshape(-1)
+        if dst.pred.shape[0]:  # PDCFR+: the predicted regrets the next iteration plays
+            pv = src.pred[idx]
+            pv[:, :, ~ok] = 0
+            dst.pred[lo:lo + s.shape[0] * k * nd] = pv.reshape(-1)
         if dst.rscale.shape[0]:  # 16-bit regrets: each entry's scale with it
             e = int(dst.entry_base[i])
             dst.rscale[e:e + s.shape[0]] = src.rscale[int(src.entry_base[i]) + s]
