@@ -35,7 +35,6 @@ from __future__ import annotations
 import argparse
 import io
 import json
-import math
 import os
 import sys
 import time
@@ -49,7 +48,6 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 DOC = ROOT / "docs" / "search.md"
 NAME = "search_lbr"
-Z95 = 1.959963984540054
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from search_opponents import fail  # noqa: E402
@@ -112,15 +110,18 @@ def lbr_per_deal(spec: str, a: argparse.Namespace
 
 def coarse(key: str) -> str:
     """An outcome's first street with betting and where the hand ended: ``"T Lb Af"`` stays,
-    ``"T Lx Ab Lc | R Lx Ax sd"`` becomes ``"T Lx Ab Lc | R ..."``."""
-    head, sep, rest = key.partition(" | ")
-    return head + (f" | {rest[0]} ..." if sep else "")
+    ``"T Lx Ab Lc | R Lx Ax sd"`` becomes ``"T Lx Ab Lc | R ..."`` (``pokerlab lbr --by-line
+    street``)."""
+    from pokerlab.evaluation.lbr_core import line_group
+
+    return line_group(key, "street")
 
 
 def opening(key: str) -> str:
-    """An outcome's first two actions (``"T Lx Ab"``): the agent's answer to LBR's first
-    decision, or LBR's answer to the agent's first."""
-    return " ".join(key.partition(" | ")[0].split()[:3])
+    """An outcome's first two actions (``"T Lx Ab"``; ``pokerlab lbr --by-line opening``)."""
+    from pokerlab.evaluation.lbr_core import line_group
+
+    return line_group(key, "opening")
 
 
 def by_outcome(base: dict[str, np.ndarray], search: dict[str, np.ndarray], n: int,
@@ -146,9 +147,9 @@ def by_outcome(base: dict[str, np.ndarray], search: dict[str, np.ndarray], n: in
 
 def stats(x: np.ndarray) -> dict[str, float]:
     """Mean and 95% CI (mbb/hand) of per-deal means (chips; big blind 100)."""
-    m = x.mean(axis=1) * 1000.0 / 100.0
-    sd = float(m.std(ddof=1)) if m.size > 1 else math.inf
-    return {"mbb": float(m.mean()), "ci95_mbb": Z95 * sd / math.sqrt(m.size)}
+    from pokerlab.evaluation.lbr_core import line_stats
+
+    return line_stats(x, 100.0)
 
 
 def table(ev: dict[str, Any], a: argparse.Namespace) -> str:

@@ -31,7 +31,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from search_opponents import fail  # noqa: E402
 
-Z95 = 1.959963984540054
+from pokerlab.evaluation.lbr_core import Z95  # noqa: E402
 
 
 def column(acts: list[Any], kind: Any, amount: int | None = None) -> int | None:

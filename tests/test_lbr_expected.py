@@ -352,3 +352,60 @@ def test_value_by_outcome_sums_to_the_deals_value(blueprint: Any) -> None:
     with pytest.raises(LBRError, match="expected or active"):
         per_deal_holdem(blueprint, CFG, LBRConfig(actions="fcpa", from_round=3, hands=1),
                         [0], outcomes={})
+
+
+def test_line_groups_and_rows_sum_to_the_value() -> None:
+    from pokerlab.evaluation.lbr_core import NO_LINE, line_group, line_rows, merge_lines
+
+    key = "T Lx Ab Lc | R Lx Ax sd"
+    assert line_group(key, "line") == key
+    assert line_group(key, "street") == "T Lx Ab Lc | R ..."
+    assert line_group(key, "opening") == "T Lx Ab"
+    assert line_group("T Lb Af", "street") == "T Lb Af"
+    assert line_group("", "opening") == NO_LINE
+    with pytest.raises(LBRError, match="--by-line must be one of line, street, opening"):
+        line_group(key, "seat")
+    # two chunks of two deals each, merged by their first rows; chips, big blind 100
+    parts = [(0, {"T Lb Af": np.array([[100.0, 0.0], [50.0, 50.0]])}),
+             (2, {"T Lb Af": np.array([[0.0, 0.0], [10.0, 10.0]]),
+                  "T Lx Ab Lc | R Lx Ax sd": np.array([[-300.0, 100.0], [0.0, 0.0]])})]
+    lines = merge_lines(parts, 4)
+    assert lines["T Lx Ab Lc | R Lx Ax sd"][:2].tolist() == [[0.0, 0.0], [0.0, 0.0]]
+    rows = line_rows(lines, 4, 100.0)
+    # per-deal means (chips): fold line 50, 50, 0, 10 -> 27.5 chips = 275 mbb/hand
+    assert rows[0]["line"] == "T Lb Af" and rows[0]["mbb"] == pytest.approx(275.0)
+    assert rows[1]["mbb"] == pytest.approx(-250.0)  # (-100) / 4 chips
+    sd = float(np.std([500.0, 500.0, 0.0, 100.0], ddof=1))
+    assert rows[0]["ci95_mbb"] == pytest.approx(1.959963984540054 * sd / 2.0)
+    total = sum(x for x in lines.values()).mean(axis=1).mean() * 10.0
+    assert sum(r["mbb"] for r in rows) == pytest.approx(total)
+    assert [r["line"] for r in line_rows(lines, 4, 100.0, "opening")] == ["T Lb Af", "T Lx Ab"]
+
+
+def test_cli_by_line_splits_lbrs_value_and_refuses_the_sampled_estimator() -> None:
+    import json
+
+    from pokerlab.cli import app
+
+    args = ["lbr", "call", "--actions", "fcpa", "--from-round", "3", "--estimator", "active",
+            "--hands", "6", "--seed", "4", "--by-line", "street"]
+    res = CliRunner().invoke(app, [*args, "--json"])
+    assert res.exit_code == 0, res.output
+    d = json.loads(res.stdout)
+    by = d["by_line"]
+    assert by["group"] == "street" and by["unit"] == "mbb/hand"
+    assert sum(r["mbb"] for r in by["rows"]) == pytest.approx(d["mbb"], abs=1e-6)
+    assert all(r["line"].startswith("T ") for r in by["rows"])
+    # the same deals over two processes: the same split
+    two = CliRunner().invoke(app, [*args, "--json", "--workers", "2"])
+    assert two.exit_code == 0, two.output
+    rows2 = {r["line"]: r["mbb"] for r in json.loads(two.stdout)["by_line"]["rows"]}
+    assert rows2 == pytest.approx({r["line"]: r["mbb"] for r in by["rows"]})
+    text = CliRunner().invoke(app, args)
+    assert text.exit_code == 0 and "LBR's winnings by street" in text.stdout
+    for bad, what in ((["--estimator", "sampled"], "expected or active"),
+                      (["--by-line", "seat"], "--by-line must be one of")):
+        res = CliRunner().invoke(app, [*args, *bad])
+        assert res.exit_code == 2, res.output
+        lines = [ln for ln in res.stderr.splitlines() if ln.strip()]
+        assert len(lines) == 1 and what in lines[0] and "Traceback" not in res.output

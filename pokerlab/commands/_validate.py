@@ -136,7 +136,7 @@ FREE = frozenset({
     "--oop", "--ip", "--board", "--node", "--player", "--players", "--stakes", "--since",
     "--until", "--group", "--aggression", "--compare", "--human", "--weights", "--stacks",
     "--actions", "--lbr-actions", "--device", "--storage", "--opponent", "--infosets",
-    "--estimator",
+    "--estimator", "--by-line",
     "--reveal", "--host", "--db", "--model", "--stack", "--update", "--precision",
     "players", "notation", "cards", "paths",
     "spot",  # train-spot: a saved spot file or a library drill's name

@@ -48,6 +48,11 @@ def lbr(
         "actions expanded only from --from-round on: fewer queries where LBR acts)."),
     stack: float | None = stack_option(None, "Starting stacks in big blinds (hunl; default: "  # type: ignore[arg-type]
                                        "the agent's own, 200 for rule agents)."),
+    by_line: str | None = typer.Option(
+        None, "--by-line",
+        help="Split LBR's winnings by how the hands went from its first round on (hunl, "
+        "--estimator expected or active): line (every action), street (the first street "
+        "with betting and where it ended) or opening (the first two actions)."),
     workers: int = typer.Option(1, "--workers", help="Processes for the sampled run."),
     ray_address: str | None = typer.Option(
         None, "--ray-address", help="Run on a Ray cluster ('local' starts a local one)."),
@@ -66,6 +71,13 @@ def lbr(
     check_estimator(estimator, option="--estimator")
     check_lbr_args(game=game, actions=actions, from_round=from_round, hands=hands, seed=seed,
                    exact=exact, estimator=estimator)
+    if by_line is not None:
+        from pokerlab.evaluation.lbr_core import LBRError, line_group
+
+        line_group("", by_line)
+        if game != "hunl" or estimator == "sampled" or exact:
+            raise LBRError("--by-line splits LBR's value by line in hunl with --estimator "
+                           "expected or active")
     with progress("LBR", enabled=not as_json and not exact, total=hands,
                   unit="deals") as bar:
         if estimator == "sampled":
@@ -77,7 +89,7 @@ def lbr(
                                      from_round=from_round, hands=hands, seed=seed,
                                      stack_bb=stack, workers=workers,
                                      ray_address=ray_address, progress=bar,
-                                     estimator=estimator)
+                                     estimator=estimator, by_line=by_line)
     d = res.to_json()
     if as_json:
         emit_json(d)
@@ -94,11 +106,31 @@ def lbr(
     typer.echo(f"LBR ({res.actions}, from {rounds}{how}) vs {agent} in {res.game}{at}: "
                f"{res.mbb:+.1f} +- {res.ci95_mbb:.1f} {res.unit} over {res.hands} hands "
                f"({res.deals} duplicate deals), {res.seconds:.2f} s")
+    if "by_line" in d:
+        typer.echo(line_text(d["by_line"]))
+
+
+LINE_LEGEND = ("L: LBR, A: the agent; x check, c call, f fold, b bet or raise, a all-in; "
+               "sd showdown; P F T R the streets")
+
+
+def line_text(by_line: dict[str, Any], top: int = 15) -> str:
+    """The text table of ``--by-line``: the lines that move the most chips first."""
+    rows = by_line["rows"]
+    out = [f"\nLBR's winnings by {by_line['group']} ({by_line['unit']}, 95% CI; {LINE_LEGEND}):"]
+    width = max([len(r["line"]) for r in rows[:top]] + [4])
+    for r in rows[:top]:
+        out.append(f"  {r['line']:<{width}}  {r['mbb']:+9.1f} +- {r['ci95_mbb']:.1f}")
+    if len(rows) > top:
+        rest = sum(r["mbb"] for r in rows[top:])
+        out.append(f"  {'(' + str(len(rows) - top) + ' more)':<{width}}  {rest:+9.1f}")
+    return "\n".join(out)
 
 
 def _run_lbr_estimator(agent: str, *, game: str, actions: str, from_round: int, hands: int,
                        seed: int, stack_bb: float | None, workers: int,
-                       ray_address: str | None, progress: Any, estimator: str) -> Any:
+                       ray_address: str | None, progress: Any, estimator: str,
+                       by_line: str | None = None) -> Any:
     """LBR on sampled deals by ``estimator`` (``expected``): what
     :func:`pokerlab.arena.lbr.run_lbr` does for a spec, with the estimator passed on
     (``run_lbr`` itself plays the ``sampled`` estimator only)."""
@@ -117,7 +149,8 @@ def _run_lbr_estimator(agent: str, *, game: str, actions: str, from_round: int, 
     make()  # fail early
     r = run_sampled_lbr(make, name=agent, game=kind, actions=actions, from_round=from_round,
                         hands=hands, seed=seed, stack_bb=stack, workers=workers,
-                        ray_address=ray_address, progress=progress, estimator=estimator)
+                        ray_address=ray_address, progress=progress, estimator=estimator,
+                        by_line=by_line)
     if kind == "hunl":
         r = dataclasses.replace(r, extra={**r.extra, "stack_bb": stack})
     return r

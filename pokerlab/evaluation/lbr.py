@@ -80,6 +80,9 @@ from pokerlab.evaluation.lbr_core import (  # noqa: F401 - the LBR names, as bef
     deal_cards,
     draws,
     lbr_choose,
+    line_group,
+    line_rows,
+    merge_lines,
     parse_action_set,
     play_expected_hand,
     play_lbr_hand,
@@ -514,14 +517,19 @@ class _Chunk:
     stack_bb: float
     lbr: LBRConfig
     deals: tuple[int, ...]
+    lines: bool = False  # also split the chips by line (HoldemSession.outcome)
 
 
-def _run_chunk(chunk: _Chunk) -> np.ndarray:
+ChunkResult = tuple[np.ndarray, dict[str, np.ndarray]]
+"""A chunk's ``per_deal`` chips and, if asked, the same split by line (else empty)."""
+
+
+def _run_chunk(chunk: _Chunk) -> ChunkResult:
     """Worker entry point: ``per_deal`` chips of one chunk of deals (agent built here)."""
     return _run_chunk_progress(chunk, None)
 
 
-def _map_chunks(chunks: list[_Chunk], workers: int, ray_address: str | None) -> list[np.ndarray]:
+def _map_chunks(chunks: list[_Chunk], workers: int, ray_address: str | None) -> list[ChunkResult]:
     """The chunks on :func:`pokerlab.executor.map_chunks`: Ray with an address, else
     ``workers`` processes (one: here)."""
     from pokerlab.executor import default_backend, map_chunks
@@ -560,7 +568,7 @@ def run_sampled_lbr(make: Callable[[], Any], *, name: str, game: str = "hunl",
                     actions: str = "fc", from_round: int = 1, hands: int = 1000, seed: int = 0,
                     stack_bb: float = 200.0, workers: int = 1, ray_address: str | None = None,
                     progress: Callable[[int], None] | None = None,
-                    estimator: str = "sampled") -> LBRResult:
+                    estimator: str = "sampled", by_line: str | None = None) -> LBRResult:
     """LBR on sampled deals against the opponent ``make()`` builds (reported as
     ``name``), by ``estimator`` (:data:`~pokerlab.evaluation.lbr_core.ESTIMATORS`:
     ``sampled`` plays the deal's hands with drawn agent actions, ``expected``
@@ -572,9 +580,19 @@ def run_sampled_lbr(make: Callable[[], Any], *, name: str, game: str = "hunl",
     (:func:`pokerlab.evaluation.lbr_small.policy_fn`).  The deals are split over
     ``workers`` processes or Ray tasks (``ray_address``, ``"local"`` starts a local Ray);
     the result does not depend on the split.  Spec strings: :func:`pokerlab.arena.run_lbr`.
+
+    ``by_line`` (HUNL, ``expected`` or ``active``; one of
+    :data:`~pokerlab.evaluation.lbr_core.LINE_GROUPS`) adds ``extra["by_line"]``: LBR's
+    mbb/hand split by how the hands went from its first round on
+    (:func:`~pokerlab.evaluation.lbr_core.line_rows`), where the agent loses.
     """
     kind = check_lbr_args(game=game, actions=actions, from_round=from_round, hands=hands,
                           seed=seed, exact=False, estimator=estimator)
+    if by_line is not None:
+        line_group("", by_line)  # one of LINE_GROUPS
+        if kind != "hunl" or estimator == "sampled":
+            raise LBRError("--by-line splits LBR's value by line in hunl with --estimator expected "
+                           "or active")
     from pokerlab.executor import check_ray_address, check_workers
 
     check_workers(workers, option="workers")
@@ -595,26 +613,35 @@ def run_sampled_lbr(make: Callable[[], Any], *, name: str, game: str = "hunl",
     parts = min(parts, n)
     bounds = [round(n * k / parts) for k in range(parts + 1)]
     chunks = [_Chunk(make=make, game=kind, stack_bb=stack_bb, lbr=cfg,
-                     deals=tuple(range(lo, hi)))
+                     deals=tuple(range(lo, hi)), lines=by_line is not None)
               for lo, hi in zip(bounds, bounds[1:], strict=False) if hi > lo]
     if parts == 1 and progress is not None:
-        per = _run_chunk_progress(chunks[0], progress)
+        res = [_run_chunk_progress(chunks[0], progress)]
     else:
-        per = np.concatenate(_map_chunks(chunks, workers, ray_address))
-    return summarize(per, agent=name, game=kind, actions=parse_action_set(actions).name,
-                     from_round=from_round, seconds=time.perf_counter() - t0, unit=unit,
-                     big_blind=bb, seed=seed, estimator=estimator)
+        res = _map_chunks(chunks, workers, ray_address)
+    per = np.concatenate([r[0] for r in res])
+    r = summarize(per, agent=name, game=kind, actions=parse_action_set(actions).name,
+                  from_round=from_round, seconds=time.perf_counter() - t0, unit=unit,
+                  big_blind=bb, seed=seed, estimator=estimator)
+    if by_line is not None:
+        starts = np.cumsum([0] + [len(x[0]) for x in res])
+        lines = merge_lines([(int(row), x[1]) for row, x in zip(starts, res, strict=False)], n)
+        r.extra["by_line"] = {"group": by_line, "unit": unit,
+                              "rows": line_rows(lines, n, bb, by_line)}
+    return r
 
 
 def _run_chunk_progress(chunk: _Chunk,
-                        progress: Callable[[int], None] | None) -> np.ndarray:
+                        progress: Callable[[int], None] | None) -> ChunkResult:
     if chunk.game == "hunl":
         from pokerlab.holdem.engine import HoldemConfig
 
         cfg = HoldemConfig.from_bb(chunk.stack_bb)
-        return per_deal_holdem(chunk.make(), cfg, chunk.lbr, chunk.deals, progress)
+        lines: dict[str, np.ndarray] | None = {} if chunk.lines else None
+        per = per_deal_holdem(chunk.make(), cfg, chunk.lbr, chunk.deals, progress, outcomes=lines)
+        return per, lines or {}
     from pokerlab.evaluation.lbr_small import per_deal_small
     from pokerlab.games import load_game
 
     game = load_game(chunk.game)
-    return per_deal_small(game, chunk.make(), chunk.lbr, chunk.deals, progress)
+    return per_deal_small(game, chunk.make(), chunk.lbr, chunk.deals, progress), {}

@@ -483,6 +483,68 @@ def summarize(per_deal: np.ndarray, *, agent: str, game: str, actions: str, from
                      big_blind=big_blind, seed=seed, estimator=check_estimator(estimator))
 
 
+LINE_GROUPS = ("line", "street", "opening")
+"""How :func:`line_rows` groups LBR's value by line: the whole ``line``
+(:meth:`~pokerlab.evaluation.lbr.HoldemSession.outcome`: ``"T Lx Ab Lc | R Lx Ax sd"``),
+the first ``street`` with betting and the street it ended on (``"T Lx Ab Lc | R ..."``)
+or the ``opening``: the first two actions (``"T Lx Ab"``)."""
+
+
+NO_LINE = "(over before LBR's first round)"
+"""The line of a hand that ended before LBR's first round (a preflop fold)."""
+
+
+def line_group(line: str, by: str) -> str:
+    """``line`` grouped ``by`` one of :data:`LINE_GROUPS` (an empty line: :data:`NO_LINE`)."""
+    if by not in LINE_GROUPS:
+        raise LBRError(f"--by-line must be one of {', '.join(LINE_GROUPS)}, got {by!r}")
+    if not line:
+        return NO_LINE
+    if by == "line":
+        return line
+    head, sep, rest = line.partition(" | ")
+    if by == "street":
+        return head + (f" | {rest[0]} ..." if sep else "")
+    return " ".join(head.split()[:3])  # the opening
+
+
+def line_stats(x: np.ndarray, big_blind: float) -> dict[str, float]:
+    """Mean and 95% CI (mbb/hand) of the per-deal means of ``x[i, seat]`` (chips)."""
+    m = x.mean(axis=1) * 1000.0 / big_blind
+    sd = float(m.std(ddof=1)) if m.size > 1 else math.inf
+    return {"mbb": float(m.mean()), "ci95_mbb": Z95 * sd / math.sqrt(m.size)}
+
+
+def grouped_lines(outcomes: dict[str, np.ndarray], n: int, by: str) -> dict[str, np.ndarray]:
+    """``outcomes`` (line -> ``[i, seat]`` chips over ``n`` deals) summed by group."""
+    out: dict[str, np.ndarray] = {}
+    for k, x in outcomes.items():
+        g = line_group(k, by)
+        out[g] = out.get(g, np.zeros((n, 2))) + x
+    return out
+
+
+def line_rows(outcomes: dict[str, np.ndarray], n: int, big_blind: float, by: str = "line",
+              top: int | None = None) -> list[dict[str, Any]]:
+    """LBR's mbb/hand by line (:func:`line_group` ``by``) with 95% CIs over the deals,
+    largest winnings (either sign) first; over every line the ``mbb`` sum to LBR's whole
+    value."""
+    rows: list[dict[str, Any]] = []
+    for g, x in grouped_lines(outcomes, n, by).items():
+        rows.append({"line": g, **line_stats(x, big_blind)})
+    rows.sort(key=lambda r: (-abs(float(r["mbb"])), str(r["line"])))
+    return rows if top is None else rows[:top]
+
+
+def merge_lines(parts: Sequence[tuple[int, dict[str, np.ndarray]]], n: int) -> dict[str, np.ndarray]:
+    """Chunks' outcomes (first deal row, line -> rows) as one ``[n, 2]`` array per line."""
+    out: dict[str, np.ndarray] = {}
+    for row, o in parts:
+        for k, x in o.items():
+            out.setdefault(k, np.zeros((n, 2)))[row:row + x.shape[0]] = x
+    return out
+
+
 def run_sessions(make: Callable[[int, int], tuple[Any, Any]],
                  deals: Sequence[int],
                  progress: Callable[[int], None] | None = None, *,
