@@ -12,7 +12,8 @@ for Regret Minimization in Games" (AAAI 2016) starts from a related game's solut
 measured on the report template, it reaches the target in about 30% fewer iterations
 than a cold start (docs/subgame.md).  The strategy sums start empty (the average is of
 this flop's own iterations) and the discount schedule continues from iteration
-:data:`WARM_ITERATION`, so the copied regrets weigh as a few iterations' worth.
+:data:`WARM_ITERATION` (:data:`WARM_ITERATION_RDCFR` with ``rdcfr``), so the copied
+regrets weigh as that many iterations' worth.
 
 :func:`flop_chains` orders a report's flops into chains of neighbours of one shape; each
 chain is solved in order, the first flop cold.  A warm-started flop reaches the same
@@ -37,6 +38,18 @@ if TYPE_CHECKING:
 
 #: the iteration a warm-started solve continues the discount schedule from
 WARM_ITERATION = 10
+#: the same for ``rdcfr`` (the report's default): its regrets are discounted as after 60
+#: iterations, so the copied ones last longer, and its average restarts at iteration 65 (4^3
+#: + 1), forgetting the warm start's first iterations.  Measured on the report's template
+#: (23 flops of the 184 set, 19 warm-started: ``bench_spot_report.py --flops 20 --raises
+#: none``): 63.7 iterations a flop against 68.6 from iteration 10 (docs/benchmarks.md); with
+#: ``dcfr``, whose average weighs every iteration since the start by (t/T)^2, 10 is better
+WARM_ITERATION_RDCFR = 60
+
+
+def warm_iteration(algo: str) -> int:
+    """The iteration a warm start of a solve by ``algo`` continues from."""
+    return WARM_ITERATION_RDCFR if algo == "rdcfr" else WARM_ITERATION
 #: the most flops in one chain (a chain is one executor chunk; its first flop starts cold)
 CHAIN_LENGTH = 6
 
@@ -155,9 +168,10 @@ def hand_maps(dst: SpotSolver, src: WarmSource, pi_inv: np.ndarray) -> list[np.n
     return out
 
 
-def warm_start(dst: SpotSolver, src: WarmSource, *, iteration: int = WARM_ITERATION) -> bool:
+def warm_start(dst: SpotSolver, src: WarmSource, *, iteration: int | None = None) -> bool:
     """Start the fresh ``dst`` from ``src``'s regrets under :func:`card_map` and continue
-    the discount schedule from ``iteration``; returns False (``dst`` untouched) when the
+    the discount schedule from ``iteration`` (default :func:`warm_iteration` of its
+    algorithm); returns False (``dst`` untouched) when the
     two flops are not of one shape, their trees or storage differ, or ``dst`` has already
     iterated."""
     if dst.iteration != 0 or dst.spot.street != 0 or tree_key(dst) != src.tree_key:
@@ -194,5 +208,5 @@ def warm_start(dst: SpotSolver, src: WarmSource, *, iteration: int = WARM_ITERAT
         if dst.rscale.shape[0]:  # 16-bit regrets: each entry's scale with it
             e = int(dst.entry_base[i])
             dst.rscale[e:e + s.shape[0]] = src.rscale[int(src.entry_base[i]) + s]
-    dst.iteration = int(iteration)
+    dst.iteration = int(warm_iteration(dst.config.algo) if iteration is None else iteration)
     return True
