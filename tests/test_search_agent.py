@@ -3,6 +3,8 @@ subgame, nested safe re-solving along a hand, and the fallback to the blueprint.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
 
@@ -229,19 +231,13 @@ def test_blueprint_value_gadget_plays_legal_hands() -> None:
     assert c["searches"] > 0 and c["blueprint_gadgets"] > 0 and c["fallbacks"] == 0
 
 
-def test_a_prior_with_a_trace_of_dealable_weight_is_widened() -> None:
-    """A safe spot whose opponent prior puts all but a trace of its weight on combos that
-    share a card with the searcher's range passes the plain no-deal check but leaves the
-    solver's normaliser at zero ("no deal is possible", a fallback); :func:`dealable`
-    widens it instead, and the widened spot solves."""
-    from pokerlab.agents.search.solve import Ranges, build_spot, can_deal, dealable
-    from pokerlab.cards.cards import COMBO_INDEX, combos_blocked_by, deal_possible, parse_cards
-    from pokerlab.errors import PokerlabError
+def _checked_down_river() -> tuple[Any, Any, list[int], list[int], list[int]]:
+    """A river searcher, the big blind's view of a hand checked down to the river
+    (AhKh against QdJd on 2c7d9sTc3h), its hole cards, the other hand and the board."""
+    from pokerlab.cards.cards import parse_cards
     from pokerlab.holdem.actions import Action, ActionKind
     from pokerlab.holdem.engine import HoldemState
     from pokerlab.holdem.view import make_view
-    from pokerlab.subgame.solve_config import SolveConfig
-    from pokerlab.subgame.solver import SpotSolver
 
     agent = build_agent("search(street=river,iters=10)", config=CFG, seed=1)
     hole, other = parse_cards("AhKh"), parse_cards("QdJd")
@@ -254,7 +250,21 @@ def test_a_prior_with_a_trace_of_dealable_weight_is_widened() -> None:
         st.apply(check)  # preflop limp / check, then check, check on flop and turn
         st.apply(check)
         st.deal_board(cards)
-    view = make_view(st, 0)
+    return agent, make_view(st, 0), hole, other, board
+
+
+def test_a_prior_with_a_trace_of_dealable_weight_is_widened() -> None:
+    """A safe spot whose opponent prior puts all but a trace of its weight on combos that
+    share a card with the searcher's range passes the plain no-deal check but leaves the
+    solver's normaliser at zero ("no deal is possible", a fallback); :func:`dealable`
+    widens it instead, and the widened spot solves."""
+    from pokerlab.agents.search.solve import Ranges, build_spot, can_deal, dealable
+    from pokerlab.cards.cards import COMBO_INDEX, combos_blocked_by, deal_possible
+    from pokerlab.errors import PokerlabError
+    from pokerlab.subgame.solve_config import SolveConfig
+    from pokerlab.subgame.solver import SpotSolver
+
+    agent, view, hole, other, board = _checked_down_river()
     ours = np.zeros(1326)
     ours[COMBO_INDEX[hole[0], hole[1]]] = 1.0
     prior = np.where(combos_blocked_by(hole) & ~combos_blocked_by(board), 1.0, 0.0)
@@ -281,26 +291,12 @@ def test_a_reach_that_blocks_the_searcher_is_widened_even_under_a_dealable_prior
     prior does not: the spot then has no deal ("no deal is possible").  :func:`dealable`
     checks both and widens; the widened spot solves."""
     from pokerlab.agents.search.solve import Ranges, build_spot, can_deal, dealable
-    from pokerlab.cards.cards import COMBO_INDEX, combos_blocked_by, parse_cards
+    from pokerlab.cards.cards import COMBO_INDEX, combos_blocked_by
     from pokerlab.errors import PokerlabError
-    from pokerlab.holdem.actions import Action, ActionKind
-    from pokerlab.holdem.engine import HoldemState
-    from pokerlab.holdem.view import make_view
     from pokerlab.subgame.solve_config import SolveConfig
     from pokerlab.subgame.solver import SpotSolver
 
-    agent = build_agent("search(street=river,iters=10)", config=CFG, seed=1)
-    hole, other = parse_cards("AhKh"), parse_cards("QdJd")
-    board = parse_cards("2c7d9sTc3h")
-    st = HoldemState(config=CFG)
-    st.deal_hole(hole)
-    st.deal_hole(other)
-    check = Action(kind=ActionKind.CHECK_CALL)
-    for cards in (board[:3], board[3:4], board[4:5]):
-        st.apply(check)
-        st.apply(check)
-        st.deal_board(cards)
-    view = make_view(st, 0)
+    agent, view, hole, other, board = _checked_down_river()
     ours = np.zeros(1326)
     ours[COMBO_INDEX[hole[0], hole[1]]] = 1.0
     live = ~combos_blocked_by(board)

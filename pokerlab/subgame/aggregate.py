@@ -197,15 +197,16 @@ def check_memory(template: ReportTemplate, flops: list[Flop], max_memory: float)
     from pokerlab.subgame.warm import flop_chains
 
     tree_cfg = template.tree()
+    cfg = template.solve_config()
     tree = None
     sizes: dict[str, int] = {}
     for f in flops:
         spot = template.spot(f.board, tree_cfg)
         if tree is None:
             tree = build_betting_tree(spot)  # the same for every board: pot and stack only
-        sizes[f.board] = int(estimate_size(spot, isomorphism=template.isomorphism, tree=tree,
-                                           compress=template.compress,
-                                           predictive=template.algo == "pdcfr+").memory_bytes)
+        sizes[f.board] = int(estimate_size(spot, isomorphism=cfg.isomorphism, tree=tree,
+                                           compress=cfg.compress,
+                                           predictive=cfg.predictive).memory_bytes)
     kept = {f.board: 0 for f in flops}
     if template.warm:
         for chain in flop_chains(flops):

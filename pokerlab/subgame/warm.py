@@ -43,7 +43,7 @@ WARM_ITERATION = 10
 #: + 1), forgetting the warm start's first iterations.  Measured on the report's template
 #: (23 flops of the 184 set, 19 warm-started: ``bench_spot_report.py --flops 20 --raises
 #: none``): 63.7 iterations a flop against 68.6 from iteration 10 (docs/benchmarks.md); with
-#: ``dcfr``, whose average weighs every iteration since the start by (t/T)^2, 10 is better
+#: ``dcfr``, whose average weighs every iteration since the start by (t/T)^2, 10 stays
 WARM_ITERATION_RDCFR = 60
 
 
