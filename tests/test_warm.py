@@ -15,7 +15,7 @@ from pokerlab.cli import app
 from pokerlab.errors import ConfigError
 from pokerlab.subgame import SolveConfig, SpotSolver, make_spot, tree_config
 from pokerlab.subgame.flops import flop_subset, parse_flop_set
-from pokerlab.subgame.solve_config import FIRST_CHECK, next_check
+from pokerlab.subgame.solve_config import AFTER_RESTART, FIRST_CHECK, next_check
 from pokerlab.subgame.tree import DECISION
 from pokerlab.subgame.warm import (
     CHAIN_LENGTH,
@@ -72,7 +72,8 @@ def test_flop_chains_cover_the_set_once_by_shape() -> None:
     assert sorted(boards) == sorted(f.board for f in flops)
     assert all(1 <= len(c) <= CHAIN_LENGTH for c in chains)
     assert all(len({shape_key(f.cards) for f in c}) == 1 for c in chains)
-    assert len(chains) == 35  # 10 shapes, cut into chains of near-equal length
+    assert len(chains) == 20  # 10 shapes, cut into chains of near-equal length
+    assert sorted(map(len, chains))[-3:] == [11, 11, 12]
     assert flop_chains(flops) == chains  # deterministic
     assert flop_chains([]) == []
 
@@ -227,16 +228,47 @@ def test_rdcfr_warm_starts_continue_from_its_own_iteration() -> None:
 
 
 def test_next_check_follows_the_power_law() -> None:
+    assert FIRST_CHECK == 20
     assert next_check([], 0.5) == FIRST_CHECK
     assert next_check([], 0.5, start=10) == 10 + FIRST_CHECK
-    assert next_check([(10, 20.0)], 0.5) == 20
+    assert next_check([(20, 20.0)], 0.5) == 40
     # exploitability 1000 / t^2: 0.5% at t = 44.7; from checks at 20 and 40 (2.5, 0.625)
     assert next_check([(20, 2.5), (40, 0.625)], 0.5) == math.ceil(math.sqrt(2000) * 1.02)
-    # a far prediction is capped at twice the last gap, a near one is at least 2 on
+    # a far prediction is capped at twice the last gap (at least FIRST_CHECK), a near one is
+    # at least 2 on
     assert next_check([(10, 10.0), (20, 2.5)], 0.5) == 40
+    assert next_check([(40, 1.0), (80, 0.9)], 0.5) == 160
     assert next_check([(40, 0.625), (44, 0.51)], 0.5) == 46
-    # not falling: 10 on
-    assert next_check([(10, 1.0), (20, 1.0)], 0.5) == 30
+    # not falling: FIRST_CHECK on
+    assert next_check([(10, 1.0), (20, 1.0)], 0.5) == 40
+
+
+def test_next_check_fits_only_the_checks_since_the_average_restarted() -> None:
+    # rdcfr's average restarts at 17 and 65: the check at 20 is the first of its segment, so
+    # the next comes AFTER_RESTART after 17, then the power law through 20 and 27
+    assert AFTER_RESTART == 10
+    assert next_check([(20, 8.0)], 0.5, 0, 17) == 27
+    assert next_check([(20, 8.0), (27, 4.0)], 0.5, 0, 17) == 27 + max(FIRST_CHECK, 14)
+    # across the restart at 65 the exploitability jumps (1.5 after 0.6): not a slope
+    assert next_check([(40, 0.9), (60, 0.6), (70, 1.5)], 0.5, 0, 65) == 75
+    assert next_check([(40, 0.9), (60, 0.6), (80, 0.55)], 0.5, 0, 65) == 100
+    # two checks after the restart: their slope (1.0 -> 0.6 from 75 to 85: k = 3.94)
+    k = math.log(1.0 / 0.6) / math.log(85 / 75)
+    want = math.ceil(85 * (0.6 / 0.5) ** (1 / k) * 1.02)
+    assert next_check([(60, 0.6), (75, 1.0), (85, 0.6)], 0.5, 0, 65) == want == 91
+    # the rule before restarts were heeded
+    assert next_check([(40, 0.9), (60, 0.6), (80, 0.55)], 0.5, 0, first=10) == 112
+
+
+def test_the_average_restarts_where_its_sums_are_zeroed() -> None:
+    r = SolveConfig(algo="rdcfr")
+    assert [r.average_restart(0, t) for t in (1, 2, 4, 5, 16, 17, 64, 65, 256, 257)] == \
+        [1, 2, 2, 5, 5, 17, 17, 65, 65, 257]
+    assert r.average_restart(60, 61) == 61 and r.average_restart(60, 64) == 61
+    assert r.average_restart(60, 80) == 65  # a warm start from 60 forgets its first 4
+    d = SolveConfig(algo="dcfr")
+    assert d.average_restart(0, 100) == 1 and d.average_restart(60, 100) == 61
+    assert SolveConfig(algo="cfr").average_restart(0, 50) == 1
 
 
 def test_auto_checks_stop_at_the_target_with_fewer_checks() -> None:

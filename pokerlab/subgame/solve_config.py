@@ -108,38 +108,62 @@ class SolveConfig:
         return (discount_factor_py(prev, self.alpha), discount_factor_py(prev, self.beta),
                 (prev / t) ** self.gamma, False)
 
+    def average_restart(self, start: int, t: int) -> int:
+        """The iteration the strategy average of a solve that started after iteration
+        ``start`` last restarted at, by iteration ``t``: ``start + 1`` (a solve's own first
+        iteration, warm-started or not, begins an empty average) or the last iteration
+        since whose strategy-sum multiplier is 0 (``rdcfr``: 2, 5, 17, 65, 257, ...)."""
+        for i in range(t, start + 1, -1):
+            if self.discounts(i)[2] == 0.0:
+                return i
+        return start + 1
+
     def to_json(self) -> dict[str, Any]:
         return {"algo": self.algo, "alpha": self.alpha, "beta": self.beta, "gamma": self.gamma,
                 "isomorphism": self.isomorphism, "compress": self.compress, "precision": self.precision}
 
 
-#: ``check_every="auto"``: the first exploitability check after this many iterations
-FIRST_CHECK = 10
-#: an adaptive check aims this far past the predicted crossing (a check costs about 0.7 of
+#: ``check_every="auto"``: the first exploitability check after this many iterations (and
+#: the step when the last checks do not fall)
+FIRST_CHECK = 20
+#: an adaptive check aims this far past the predicted crossing (a check costs about 0.8 of
 #: an iteration, an iteration too many one; aiming a little late saves a check)
 CHECK_MARGIN = 1.02
+#: the first check after the strategy average restarts comes this many iterations after it
+AFTER_RESTART = 10
 
 
-def next_check(checks: list[tuple[int, float]], target: float, start: int = 0) -> int:
+def next_check(checks: list[tuple[int, float]], target: float, start: int = 0,
+               segment: int = 0, *, first: int = FIRST_CHECK, after: int = AFTER_RESTART,
+               margin: float = CHECK_MARGIN) -> int:
     """The iteration of the next exploitability check of ``check_every="auto"``, after
     ``checks`` ((iteration, exploitability %) so far, of a solve that started at iteration
-    ``start``): the first after :data:`FIRST_CHECK`; then where the power law through the
-    last two checks (exploitability ~ c t^-k, as CFR variants converge) reaches ``target``,
-    times :data:`CHECK_MARGIN`, at least 2 and at most ``max(10, 2 x the last gap)``
-    iterations on, so that an early slope is measured again before a long jump; 10 on when
-    the last two checks do not fall."""
+    ``start``), whose strategy average last restarted at iteration ``segment``
+    (:meth:`SolveConfig.average_restart`): the first :data:`FIRST_CHECK` on; then where the
+    power law through the last two checks since the restart (exploitability ~ c t^-k, as
+    CFR variants converge; a restart breaks the curve: the average starts again and the
+    exploitability jumps) reaches ``target``, times :data:`CHECK_MARGIN`, at least 2 and at
+    most ``max(FIRST_CHECK, 2 x the last gap)`` iterations on, so that an early slope is
+    measured again before a long jump; :data:`AFTER_RESTART` after the restart while fewer
+    than two checks follow it (else :data:`FIRST_CHECK` on), and :data:`FIRST_CHECK` on
+    when the last two checks do not fall.  ``first``, ``after`` and ``margin`` replace those
+    constants (benchmarks/check_schedule.py compares them; ``segment=0, first=10`` is the
+    rule before restarts were heeded)."""
     if not checks:
-        return start + FIRST_CHECK
+        return start + first
     i2, p2 = checks[-1]
-    if len(checks) < 2:
-        return i2 + FIRST_CHECK
-    i1, p1 = checks[-2]
+    since = [c for c in checks if c[0] >= segment]
+    if len(since) < 2:
+        if i2 < segment + after:
+            return max(i2 + 2, segment + after)
+        return i2 + first
+    i1, p1 = since[-2]
     gap = i2 - i1
     if not (p2 < p1 and p2 > 0 and target > 0 and math.isfinite(target) and i1 > 0):
-        return i2 + FIRST_CHECK
+        return i2 + first
     k = math.log(p1 / p2) / math.log(i2 / i1)
-    want = i2 * (p2 / target) ** (1.0 / k) * CHECK_MARGIN
-    return int(min(max(math.ceil(want), i2 + 2), i2 + max(FIRST_CHECK, 2 * gap)))
+    want = i2 * (p2 / target) ** (1.0 / k) * margin
+    return int(min(max(math.ceil(want), i2 + 2), i2 + max(first, 2 * gap)))
 
 
 @dataclass(frozen=True)

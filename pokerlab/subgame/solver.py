@@ -550,7 +550,8 @@ class SpotSolver(SolverViews, SolverFiles):
             # up to the next check (or the end) in one go: the progress callback hears of
             # the last iteration of each run
             if auto and target_pct is not None:
-                due = next_check(checks, target_pct, start)
+                last = checks[-1][0] if checks else start
+                due = next_check(checks, target_pct, start, self.config.average_restart(start, last))
             else:
                 every = FIRST_CHECK if auto else int(check_every)
                 due = (self.iteration // every + 1) * every
