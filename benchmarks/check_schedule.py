@@ -30,11 +30,11 @@ Schedules (``--schedules``, separated by semicolons):
 The template is the report benchmark's (``bench_spot_report.py --raises none``: the docs'
 single-raised-pot ranges, pot 10, stack 95, flop 33%, turn and river 50% and 100%);
 ``--chains`` picks chains of ``flop_chains`` over the 184 set (indices); chains run in
-parallel over ``--workers`` processes.  ``--curves FILE`` replays the curves of an earlier
-``--json`` output instead of recording.
+parallel over ``--workers`` processes.  ``--curves FILE[,FILE...]`` replays the curves of earlier
+``--json`` outputs (together) instead of recording.
 
 Usage: ``python benchmarks/check_schedule.py [--chains 3,12,21,30] [--algo rdcfr] [--target 0.5]
-[--past 2] [--schedules "auto;fit:10,0,1.02;every:5;oracle"] [--workers 2] [--curves FILE]
+[--past 2] [--schedules "auto;fit:10,0,1.02;every:5;oracle"] [--workers 2] [--curves FILE,...]
 [--json]``
 """
 
@@ -179,7 +179,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--cap", type=int, default=400)
     ap.add_argument("--schedules", default="auto;fit:10,0,1.02;every:5;every:10;oracle")
     ap.add_argument("--workers", type=int, default=2)
-    ap.add_argument("--curves", default=None, help="replay the curves of an earlier --json output")
+    ap.add_argument("--curves", default=None,
+                    help="replay the curves of earlier --json outputs (comma-separated)")
     ap.add_argument("--json", action="store_true")
     a = ap.parse_args(argv)
     from pokerlab.errors import PokerlabError
@@ -194,11 +195,18 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as exc:
         raise fail(f"--schedules: unknown schedule {exc}; auto, every:N, fit:F,A,M or oracle") from None
     if a.curves is not None:
-        try:
-            old = json.loads(Path(a.curves).read_text())
-            flops, started, algo = old["flops"], old["started"], old["algo"]
-        except (OSError, ValueError, KeyError) as exc:
-            raise fail(f"--curves {a.curves}: not a check_schedule.py --json output ({exc})") from None
+        flops, when, algos = [], [], set()
+        for path in a.curves.split(","):
+            try:
+                old = json.loads(Path(path).read_text())
+                flops += old["flops"]
+                when.append(old["started"])
+                algos.add(old["algo"])
+            except (OSError, ValueError, KeyError, TypeError) as exc:
+                raise fail(f"--curves {path}: not a check_schedule.py --json output ({exc})") from None
+        if len(algos) != 1:
+            raise fail(f"--curves: recorded with different --algo ({', '.join(sorted(algos))})")
+        started, algo = " and ".join(when), algos.pop()
     else:
         try:
             SolveConfig(algo=a.algo)
