@@ -29,12 +29,14 @@ Schedules (``--schedules``, separated by semicolons):
 
 The template is the report benchmark's (``bench_spot_report.py --raises none``: the docs'
 single-raised-pot ranges, pot 10, stack 95, flop 33%, turn and river 50% and 100%);
-``--chains`` picks chains of ``flop_chains`` over the 184 set (indices); chains run in
+``--chains`` picks chains of ``flop_chains`` over the 184 set (indices; ``--chain-length``
+their most flops, default the report's); chains run in
 parallel over ``--workers`` processes.  ``--curves FILE[,FILE...]`` replays the curves of earlier
 ``--json`` outputs (together) instead of recording.
 
-Usage: ``python benchmarks/check_schedule.py [--chains 3,12,21,30] [--algo rdcfr] [--target 0.5]
-[--past 2] [--schedules "auto;fit:10,0,1.02;every:5;oracle"] [--workers 2] [--curves FILE,...]
+Usage: ``python benchmarks/check_schedule.py [--chains 3,12,21,30] [--chain-length N]
+[--algo rdcfr] [--target 0.5] [--past 2] [--schedules "auto;fit:10,0,1.02;every:5;oracle"]
+[--workers 2] [--curves FILE,...]
 [--json]``
 """
 
@@ -126,13 +128,19 @@ def schedule(name: str) -> Schedule | None:
         return solve_config.next_check
     kind, _, arg = name.partition(":")
     if kind == "every":
-        n = int(arg)
+        try:
+            n = int(arg)
+        except ValueError:
+            raise ValueError(name) from None
         if n < 1:
             raise ValueError(name)
         return lambda checks, _t, start, _seg: (checks[-1][0] if checks else start) + n
     if kind == "fit":
-        f, a, m = arg.split(",")
-        first, after, margin = int(f), int(a), float(m)
+        try:
+            f, a, m = arg.split(",")
+            first, after, margin = int(f), int(a), float(m)
+        except ValueError:
+            raise ValueError(name) from None
         if first < 1 or after < 0 or margin <= 0:
             raise ValueError(name)
 
@@ -173,6 +181,8 @@ def replay(flop: dict[str, Any], sched: Schedule | None, target: float, cap: int
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--chains", default="3,12,21,30")
+    ap.add_argument("--chain-length", type=int, default=None,
+                    help="the chains' most flops (default: the report's, warm.CHAIN_LENGTH)")
     ap.add_argument("--algo", default="rdcfr")
     ap.add_argument("--target", type=float, default=0.5)
     ap.add_argument("--past", type=int, default=2)
@@ -213,7 +223,9 @@ def main(argv: list[str] | None = None) -> int:
         except PokerlabError as exc:
             raise fail(str(exc)) from None
         picks = ints(a.chains, "--chains")
-        chains = flop_chains(parse_flop_set("184"))
+        if a.chain_length is not None and a.chain_length < 1:
+            raise fail(f"--chain-length must be >= 1, got {a.chain_length}")
+        chains = flop_chains(parse_flop_set("184"), *([a.chain_length] if a.chain_length else []))
         if max(picks) >= len(chains):
             raise fail(f"--chains: indices below {len(chains)}")
         jobs = [Chain(tuple(f.board for f in chains[i]), a.algo, a.target, a.past, a.cap) for i in picks]
@@ -221,8 +233,9 @@ def main(argv: list[str] | None = None) -> int:
         res = map_chunks(record_chain, jobs, backend=default_backend(a.workers, None), workers=a.workers)
         flops = [f for chain in res for f in chain]
     rows = {}
+    cfg = SolveConfig(algo=algo)
     for name, sched in scheds.items():
-        per = [replay(f, sched, a.target, a.cap, SolveConfig(algo=algo)) for f in flops]
+        per = [replay(f, sched, a.target, a.cap, cfg) for f in flops]
         rows[name] = {
             "iterations_mean": statistics.fmean(p["iterations"] for p in per),
             "checks_mean": statistics.fmean(p["checks"] for p in per),

@@ -50,6 +50,8 @@ WARM_ITERATION_RDCFR = 60
 def warm_iteration(algo: str) -> int:
     """The iteration a warm start of a solve by ``algo`` continues from."""
     return WARM_ITERATION_RDCFR if algo == "rdcfr" else WARM_ITERATION
+
+
 #: the most flops in one chain (a chain is one executor chunk; its first flop starts cold):
 #: the 184-flop set's 10 shapes make 20 chains (6 made 35: 15 more cold flops at about 28
 #: more iterations each on the report's template, benchmarks/check_schedule.py)
