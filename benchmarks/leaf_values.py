@@ -56,7 +56,7 @@ from typing import Any
 import numpy as np
 
 STREETS = {"flop": 1, "turn": 2}
-KINDS = ("modicum", "modicum_fresh", "modicum_exact", "equity")
+KINDS = ("modicum", "modicum_fresh", "modicum_exact", "river", "river_fresh", "equity")
 """The leaf values compared (see :func:`main`); ``--vs-runouts R,...`` adds
 ``runouts_R`` and ``runouts_R_fresh`` for each R."""
 
@@ -64,6 +64,30 @@ KINDS = ("modicum", "modicum_fresh", "modicum_exact", "equity")
 def kinds(vs_runouts: tuple[int, ...]) -> tuple[str, ...]:
     extra = tuple(k for r in vs_runouts for k in (f"runouts_{r}", f"runouts_{r}_fresh"))
     return KINDS[:3] + extra + KINDS[3:]
+
+
+def river_solve(spot: Any, iterations: int) -> tuple[Any, float]:
+    """The depth-limited turn ``spot`` solved as the agent solves it with
+    ``search(depth=1,leaves=river,iters=N)`` (the river solved at each refresh, 12 rivers a
+    time, :mod:`pokerlab.agents.river_leaves`); (the solver, CPU seconds)."""
+    from pokerlab.agents.river_leaves import build_river_leaves
+    from pokerlab.subgame.solve_config import SolveConfig
+    from pokerlab.subgame.solver import SpotSolver
+
+    c0 = time.process_time()
+    probe = SpotSolver(spot, SolveConfig(isomorphism=False), threads=1, depth_limited=True)
+    leaves = build_river_leaves(probe, spot, seed=12345)
+    s = lazy_solve(spot, leaves, iterations)
+    return s, time.process_time() - c0
+
+
+def river_values_of(s: Any, searcher: int) -> tuple[dict[str, Any], dict[str, Any]]:
+    """(:func:`solve_values`, the same with every river solved afresh) of a river-leaf solve."""
+    m = s.leaf_model
+    v = solve_values(s, searcher)
+    m.per_refresh = 48
+    m.refresh()
+    return v, solve_values(s, searcher)
 
 
 # ------------------------------------------------------------------------------ comparing
@@ -356,6 +380,8 @@ def table(out: dict[str, Any]) -> str:
               "modicum_fresh": ("the same solve, its leaves evaluated afresh at the end", ""),
               "modicum_exact": (f"Modicum, leaves evaluated before every iteration ({n})",
                                 "cpu_modicum_exact"),
+              "river": (f"river leaves (the river solved, 12 rivers a refresh; {n} iterations)", "cpu_river"),
+              "river_fresh": ("the same solve, every river solved afresh at the end", ""),
               "equity": (f"showdown equity (check down, {n} iterations)", "cpu_equity")}
     for r in out["vs_runouts"]:
         labels[f"runouts_{r}"] = (f"Modicum, the agent's solve again with runouts={r} per refresh",
@@ -440,6 +466,12 @@ def main(argv: list[str] | None = None) -> int:
             ms, row["cpu_modicum_exact"] = modicum_exact_solve(h.spot, h.conts, h.chooser, a.iters)
             row["modicum_exact"] = compare(ms, e, h.searcher)
             del ms
+        if a.street == "turn":
+            rs, row["cpu_river"] = river_solve(h.spot, a.iters)
+            rv, rf = river_values_of(rs, h.searcher)
+            row["river"] = compare(rv, e, h.searcher)
+            row["river_fresh"] = compare(rf, e, h.searcher)
+            del rs
         eqs, row["cpu_equity"] = equity_solve(h.spot, a.iters)
         row["equity"] = compare(eqs, e, h.searcher)
         del ex, eqs
@@ -461,6 +493,7 @@ def main(argv: list[str] | None = None) -> int:
         "exact_pct": mean("exact_pct"),
         "exact_pct_max": max((r["exact_pct"] for r in rows), default=math.nan),
         "cpu_dl": mean("cpu_dl"), "cpu_equity": mean("cpu_equity"), "cpu_exact": mean("cpu_exact"),
+        "cpu_river": mean("cpu_river") if a.street == "turn" else math.nan,
         "cpu_modicum_exact": mean("cpu_modicum_exact") if a.every_iteration else math.nan,
         "rows": rows}
     for k in kinds(vs):

@@ -29,13 +29,13 @@ def test_keys_are_grouped_once() -> None:
     assert list(KEYS) == ["ms", "iters", "target", "threads", "memory", "street", "bets", "raises",
                           "river_bets", "raise_cap", "safe", "gadget", "floor", "anchor", "verify",
                           "model", "lock", "learn", "tilt", "tilt_obs", "tilt_lock", "depth", "runouts",
-                          "bias"]
+                          "bias", "leaves"]
     groups = {"budget": Budget, "tree": Tree, "safety": Safety, "opponent": Opponent,
               "depth_limit": DepthLimit}
     for k in KEYS.values():
         assert k.field in {f.name for f in groups[k.group].__dataclass_fields__.values()}
     sizes = {g: sum(1 for k in KEYS.values() if k.group == g) for g in groups}
-    assert sizes == {"budget": 5, "tree": 5, "safety": 5, "opponent": 6, "depth_limit": 3}
+    assert sizes == {"budget": 5, "tree": 5, "safety": 5, "opponent": 6, "depth_limit": 4}
 
 
 def test_groups_and_flat_reads() -> None:
@@ -59,6 +59,9 @@ def test_groups_and_flat_reads() -> None:
         Tree(raise_cap=11)
     with pytest.raises(AgentError, match="choose one"):
         Opponent(tilt=True, learn=5)
+    with pytest.raises(AgentError, match="leaves must be one of modicum, river"):
+        parse_search_spec("search(street=turn,depth=1,leaves=exact)")
+    assert parse_search_spec("search(depth=1,leaves=RIVER)")[0].depth_limit.leaves == "river"
     with pytest.raises(AgentError, match="cannot be safe"):
         SearchConfig(safety=Safety(safe=True), opponent=Opponent(lock=True))
     # a depth-limited search may be safe (its first gadget values the leaves by the continuation)

@@ -136,6 +136,13 @@ class Opponent:
         return "learn" if self.learn else "tilt" if self.tilt else "fixed"
 
 
+LEAF_KINDS = ("modicum", "river")
+"""How a depth-limited turn subgame values its leaves: ``modicum``, the base policy's
+continuation with the opponent choosing among its biased versions
+(:mod:`pokerlab.agents.leaves`); ``river``, the river solved over the ranges reaching the
+leaf (:mod:`pokerlab.agents.river_leaves`).  A flop subgame's leaves are Modicum's."""
+
+
 @dataclass(frozen=True, kw_only=True)
 class DepthLimit:
     """``depth=1``: solve to the street's end only, valuing its ends by the base policy's
@@ -143,11 +150,12 @@ class DepthLimit:
     cycling through the pool (0: 12 of the 48 rivers below a turn leaf, 8 of 32 sampled
     (turn, river) runouts below a flop leaf; 48 or more at a turn leaf: every river each
     time; :func:`pokerlab.agents.leaves.build_leaves`), the biased versions' multiplier
-    ``bias``; 0: to the end of the hand."""
+    ``bias``; 0: to the end of the hand; ``leaves``: one of :data:`LEAF_KINDS`."""
 
     depth: int = 0
     runouts: int = 0
     bias: float = 5.0
+    leaves: str = "modicum"
 
     def __post_init__(self) -> None:
         if self.depth not in (0, 1):
@@ -159,6 +167,8 @@ class DepthLimit:
         if not (math.isfinite(self.bias) and 1 <= self.bias <= 1000):
             raise AgentError(f"search: bias must be 1..1000 (the continuation strategies' multiplier), "
                              f"got {self.bias!r}")
+        if self.leaves not in LEAF_KINDS:
+            raise AgentError(f"search: leaves must be one of {', '.join(LEAF_KINDS)}, got {self.leaves!r}")
 
 
 @dataclass(frozen=True)
@@ -203,6 +213,8 @@ KEYS: dict[str, Key] = {
     "runouts": Key("depth_limit", "runouts", "int",
                    "runouts per leaf refresh (0: 12 rivers, 8 flop runouts)"),
     "bias": Key("depth_limit", "bias", "float", "the continuation strategies' multiplier"),
+    "leaves": Key("depth_limit", "leaves", "word",
+                  "turn leaves: modicum (the base's continuation) or river (the river solved)"),
 }
 """Every ``search(...)`` key, once (``base=SPEC`` names the base agent and is no config key)."""
 

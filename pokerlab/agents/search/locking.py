@@ -85,7 +85,8 @@ def blueprint_values(base: Any, view: PlayerView, spot: Any, *, gadget: str, thr
     to the street's end), a function of the solver that returns its leaf model
     (:class:`~pokerlab.agents.leaves.ModicumLeaves`, the opponent the chooser): after the
     street the base policy continues and the opponent best-responds by choosing, per hand,
-    the best of the continuation strategies (with ``gadget=bp`` it plays the base's own)."""
+    the best of the continuation strategies (with ``gadget=bp`` it plays the base's own);
+    or :class:`~pokerlab.agents.river_leaves.RiverLeaves`: the river solved."""
     from pokerlab.subgame.resolve import counterfactual_values
     from pokerlab.subgame.solve_config import SolveConfig
     from pokerlab.subgame.solver import SpotSolver
@@ -97,8 +98,10 @@ def blueprint_values(base: Any, view: PlayerView, spot: Any, *, gadget: str, thr
     if leaves is not None:
         model = leaves(solver)
         model.refresh()
-        if estimate:
-            model.avg[:, 0, :] = 1.0  # the chooser's average choice: the base's own continuation
+        if estimate and hasattr(model, "avg"):
+            # Modicum's chooser's average choice: the base's own continuation (river leaves
+            # have no choice: the river is solved)
+            model.avg[:, 0, :] = 1.0
         solver.set_leaf_model(model)
     for q in ((me, 1 - me) if estimate else (me,)):
         if lock_player(solver, view, q, base, deadline) is None:

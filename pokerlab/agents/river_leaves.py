@@ -1,0 +1,289 @@
+"""Turn leaves valued by solving the river (``search(depth=1,leaves=river)``; issue 49's leaf
+values "when both players play the river well").
+
+A depth-limited turn subgame (:class:`~pokerlab.subgame.solver.SpotSolver` with
+``depth_limited=True``) needs, at every end of the turn with chips behind, both players'
+values of the river.  Modicum's leaves (:mod:`pokerlab.agents.leaves`) let the searcher play
+the blueprint there and the opponent choose among biased versions of it: the searcher's
+river is worth what the blueprint makes of it, the opponent's at least that, and a turn
+solve on those values reads a lead as strong and folds to it (docs/evaluation.md, "LBR's
+winnings by line").  Here the river is **solved**, as DeepStack's value networks and
+Burch, Johanson & Bowling's CFR-D (AAAI 2014) value a subgame's leaves: whenever the leaf
+values are refreshed, each leaf's river subgame is solved over the two ranges that reach the
+leaf, and the equilibrium's counterfactual values are the leaf's values until the next
+refresh (per unit of compatible opponent reach in between, as
+:class:`~pokerlab.agents.leaves.ModicumLeaves` keeps them).
+
+What makes it cheap (milliseconds per leaf and refresh):
+
+* **Hand-strength classes.** On a river board the combos of equal strength form a class
+  (30-90 of them); the river subgame is solved over the classes, each player's
+  weights summed per class, so the showdown is one sweep over the classes and a CFR iteration
+  costs nodes x classes (:mod:`pokerlab.agents.river_leaf_kernels`).  What this leaves out is
+  card removal between the two hands inside the river solve (blockers); a hand's value is its
+  class's value per unit of the other's weight times the weight it can really meet (no card
+  in common, the river card removed).
+* **Round-robin rivers** as the Modicum leaves do: each refresh solves ``per_refresh`` of the
+  48 river cards (an unbiased estimate of the average over the river), cycling through a
+  seeded order, so four refreshes cover every card.  (Keeping each river's latest values and
+  averaging all 48 was worse on the same 10 spots: root error 6.0% of the pot against 1.5%,
+  the early refreshes' values going stale.)
+* **The average strategies' ranges.**  The river is solved over the reaches of the turn
+  solve's *average* strategies at the leaf (the CFR updates' reaches summed with DCFR's
+  weights, which is the sequence-form average), not the current iteration's: those jump
+  from one iteration to the next, and values solved for one snapshot stand for eight
+  iterations.  On 10 held-out turn spots (benchmarks/leaf_values.py) the current
+  iteration's reaches left the solve's root value 9.5% of the pot from the whole tree's, the
+  average's 1.5%.
+* A fixed number of DCFR iterations per river (:data:`RIVER_ITERATIONS`) from scratch.
+
+The river's betting is the spot's river sizes (``river_bets``, ``raises``, ``raise_cap`` of
+the search), from the real pot and stacks at the leaf.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import OrderedDict
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from pokerlab.agents.leaves import compatible_mass
+from pokerlab.agents.river_leaf_kernels import solve_classes
+from pokerlab.cards.cards import COMBOS, NUM_COMBOS
+from pokerlab.errors import AgentError
+from pokerlab.rng import shuffled
+
+RIVER_ITERATIONS = 40
+"""DCFR iterations of each river subgame per refresh."""
+
+RIVERS = 48
+"""The river cards below a turn board."""
+
+AVERAGE_POWER = 2.0
+"""The weight ``t ** AVERAGE_POWER`` of iteration ``t``'s reaches in the average (DCFR's
+gamma, as the solver's average strategy)."""
+
+PER_REFRESH = 12
+"""River cards solved per refresh of a leaf when none are asked for (``runouts=0``)."""
+
+
+class RiverCards:
+    """The 48 river cards of a turn board and, per card, every combo's strength class
+    (``cls[r, c]``: 0 the weakest live class; -1 a combo blocked by the board) and the number
+    of classes."""
+
+    def __init__(self, board: Sequence[int]) -> None:
+        from pokerlab.cards.evaluator import eval_tables
+        from pokerlab.cards.evaluator_kernels import combos_on_board_kernel
+        from pokerlab.cards.range_kernels import combos64
+
+        b = tuple(int(c) for c in board)
+        if len(b) != 4 or len(set(b)) != 4 or not all(0 <= c < 52 for c in b):
+            raise AgentError("river leaves are below a turn: the board needs 4 distinct cards, "
+                             f"got {list(board)!r}")
+        self.board = b
+        self.rivers = np.array([c for c in range(52) if c not in b], dtype=np.int64)
+        self.cls = np.full((RIVERS, NUM_COMBOS), -1, dtype=np.int32)
+        self.count = np.zeros(RIVERS, dtype=np.int64)
+        tables = eval_tables()
+        combos = combos64()
+        st = np.zeros(NUM_COMBOS, dtype=np.int32)
+        for r, card in enumerate(self.rivers):
+            combos_on_board_kernel(tables, combos, np.array((*b, int(card)), dtype=np.int64), 5, st)
+            live = st > 0
+            uniq, inv = np.unique(st[live], return_inverse=True)
+            self.cls[r, live] = inv
+            self.count[r] = uniq.shape[0]
+        riv = self.rivers[:, None]
+        self.has_card = (COMBOS[None, :, 0] == riv) | (COMBOS[None, :, 1] == riv)
+        """``(48, 1326)``: whether a combo holds the river card."""
+
+
+_CARDS: OrderedDict[tuple[int, ...], RiverCards] = OrderedDict()
+CARDS_KEPT = 8
+"""Turn boards whose :class:`RiverCards` are kept (a hand's searches share its board)."""
+
+
+def river_cards(board: Sequence[int]) -> RiverCards:
+    """:class:`RiverCards` of a turn board (the last :data:`CARDS_KEPT` boards kept)."""
+    key = tuple(int(c) for c in board)
+    hit = _CARDS.get(key)
+    if hit is not None:
+        _CARDS.move_to_end(key)
+        return hit
+    rc = RiverCards(key)
+    _CARDS[key] = rc
+    while len(_CARDS) > CARDS_KEPT:
+        _CARDS.popitem(last=False)
+    return rc
+
+
+@dataclasses.dataclass(frozen=True)
+class RiverTree:
+    """One leaf's river betting as the kernel's flat arrays; ``pot``: chips in the middle at
+    the leaf; ``stack``: the effective stack behind."""
+
+    pot: int
+    stack: int
+    kind: np.ndarray
+    player: np.ndarray
+    c0: np.ndarray
+    c1: np.ndarray
+    child_start: np.ndarray
+    num_children: np.ndarray
+    children: np.ndarray
+
+    @property
+    def num_nodes(self) -> int:
+        return int(self.kind.shape[0])
+
+
+def river_tree(spot: Any, pot: int, stack: int) -> RiverTree:
+    """The river betting tree of ``spot``'s tree config (its river sizes) from a leaf with
+    ``pot`` in the middle and ``stack`` behind."""
+    from pokerlab.subgame.spot import Root
+    from pokerlab.subgame.tree import build_betting_tree
+
+    if pot <= 0 or stack <= 0:
+        raise AgentError(f"a river leaf needs chips in the pot and behind, got pot {pot}, stack {stack}")
+    board = tuple(spot.board[:4]) + (next(c for c in range(52) if c not in spot.board),)
+    rspot = dataclasses.replace(spot, board=board, pot=int(pot), stack=int(stack), root=Root())
+    tr = build_betting_tree(rspot)
+    order = np.arange(tr.num_nodes)
+    if np.any(tr.parent[1:] >= order[1:]):  # pragma: no cover - the builder adds parents first
+        raise AgentError("river tree: a child before its parent")
+    return RiverTree(pot=int(pot), stack=int(stack), kind=np.ascontiguousarray(tr.kind, dtype=np.int64),
+                     player=np.ascontiguousarray(tr.player, dtype=np.int64),
+                     c0=np.ascontiguousarray(tr.contrib[:, 0], dtype=np.float64),
+                     c1=np.ascontiguousarray(tr.contrib[:, 1], dtype=np.float64),
+                     child_start=np.ascontiguousarray(tr.child_start, dtype=np.int64),
+                     num_children=np.ascontiguousarray(tr.num_children, dtype=np.int64),
+                     children=np.ascontiguousarray(tr.children, dtype=np.int64))
+
+
+def river_cfv(tree: RiverTree, cards: RiverCards, r: int, reach: tuple[np.ndarray, np.ndarray], *,
+              iterations: int = RIVER_ITERATIONS) -> tuple[np.ndarray, np.ndarray]:
+    """Both players' values over the 1326 combos when the river is ``cards.rivers[r]``: the
+    river solved over the classes; a hand's value is its class's value per unit of the
+    other's weight times the weight it can meet (no common card, the river card removed);
+    zero for the combos the river card blocks."""
+    cls = cards.cls[r]
+    live = cls >= 0
+    C = int(cards.count[r])
+    idx = cls[live]
+    rc = [np.bincount(idx, weights=reach[p][live], minlength=C) for p in (0, 1)]
+    tot = [float(rc[0].sum()), float(rc[1].sum())]
+    out = (np.zeros(NUM_COMBOS), np.zeros(NUM_COMBOS))
+    if tot[0] <= 0.0 or tot[1] <= 0.0:
+        return out
+    o0 = np.zeros(C)
+    o1 = np.zeros(C)
+    solve_classes(tree.kind, tree.player, tree.c0, tree.c1, tree.child_start, tree.num_children,
+                  tree.children, float(tree.pot), rc[0], rc[1], int(iterations), o0, o1)
+    for p, unit in ((0, o0 / tot[1]), (1, o1 / tot[0])):
+        opp = np.where(cards.has_card[r], 0.0, reach[1 - p])
+        mass = compatible_mass(opp)
+        out[p][live] = unit[idx] * mass[live]
+    return out
+
+
+def river_values(tree: RiverTree, cards: RiverCards, sel: np.ndarray, reach: tuple[np.ndarray, np.ndarray],
+                 *, iterations: int = RIVER_ITERATIONS) -> tuple[np.ndarray, np.ndarray]:
+    """Both players' leaf values over the 1326 combos (the units of
+    :meth:`~pokerlab.subgame.solver.SpotSolver.set_leaf_model`) from the river cards ``sel``
+    (indices into ``cards.rivers``), each weighing ``48 / (len(sel) x 44)`` (each hand pair
+    meets 44 rivers): :func:`river_cfv` summed."""
+    w = RIVERS / (len(sel) * (RIVERS - 4))
+    out = (np.zeros(NUM_COMBOS), np.zeros(NUM_COMBOS))
+    for r in sel:
+        v = river_cfv(tree, cards, int(r), reach, iterations=iterations)
+        out[0][:] += w * v[0]
+        out[1][:] += w * v[1]
+    return out
+
+
+class RiverLeaves:
+    """The leaf model (``SpotSolver.set_leaf_model``) of a depth-limited turn subgame whose
+    leaves are valued by solving the river (module docstring).  ``trees[i]``: leaf ``i``'s
+    river betting; ``cards``: the turn board's rivers."""
+
+    def __init__(self, trees: Sequence[RiverTree], cards: RiverCards, *, per_refresh: int = 0,
+                 seed: int = 0, iterations: int = RIVER_ITERATIONS) -> None:
+        if not trees:
+            raise AgentError("a depth-limited subgame needs at least one leaf")
+        if isinstance(per_refresh, bool) or not isinstance(per_refresh, int) or per_refresh < 0:
+            raise AgentError(f"per_refresh must be an integer >= 0 (0: {PER_REFRESH} rivers), "
+                             f"got {per_refresh!r}")
+        if isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1:
+            raise AgentError(f"iterations must be an integer >= 1, got {iterations!r}")
+        self.trees = list(trees)
+        self.cards = cards
+        self.iterations = iterations
+        self.per_refresh = min(per_refresh or PER_REFRESH, RIVERS)
+        self.order = np.array(shuffled(RIVERS, seed), dtype=np.int64)
+        self.refreshes = 0
+        self.sel = np.arange(RIVERS)
+        self.unit: list[tuple[np.ndarray, np.ndarray] | None] = [None] * len(self.trees)
+        n = len(self.trees)
+        self.reach_sum = np.zeros((n, 2, NUM_COMBOS))
+        """Per leaf, both players' reaches there summed over the CFR iterations with DCFR's
+        weights (``t ** AVERAGE_POWER``): the reach of the average strategies."""
+        self.seen = np.zeros(n, dtype=np.int64)
+        self.evaluations = 0
+        self.calls = 0
+
+    def refresh(self) -> None:
+        """The next call for each leaf solves its river again, over the next ``per_refresh``
+        river cards of the seeded order (cycling)."""
+        self.unit = [None] * len(self.trees)
+        start = self.refreshes * self.per_refresh
+        self.sel = np.sort(self.order[(start + np.arange(self.per_refresh)) % RIVERS])
+        self.refreshes += 1
+
+    def leaf_values(self, leaf: int, player: int, mode: str, opp_reach: np.ndarray,
+                    own_reach: np.ndarray) -> np.ndarray:
+        """See :meth:`~pokerlab.subgame.solver.SpotSolver.set_leaf_model` (the same values
+        in every mode).  The river is solved over the reaches of the **average** strategies
+        (the CFR updates' reaches summed with DCFR's weights: the sequence-form average), not
+        the current iteration's, which jump from one iteration to the next: between refreshes
+        the values stand for the average's river, which moves slowly."""
+        self.calls += 1
+        reach = (own_reach, opp_reach) if player == 0 else (opp_reach, own_reach)
+        if mode == "cfr" and player == 0:
+            self.seen[leaf] += 1
+            w = float(self.seen[leaf]) ** AVERAGE_POWER
+            self.reach_sum[leaf, 0] += w * reach[0]
+            self.reach_sum[leaf, 1] += w * reach[1]
+        mass = compatible_mass(opp_reach)
+        unit = self.unit[leaf]
+        if unit is None:
+            avg = (self.reach_sum[leaf, 0], self.reach_sum[leaf, 1]) if self.seen[leaf] else reach
+            v0, v1 = river_values(self.trees[leaf], self.cards, self.sel, avg, iterations=self.iterations)
+            self.evaluations += 1
+            m0 = compatible_mass(avg[1])
+            m1 = compatible_mass(avg[0])
+            unit = (np.divide(v0, m0, out=np.zeros_like(v0), where=m0 > 0),
+                    np.divide(v1, m1, out=np.zeros_like(v1), where=m1 > 0))
+            self.unit[leaf] = unit
+        return np.asarray(unit[player] * mass)
+
+
+def build_river_leaves(solver: Any, spot: Any, *, runouts: int = 0, seed: int = 0,
+                       iterations: int = RIVER_ITERATIONS) -> RiverLeaves:
+    """A :class:`RiverLeaves` for every leaf of ``solver``'s depth-limited turn tree
+    (``spot``: its subgame): each leaf's pot and stack behind from the chips both players
+    have put in since the spot began (equal at a leaf: the street closed with a call or
+    checks)."""
+    if len(spot.board) != 4:
+        raise AgentError("river leaves value the leaves of a turn subgame; this one is on the "
+                         f"{['flop', 'turn', 'river'][len(spot.board) - 3]}")
+    trees = []
+    for li in range(len(solver.leaf_nodes)):
+        c0, c1 = solver.leaf_contrib(li)
+        if c0 != c1:  # pragma: no cover - a street closes with equal bets
+            raise AgentError(f"leaf {li}: unequal chips at the end of the street ({c0}, {c1})")
+        trees.append(river_tree(spot, int(spot.pot) + c0 + c1, int(spot.stack) - c0))
+    return RiverLeaves(trees, river_cards(spot.board), per_refresh=runouts, seed=seed, iterations=iterations)
