@@ -24,11 +24,21 @@ from pokerlab.subgame.solver import SpotSolver
 from pokerlab.subgame.spot import make_spot, tree_config
 
 TREE = tree_config(bets="50%,100%", raises="2.5x", river_bets="33%,75%,150%")
+NARROW = ("22+,A2s+,K9s+,QTs+,JTs,ATo+,KJo+", "55+,A8s+,KTs+,QJs,AJo+,KQo")
 
 
 def spot_of(board: str = "AhKd7c4s", oop: str = "random", ip: str = "random", pot: int = 100,
             stack: int = 400, tree: object = TREE) -> object:
     return make_spot(board=board, pot=pot, stack=stack, oop=oop, ip=ip, tree=tree)
+
+
+def whole_and_limited(tree: object, iterations: int, target_pct: float) -> tuple[object, object, object]:
+    """A turn spot (narrow ranges) solved whole, and a depth-limited solver of it: (spot,
+    whole, depth-limited)."""
+    spot = spot_of("Qs9h4d2c", oop=NARROW[0], ip=NARROW[1], tree=tree)
+    whole = SpotSolver(spot, SolveConfig(isomorphism=False), threads=1)
+    whole.solve(iterations=iterations, target_pct=target_pct)
+    return spot, whole, SpotSolver(spot, SolveConfig(isomorphism=False), threads=1, depth_limited=True)
 
 
 def kernel(tr: object, pot: float, r0: np.ndarray, r1: np.ndarray,
@@ -95,11 +105,7 @@ def test_a_turn_that_checks_through_equals_its_river_solves() -> None:
     root values, up to the blockers the classes leave out (0.76% of the pot measured here, 0.34%
     with random ranges, converged: 300 and 1,000 river iterations agree)."""
     tree = tree_config(bets="", raises="", river_bets="75%", river_raises="2.5x")
-    spot = spot_of("Qs9h4d2c", oop="22+,A2s+,K9s+,QTs+,JTs,ATo+,KJo+", ip="55+,A8s+,KTs+,QJs,AJo+,KQo",
-                   tree=tree)
-    whole = SpotSolver(spot, SolveConfig(isomorphism=False), threads=1)
-    whole.solve(iterations=2000, target_pct=0.05)
-    dl = SpotSolver(spot, SolveConfig(isomorphism=False), threads=1, depth_limited=True)
+    spot, whole, dl = whole_and_limited(tree, 2000, 0.05)
     leaves = build_river_leaves(dl, spot, runouts=48, iterations=300)
     assert len(leaves.trees) == 1 and leaves.trees[0].pot == 100 and leaves.trees[0].stack == 400
     dl.set_leaf_model(leaves)
@@ -114,11 +120,7 @@ def test_depth_limited_turn_with_river_leaves_near_the_whole_tree() -> None:
     every iteration) against the whole tree to the end of the hand: root values within 1.5%
     of the pot (the river's blockers and the river solves' 40 iterations)."""
     tree = tree_config(bets="75%", raises="", river_bets="75%", river_raises="")
-    spot = spot_of("Qs9h4d2c", oop="22+,A2s+,K9s+,QTs+,JTs,ATo+,KJo+", ip="55+,A8s+,KTs+,QJs,AJo+,KQo",
-                   tree=tree)
-    whole = SpotSolver(spot, SolveConfig(isomorphism=False), threads=1)
-    whole.solve(iterations=1000, target_pct=0.1)
-    dl = SpotSolver(spot, SolveConfig(isomorphism=False), threads=1, depth_limited=True)
+    spot, whole, dl = whole_and_limited(tree, 1000, 0.1)
     leaves = build_river_leaves(dl, spot, runouts=48)
     dl.set_leaf_model(leaves)
     for _ in range(150):

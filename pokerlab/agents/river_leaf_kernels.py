@@ -22,31 +22,21 @@ import numpy as np
 from numba import njit
 
 from pokerlab.kinds import DECISION, FOLD, SHOWDOWN
+from pokerlab.solvers.regret import discount_factor, regret_match_columns
+from pokerlab.subgame.solve_config import ALGO_DEFAULTS
 
-ALPHA = 1.5
-"""DCFR's discount of positive regrets (Brown & Sandholm 2019)."""
-BETA = 0.0
-"""DCFR's discount of negative regrets."""
-GAMMA = 2.0
-"""DCFR's weight of the average strategy."""
+ALPHA, BETA, GAMMA = ALGO_DEFAULTS["dcfr"]
+"""Discounted CFR's exponents (Brown & Sandholm 2019), the subgame solver's default."""
 
 
 @njit(cache=True)
-def _strategy(regret, strat, s, m, C):  # type: ignore[no-untyped-def]
-    """Regret matching at the edges ``s .. s+m`` into ``strat``."""
-    for i in range(C):
-        tot = 0.0
-        for a in range(m):
-            x = regret[s + a, i]
-            if x > 0.0:
-                tot += x
-        if tot > 0.0:
-            for a in range(m):
-                x = regret[s + a, i]
-                strat[s + a, i] = x / tot if x > 0.0 else 0.0
-        else:
-            for a in range(m):
-                strat[s + a, i] = 1.0 / m
+def _match(kind, child_start, num_children, regret, strat, tot, C):  # type: ignore[no-untyped-def]
+    """Regret matching at every decision (the edges of a node are one action-major block)."""
+    for v in range(kind.shape[0]):
+        if kind[v] == DECISION:
+            s = child_start[v] * C
+            m = num_children[v]
+            regret_match_columns(regret, s, m, C, strat[s:s + m * C], tot)
 
 
 @njit(cache=True)
@@ -61,7 +51,7 @@ def _forward(kind, player, child_start, num_children, children, strat, reach):  
         for a in range(num_children[v]):
             ch = children[s + a]
             for i in range(C):
-                reach[q, ch, i] = reach[q, v, i] * strat[s + a, i]
+                reach[q, ch, i] = reach[q, v, i] * strat[(s + a) * C + i]
                 reach[1 - q, ch, i] = reach[1 - q, v, i]
 
 
@@ -99,16 +89,17 @@ def _backward(kind, player, c0, c1, child_start, num_children, children, pot, st
                 for i in range(C):
                     x = 0.0
                     for a in range(m):
-                        x += strat[s + a, i] * val[children[s + a], i]
+                        x += strat[(s + a) * C + i] * val[children[s + a], i]
                     val[v, i] = x
                 if update:
                     for a in range(m):
                         ch = children[s + a]
+                        e = (s + a) * C
                         for i in range(C):
-                            r = regret[s + a, i]
+                            r = regret[e + i]
                             r *= pos_w if r > 0.0 else neg_w
-                            regret[s + a, i] = r + val[ch, i] - val[v, i]
-                            ssum[s + a, i] = ssum[s + a, i] * avg_w + reach[p, v, i] * strat[s + a, i]
+                            regret[e + i] = r + val[ch, i] - val[v, i]
+                            ssum[e + i] = ssum[e + i] * avg_w + reach[p, v, i] * strat[e + i]
             else:
                 for i in range(C):
                     x = 0.0
@@ -125,9 +116,10 @@ def solve_classes(kind, player, c0, c1, child_start, num_children, children, pot
     n = kind.shape[0]
     C = r0.shape[0]
     E = children.shape[0]
-    regret = np.zeros((E, C))
-    ssum = np.zeros((E, C))
-    strat = np.zeros((E, C))
+    regret = np.zeros(E * C)
+    ssum = np.zeros(E * C)
+    strat = np.zeros(E * C)
+    tot = np.zeros(C)
     reach = np.zeros((2, n, C))
     val = np.zeros((n, C))
     for i in range(C):
@@ -135,19 +127,15 @@ def solve_classes(kind, player, c0, c1, child_start, num_children, children, pot
         reach[1, 0, i] = r1[i]
     for t in range(1, iters + 1):
         tp = float(t - 1)
-        pos_w = tp ** ALPHA / (tp ** ALPHA + 1.0)
-        neg_w = tp ** BETA / (tp ** BETA + 1.0) if t > 1 else 0.0
+        pos_w = discount_factor(tp, ALPHA)
+        neg_w = discount_factor(tp, BETA)
         avg_w = (tp / (tp + 1.0)) ** GAMMA
         for p in range(2):
-            for v in range(n):
-                if kind[v] == DECISION:
-                    _strategy(regret, strat, child_start[v], num_children[v], C)
+            _match(kind, child_start, num_children, regret, strat, tot, C)
             _forward(kind, player, child_start, num_children, children, strat, reach)
             _backward(kind, player, c0, c1, child_start, num_children, children, pot, strat, reach, p,
                       val, regret, ssum, pos_w, neg_w, avg_w, True)
-    for v in range(n):
-        if kind[v] == DECISION:
-            _strategy(ssum, strat, child_start[v], num_children[v], C)
+    _match(kind, child_start, num_children, ssum, strat, tot, C)
     _forward(kind, player, child_start, num_children, children, strat, reach)
     for p in range(2):
         _backward(kind, player, c0, c1, child_start, num_children, children, pot, strat, reach, p,

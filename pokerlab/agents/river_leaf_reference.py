@@ -9,6 +9,7 @@ import numpy as np
 
 from pokerlab.agents.river_leaf_kernels import ALPHA, BETA, GAMMA
 from pokerlab.kinds import DECISION, FOLD, SHOWDOWN
+from pokerlab.solvers.regret import discount_factor_py, regret_match_columns_py
 
 
 def _kids(tree: Any, v: int) -> list[int]:
@@ -17,10 +18,11 @@ def _kids(tree: Any, v: int) -> list[int]:
 
 
 def _matched(x: np.ndarray) -> np.ndarray:
-    pos = np.maximum(x, 0.0)
-    tot = pos.sum(axis=0)
-    m = x.shape[0]
-    return np.where(tot > 0, pos / np.where(tot > 0, tot, 1.0), 1.0 / m)
+    """Regret matching of an ``(actions, classes)`` block (the solvers' one rule)."""
+    m, C = x.shape
+    out = np.zeros(m * C)
+    regret_match_columns_py(np.ascontiguousarray(x, dtype=np.float64).ravel(), 0, m, C, out, np.zeros(C))
+    return out.reshape(m, C)
 
 
 def terminal_values(tree: Any, v: int, pot: float, p: int, opp: np.ndarray) -> np.ndarray:
@@ -36,24 +38,35 @@ def terminal_values(tree: Any, v: int, pot: float, p: int, opp: np.ndarray) -> n
     return less * (pot + c) + opp * 0.5 * pot - (tot - less - opp) * c
 
 
-def _values(tree: Any, v: int, pot: float, p: int, strat: dict[int, np.ndarray], reach: list[np.ndarray],
-            best: bool = False) -> np.ndarray:
-    """``p``'s values at ``v`` (``best``: ``p`` best-responds)."""
+Acc = tuple[dict[int, np.ndarray], dict[int, np.ndarray], tuple[float, float, float]]
+"""A CFR update's regrets, strategy sums and (positive, negative, average) discounts."""
+
+
+def _walk(tree: Any, v: int, pot: float, p: int, strat: dict[int, np.ndarray], reach: list[np.ndarray],
+          *, best: bool = False, acc: Acc | None = None) -> np.ndarray:
+    """``p``'s values at ``v`` (``best``: ``p`` best-responds; ``acc``: ``p``'s regrets and
+    strategy sums updated on the way back)."""
     if int(tree.kind[v]) in (FOLD, SHOWDOWN):
         return terminal_values(tree, v, pot, p, reach[1 - p])
-    kids = _kids(tree, v)
     q = int(tree.player[v])
     sv = strat[v]
     vals = []
-    for a, ch in enumerate(kids):
-        nxt = [r.copy() for r in reach]
-        if q != p:
-            nxt[q] = reach[q] * sv[a]
-        vals.append(_values(tree, ch, pot, p, strat, nxt, best))
+    for a, ch in enumerate(_kids(tree, v)):
+        nxt = list(reach)
+        nxt[q] = reach[q] * sv[a]
+        vals.append(_walk(tree, ch, pot, p, strat, nxt, best=best, acc=acc))
     arr = np.array(vals)
-    if q == p:
-        return arr.max(axis=0) if best else (sv * arr).sum(axis=0)
-    return arr.sum(axis=0)
+    if q != p:
+        return arr.sum(axis=0)
+    if best:
+        return arr.max(axis=0)
+    val = (sv * arr).sum(axis=0)
+    if acc is not None:
+        regret, ssum, (pos_w, neg_w, avg_w) = acc
+        r = regret[v]
+        regret[v] = np.where(r > 0, r * pos_w, r * neg_w) + arr - val[None, :]
+        ssum[v] = ssum[v] * avg_w + reach[p][None, :] * sv
+    return val
 
 
 def solve_classes_py(tree: Any, pot: float, r0: np.ndarray, r1: np.ndarray, iters: int
@@ -63,45 +76,18 @@ def solve_classes_py(tree: Any, pot: float, r0: np.ndarray, r1: np.ndarray, iter
     nodes = [v for v in range(tree.num_nodes) if int(tree.kind[v]) == DECISION]
     regret = {v: np.zeros((int(tree.num_children[v]), C)) for v in nodes}
     ssum = {v: np.zeros((int(tree.num_children[v]), C)) for v in nodes}
+    reach = [r0.astype(float), r1.astype(float)]
     for t in range(1, iters + 1):
         tp = float(t - 1)
-        pos_w = tp ** ALPHA / (tp ** ALPHA + 1.0)
-        neg_w = tp ** BETA / (tp ** BETA + 1.0) if t > 1 else 0.0
-        avg_w = (tp / (tp + 1.0)) ** GAMMA
+        w = (discount_factor_py(tp, ALPHA), discount_factor_py(tp, BETA), (tp / (tp + 1.0)) ** GAMMA)
         for p in (0, 1):
             strat = {v: _matched(regret[v]) for v in nodes}
-            _update(tree, 0, pot, p, strat, [r0.astype(float), r1.astype(float)], regret, ssum,
-                    (pos_w, neg_w, avg_w))
+            _walk(tree, 0, pot, p, strat, reach, acc=(regret, ssum, w))
     avg = {v: _matched(ssum[v]) for v in nodes}
-    reach = [r0.astype(float), r1.astype(float)]
-    return _values(tree, 0, pot, 0, avg, reach), _values(tree, 0, pot, 1, avg, reach), avg
-
-
-def _update(tree: Any, v: int, pot: float, p: int, strat: dict[int, np.ndarray], reach: list[np.ndarray],
-            regret: dict[int, np.ndarray], ssum: dict[int, np.ndarray], w: tuple[float, float, float]
-            ) -> np.ndarray:
-    if int(tree.kind[v]) in (FOLD, SHOWDOWN):
-        return terminal_values(tree, v, pot, p, reach[1 - p])
-    kids = _kids(tree, v)
-    q = int(tree.player[v])
-    sv = strat[v]
-    vals = []
-    for a, ch in enumerate(kids):
-        nxt = [r.copy() for r in reach]
-        nxt[q] = reach[q] * sv[a]
-        vals.append(_update(tree, ch, pot, p, strat, nxt, regret, ssum, w))
-    arr = np.array(vals)
-    if q != p:
-        return arr.sum(axis=0)
-    val = (sv * arr).sum(axis=0)
-    pos_w, neg_w, avg_w = w
-    r = regret[v]
-    regret[v] = np.where(r > 0, r * pos_w, r * neg_w) + arr - val[None, :]
-    ssum[v] = ssum[v] * avg_w + reach[p][None, :] * sv
-    return val
+    return _walk(tree, 0, pot, 0, avg, reach), _walk(tree, 0, pot, 1, avg, reach), avg
 
 
 def best_response_py(tree: Any, pot: float, r0: np.ndarray, r1: np.ndarray, strat: dict[int, np.ndarray],
                      p: int) -> np.ndarray:
     """``p``'s best-response values per class against the other's ``strat``."""
-    return _values(tree, 0, pot, p, strat, [r0.astype(float), r1.astype(float)], best=True)
+    return _walk(tree, 0, pot, p, strat, [r0.astype(float), r1.astype(float)], best=True)

@@ -51,7 +51,7 @@ from typing import Any
 import numpy as np
 
 from pokerlab.agents.leaves import compatible_mass
-from pokerlab.agents.river_leaf_kernels import solve_classes
+from pokerlab.agents.river_leaf_kernels import GAMMA, solve_classes
 from pokerlab.cards.cards import COMBOS, NUM_COMBOS
 from pokerlab.errors import AgentError
 from pokerlab.rng import shuffled
@@ -62,7 +62,7 @@ RIVER_ITERATIONS = 40
 RIVERS = 48
 """The river cards below a turn board."""
 
-AVERAGE_POWER = 2.0
+AVERAGE_POWER = GAMMA
 """The weight ``t ** AVERAGE_POWER`` of iteration ``t``'s reaches in the average (DCFR's
 gamma, as the solver's average strategy)."""
 
