@@ -33,7 +33,9 @@ values approximate; ``--no-every-iteration`` skips it).
 
 A cheap baseline on the same spots: the same depth-limited tree and ``N`` iterations with
 each leaf valued by **showdown equity** (both players check the rest of the hand down:
-:class:`CheckDownLeaves`).  The whole-tree solve is the reference: its own exploitability
+:class:`CheckDownLeaves`).  And what ``N`` iterations alone leave: **the whole tree solved
+with the same N iterations** (exact values past the street, fewer iterations than the
+reference).  The whole-tree solve is the reference: its own exploitability
 (% of the pot, in the table) bounds how far it is from exact.  A flop spot's whole tree may
 be large: spots whose estimate is over ``--max-memory`` bytes are refused and counted.
 
@@ -56,7 +58,7 @@ from typing import Any
 import numpy as np
 
 STREETS = {"flop": 1, "turn": 2}
-KINDS = ("modicum", "modicum_fresh", "modicum_exact", "river", "river_fresh", "equity")
+KINDS = ("modicum", "modicum_fresh", "modicum_exact", "river", "river_fresh", "equity", "whole_n")
 """The leaf values compared (see :func:`main`); ``--vs-runouts R,...`` adds
 ``runouts_R`` and ``runouts_R_fresh`` for each R."""
 
@@ -168,6 +170,18 @@ def equity_solve(spot: Any, iterations: int) -> tuple[Any, float]:
     c0 = time.process_time()
     s = SpotSolver(spot, SolveConfig(isomorphism=False), threads=1, depth_limited=True)
     s.set_leaf_model(CheckDownLeaves(s))
+    s.steps(iterations)
+    return s, time.process_time() - c0
+
+
+def whole_solve(spot: Any, iterations: int) -> tuple[Any, float]:
+    """``spot`` solved as a whole tree with ``iterations`` iterations (no target): the
+    floor of what ``iterations`` iterations leave; (solver, CPU seconds)."""
+    from pokerlab.subgame.solve_config import SolveConfig
+    from pokerlab.subgame.solver import SpotSolver
+
+    c0 = time.process_time()
+    s = SpotSolver(spot, SolveConfig(isomorphism=False), threads=1)
     s.steps(iterations)
     return s, time.process_time() - c0
 
@@ -382,7 +396,9 @@ def table(out: dict[str, Any]) -> str:
                                 "cpu_modicum_exact"),
               "river": (f"river leaves (the river solved, 12 rivers a refresh; {n} iterations)", "cpu_river"),
               "river_fresh": ("the same solve, every river solved afresh at the end", ""),
-              "equity": (f"showdown equity (check down, {n} iterations)", "cpu_equity")}
+              "equity": (f"showdown equity (check down, {n} iterations)", "cpu_equity"),
+              "whole_n": (f"the whole tree, {n} iterations (exact values past the street)",
+                          "cpu_whole_n")}
     for r in out["vs_runouts"]:
         labels[f"runouts_{r}"] = (f"Modicum, the agent's solve again with runouts={r} per refresh",
                                   f"cpu_runouts_{r}")
@@ -474,7 +490,9 @@ def main(argv: list[str] | None = None) -> int:
             del rs
         eqs, row["cpu_equity"] = equity_solve(h.spot, a.iters)
         row["equity"] = compare(eqs, e, h.searcher)
-        del ex, eqs
+        wn, row["cpu_whole_n"] = whole_solve(h.spot, a.iters)
+        row["whole_n"] = compare(wn, e, h.searcher)
+        del ex, eqs, wn
         h.conts = []
         rows.append(row)
         say(f"spot {i + 1}: exact {pct:.2f}% in {row['exact_iterations']} its, {cpu:.1f} s; root error "
@@ -493,6 +511,7 @@ def main(argv: list[str] | None = None) -> int:
         "exact_pct": mean("exact_pct"),
         "exact_pct_max": max((r["exact_pct"] for r in rows), default=math.nan),
         "cpu_dl": mean("cpu_dl"), "cpu_equity": mean("cpu_equity"), "cpu_exact": mean("cpu_exact"),
+        "cpu_whole_n": mean("cpu_whole_n"),
         "cpu_river": mean("cpu_river") if a.street == "turn" else math.nan,
         "cpu_modicum_exact": mean("cpu_modicum_exact") if a.every_iteration else math.nan,
         "rows": rows}

@@ -8,12 +8,19 @@ board each agent's fold probability is averaged over that range. A fold frequenc
 ``size / (1 + size)`` (a half for a pot bet) lets any two cards lead profitably, which is
 what LBR (setting 2, from the turn) finds.
 
+``--line bet`` measures the other leak LBR finds (its all-in over the searcher's turn bet,
+``T Ab La``): on the same line the big blind checks the turn instead; each agent's share
+of betting (any size) over its range is reported, then the big blind goes all-in over
+the agent's most likely bet size and the agent's fold share over the range that bet
+(its own betting probabilities, by Bayes) is reported, with the break-even fold share of
+the all-in (the shove risked over the shove plus the pot it wins).
+
 The searchers are budget-bound: their answers vary with the machine's load, so run this on
 an idle machine. The deals are ``pokerlab.evaluation.lbr.deal_cards(seed, d)``; boards whose
 preflop raise the base does not make are skipped (none with the shipped blueprint).
 
 Usage: ``python benchmarks/turn_lead_folds.py [--specs "blueprint-100;search(street=turn,depth=1)"]
-[--boards 30] [--size 1.0] [--seed 7] [--stack 100] [--base blueprint-100] [--json]``
+[--line lead|bet] [--boards 30] [--size 1.0] [--seed 7] [--stack 100] [--base blueprint-100] [--json]``
 """
 
 from __future__ import annotations
@@ -55,9 +62,41 @@ def fold_share(agent: Any, view: Any, w: np.ndarray) -> float:
     return float((w[ok] * p[ok, k] / rows[ok]).sum() / w[ok].sum())
 
 
+def bet_then_shove(agent: Any, st: Any, w: np.ndarray) -> dict[str, float] | None:
+    """At ``st`` (checked to the agent on the turn): the agent's betting share over ``w``;
+    then, over its most likely bet size, the big blind's all-in and the agent's fold share
+    over the range that bet; ``None`` when the agent never bets or no all-in is left."""
+    from pokerlab.holdem.actions import Action, ActionKind
+    from pokerlab.policy.range_query import all_hands
+
+    acts, p = all_hands(agent, st.view(1), w > 0, vectorised=True)
+    ok = w > 0
+    p = p / np.where(p.sum(axis=1, keepdims=True) > 0, p.sum(axis=1, keepdims=True), 1.0)
+    bets = [i for i, x in enumerate(acts) if x.kind == ActionKind.RAISE]
+    if not bets:
+        return None
+    share = float((w[ok, None] * p[ok][:, bets]).sum() / w[ok].sum())
+    k = max(bets, key=lambda i: float((w * p[:, i]).sum()))
+    wb = w * p[:, k]
+    if not float(wb.sum()) > 0:
+        return None
+    nxt = st.clone()
+    nxt.apply(acts[k])
+    if not nxt.legal().can_raise or nxt.max_raise_to <= nxt.bets[1]:
+        return None
+    pot_before = nxt.pot
+    shove = nxt.max_raise_to
+    risk = shove - nxt.bets[0]
+    nxt.apply(Action(kind=ActionKind.RAISE, amount=shove))
+    fold = fold_share(agent, nxt.view(1), wb)
+    return {"bet_share": share, "bet_to": float(acts[k].amount), "fold_to_allin": fold,
+            "break_even_fold": risk / (risk + pot_before)}
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--specs", default="blueprint-100;search(street=turn,depth=1)")
+    ap.add_argument("--line", default="lead", choices=("lead", "bet"))
     ap.add_argument("--boards", type=int, default=30)
     ap.add_argument("--size", type=float, default=1.0)
     ap.add_argument("--seed", type=int, default=7)
@@ -92,6 +131,7 @@ def main() -> None:
         return np.asarray((COMBO_MASKS & np.uint64(cards_mask(cards))) == 0)
 
     folds: dict[str, list[float]] = {s: [] for s in specs}
+    bets: dict[str, list[dict[str, float]]] = {s: [] for s in specs}
     rows = []
     t0 = time.perf_counter()
     for d in range(a.boards):
@@ -116,16 +156,48 @@ def main() -> None:
         w = w * (p[:, k] if k is not None else 0.0) * live
         st.apply(call)
         st.deal_board(cards[7:8])
-        st.apply(Action(kind=ActionKind.RAISE, amount=int(round(a.size * st.pot))))
         w = w * free(cards[7:8])
         if not float(w.sum()) > 0:
             continue
         row: dict[str, Any] = {"board": " ".join(card_str(c) for c in cards[4:8])}
+        if a.line == "bet":
+            st.apply(call)
+            for s, agent in agents.items():
+                agent.reset(1000 + d)
+                r = bet_then_shove(agent, st, w)
+                if r is not None:
+                    row[s] = r
+                    bets[s].append(r)
+            rows.append(row)
+            continue
+        st.apply(Action(kind=ActionKind.RAISE, amount=int(round(a.size * st.pot))))
         for s, agent in agents.items():
             agent.reset(1000 + d)
             row[s] = fold_share(agent, st.view(1), w)
             folds[s].append(row[s])
         rows.append(row)
+    if a.line == "bet":
+        out_b: dict[str, Any] = {"unit": "shares of the button's range", "line": "bet",
+                                 "boards": len(rows), "seed": a.seed, "stack_bb": a.stack,
+                                 "agents": {}, "rows": rows,
+                                 "seconds": round(time.perf_counter() - t0, 1)}
+        for s, rs in bets.items():
+            out_b["agents"][s] = {"boards": len(rs)}
+            for key in ("bet_share", "fold_to_allin", "break_even_fold"):
+                x = np.asarray([r[key] for r in rs])
+                sd = float(x.std(ddof=1)) if x.size > 1 else math.inf
+                out_b["agents"][s][key] = {"mean": float(x.mean()) if x.size else math.nan,
+                                           "ci95": Z95 * sd / math.sqrt(max(x.size, 1))}
+        if a.json:
+            print(json.dumps(out_b, indent=1))
+            return
+        print(f"checked to on the turn: bet share, then fold to an all-in over the most likely bet; "
+              f"{len(rows)} boards, seed {a.seed}, {a.stack:g} bb")
+        for s, d in out_b["agents"].items():
+            print(f"{s:55s} bet {d['bet_share']['mean']:.3f} +- {d['bet_share']['ci95']:.3f}  "
+                  f"fold to all-in {d['fold_to_allin']['mean']:.3f} +- {d['fold_to_allin']['ci95']:.3f} "
+                  f"(break-even {d['break_even_fold']['mean']:.2f})")
+        return
     out: dict[str, Any] = {"unit": "fold probability over the button's range", "size": a.size,
                            "boards": len(rows), "seed": a.seed, "stack_bb": a.stack,
                            "break_even_fold": a.size / (1.0 + a.size), "agents": {},

@@ -7,18 +7,21 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from pokerlab.agents.leaves import compatible_mass
 from pokerlab.agents.river_leaf_kernels import solve_classes
 from pokerlab.agents.river_leaf_reference import best_response_py, solve_classes_py
 from pokerlab.agents.river_leaves import (
     RiverLeaves,
     build_river_leaves,
     river_cards,
+    river_cfv,
     river_tree,
     river_values,
 )
 from pokerlab.cards.cards import COMBOS, parse_cards
 from pokerlab.cards.evaluator import strength
 from pokerlab.errors import AgentError
+from pokerlab.subgame.resolve import counterfactual_values
 from pokerlab.subgame.solve_config import SolveConfig
 from pokerlab.subgame.solver import SpotSolver
 from pokerlab.subgame.spot import make_spot, tree_config
@@ -97,6 +100,35 @@ def test_river_classes_order_combos_by_strength() -> None:
             sa = strength([*five, *COMBOS[a].tolist()])
             sb = strength([*five, *COMBOS[b].tolist()])
             assert np.sign(sa - sb) == np.sign(int(rc.cls[r, a]) - int(rc.cls[r, b]))
+
+
+@pytest.mark.parametrize(("board", "ranges"), [("Qs9h4d2c", NARROW), ("AhKd7c4s", ("random", "random"))])
+def test_class_values_per_hand_against_the_exact_river(board: str, ranges: tuple[str, str]) -> None:
+    """Each hand's value from the river solved over strength classes (:func:`river_cfv`)
+    against the same river solved hand by hand (the spot solver, card removal between the two
+    hands exact), with the same ranges: per unit of the opponent weight a hand can meet, the
+    mean absolute difference (weighted by the hands' probabilities) is what the classes'
+    missing blockers cost a hand: 1.3-3.3% of the pot measured on these rivers, the mean
+    difference at most 1.2%."""
+    pot, stack = 100, 400
+    turn = make_spot(board=board, pot=pot, stack=stack, oop=ranges[0], ip=ranges[1], tree=TREE)
+    reach = (np.asarray(turn.ranges[0], dtype=np.float64), np.asarray(turn.ranges[1], dtype=np.float64))
+    cards = river_cards(turn.board)
+    rt = river_tree(turn, pot, stack)
+    for r in (0, 17, 40):
+        cls_v = river_cfv(rt, cards, r, reach, iterations=400)
+        rs = make_spot(board=[*turn.board, int(cards.rivers[r])], pot=pot, stack=stack, oop=ranges[0],
+                       ip=ranges[1], tree=TREE)
+        exact = SpotSolver(rs, SolveConfig(isomorphism=False), threads=1)
+        assert exact.solve(iterations=600, target_pct=0.1, check_every=50) <= 0.1
+        for p in (0, 1):
+            ex = counterfactual_values(exact, [], p, best_response=False)
+            mass = compatible_mass(np.where(cards.has_card[r], 0.0, reach[1 - p]))
+            w = reach[p] * ~cards.has_card[r] * mass
+            live = w > 0
+            diff = (ex[live] - cls_v[p][live]) / mass[live] / pot * 100
+            assert np.average(np.abs(diff), weights=w[live]) < 4.0
+            assert abs(np.average(diff, weights=w[live])) < 1.5
 
 
 def test_a_turn_that_checks_through_equals_its_river_solves() -> None:
