@@ -29,7 +29,9 @@ evaluated exactly before iteration 64 of 100), **the same solve with its leaves 
 afresh** for the final average strategies (the leaf model's error on the agent's strategy,
 without the lazy values' staleness), and **a solve of N iterations whose Modicum leaves
 (the agent's continuations) are evaluated exactly before every iteration** (what the lazy
-values approximate; ``--no-every-iteration`` skips it).
+values approximate; ``--no-every-iteration`` skips it).  On the turn, river leaves two ways:
+refreshed on the agent's schedule (``river``, ``river_fresh``) and iterated in step with the
+turn (``river_step``, :class:`~pokerlab.agents.river_leaves.RiverStepLeaves`).
 
 A cheap baseline on the same spots: the same depth-limited tree and ``N`` iterations with
 each leaf valued by **showdown equity** (both players check the rest of the hand down:
@@ -58,7 +60,8 @@ from typing import Any
 import numpy as np
 
 STREETS = {"flop": 1, "turn": 2}
-KINDS = ("modicum", "modicum_fresh", "modicum_exact", "river", "river_fresh", "equity", "whole_n")
+KINDS = ("modicum", "modicum_fresh", "modicum_exact", "river", "river_fresh", "river_step", "equity",
+         "whole_n")
 """The leaf values compared (see :func:`main`); ``--vs-runouts R,...`` adds
 ``runouts_R`` and ``runouts_R_fresh`` for each R."""
 
@@ -80,6 +83,21 @@ def river_solve(spot: Any, iterations: int) -> tuple[Any, float]:
     probe = SpotSolver(spot, SolveConfig(isomorphism=False), threads=1, depth_limited=True)
     leaves = build_river_leaves(probe, spot, seed=12345)
     s = lazy_solve(spot, leaves, iterations)
+    return s, time.process_time() - c0
+
+
+def river_step_solve(spot: Any, iterations: int) -> tuple[Any, float]:
+    """The depth-limited turn ``spot`` solved with its rivers iterated in step
+    (:class:`~pokerlab.agents.river_leaves.RiverStepLeaves`, every river, one class iteration
+    per turn iteration); (the solver, CPU seconds)."""
+    from pokerlab.agents.river_leaves import build_step_leaves
+    from pokerlab.subgame.solve_config import SolveConfig
+    from pokerlab.subgame.solver import SpotSolver
+
+    c0 = time.process_time()
+    s = SpotSolver(spot, SolveConfig(isomorphism=False), threads=1, depth_limited=True)
+    s.set_leaf_model(build_step_leaves(s, spot))
+    s.steps(iterations)
     return s, time.process_time() - c0
 
 
@@ -396,6 +414,8 @@ def table(out: dict[str, Any]) -> str:
                                 "cpu_modicum_exact"),
               "river": (f"river leaves (the river solved, 12 rivers a refresh; {n} iterations)", "cpu_river"),
               "river_fresh": ("the same solve, every river solved afresh at the end", ""),
+              "river_step": (f"river leaves iterated in step with the turn (every river; {n} iterations)",
+                             "cpu_river_step"),
               "equity": (f"showdown equity (check down, {n} iterations)", "cpu_equity"),
               "whole_n": (f"the whole tree, {n} iterations (exact values past the street)",
                           "cpu_whole_n")}
@@ -488,6 +508,9 @@ def main(argv: list[str] | None = None) -> int:
             row["river"] = compare(rv, e, h.searcher)
             row["river_fresh"] = compare(rf, e, h.searcher)
             del rs
+            st, row["cpu_river_step"] = river_step_solve(h.spot, a.iters)
+            row["river_step"] = compare(st, e, h.searcher)
+            del st
         eqs, row["cpu_equity"] = equity_solve(h.spot, a.iters)
         row["equity"] = compare(eqs, e, h.searcher)
         wn, row["cpu_whole_n"] = whole_solve(h.spot, a.iters)
@@ -513,6 +536,7 @@ def main(argv: list[str] | None = None) -> int:
         "cpu_dl": mean("cpu_dl"), "cpu_equity": mean("cpu_equity"), "cpu_exact": mean("cpu_exact"),
         "cpu_whole_n": mean("cpu_whole_n"),
         "cpu_river": mean("cpu_river") if a.street == "turn" else math.nan,
+        "cpu_river_step": mean("cpu_river_step") if a.street == "turn" else math.nan,
         "cpu_modicum_exact": mean("cpu_modicum_exact") if a.every_iteration else math.nan,
         "rows": rows}
     for k in kinds(vs):

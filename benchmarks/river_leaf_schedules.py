@@ -18,7 +18,10 @@ depth-limited turn solve with ``--iters`` iterations and river leaves, compared 
 * ``every_12``: refreshed before every iteration, 12 rivers each (round robin);
 * ``every_48``: refreshed before every iteration, every river (average reaches);
 * ``cfrd_48``: refreshed at every call, every river, the walk's **current** reaches (CFR-D,
-  Burch, Johanson & Bowling 2014: the river solved for the trunk's current strategies).
+  Burch, Johanson & Bowling 2014: the river solved for the trunk's current strategies);
+* ``step``: every river iterated in step with the turn, its regrets kept
+  (:class:`~pokerlab.agents.river_leaves.RiverStepLeaves`, one class iteration per turn
+  iteration).
 
 Usage: ``python benchmarks/river_leaf_schedules.py [--boards Qs9h4d2c,AhKd7c4s] [--iters 100]
 [--target 0.1] [--json]`` (one core; about 3-4 minutes a board).
@@ -40,7 +43,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from search_opponents import fail  # noqa: E402
 
 NARROW = ("22+,A2s+,K9s+,QTs+,JTs,ATo+,KJo+", "55+,A8s+,KTs+,QJs,AJo+,KQo")
-VARIANTS = ("whole_n", "shipped", "every8_48", "every_12", "every_48", "cfrd_48")
+VARIANTS = ("whole_n", "shipped", "every8_48", "every_12", "every_48", "cfrd_48", "step")
 
 
 def leaf_values_module() -> Any:
@@ -112,8 +115,14 @@ def run_board(lv: Any, board: str, iters: int, target: float) -> dict[str, Any]:
             s = limited(12, every=True)
         elif name == "every_48":
             s = limited(48, every=True)
-        else:
+        elif name == "cfrd_48":
             s = limited(48, every=True, current=True)
+        else:
+            from pokerlab.agents.river_leaves import build_step_leaves
+
+            s = SpotSolver(spot, SolveConfig(isomorphism=False), threads=1, depth_limited=True)
+            s.set_leaf_model(build_step_leaves(s, spot))
+            s.steps(iters)
         cpu = time.process_time() - c0
         errs = [lv.compare(s, whole, p) for p in (0, 1)]
         out["variants"][name] = {"cpu_s": cpu, "root_error": [e["searcher_error"] for e in errs],

@@ -12,8 +12,10 @@ bets of ``c`` each the winner gets ``pot + c``, the loser ``-c``, a tie ``pot / 
 player ``f`` folds after putting in ``c_f`` it gets ``-c_f`` and the other ``pot + c_f``.
 
 ``out0[i]`` / ``out1[i]``: the player's value of class ``i``, summed over the other player's
-class weights (its counterfactual value ignoring card removal).  The plain-Python twin is
-:func:`pokerlab.agents.river_leaf_reference.solve_classes_py` (tests/test_river_leaves.py).
+class weights (its counterfactual value ignoring card removal).  :func:`step_rivers` runs
+every river of a turn leaf in one call, each continuing from its kept regrets.  The
+plain-Python twins are :func:`pokerlab.agents.river_leaf_reference.solve_classes_py` and
+:func:`~pokerlab.agents.river_leaf_reference.step_rivers_py` (tests/test_river_leaves.py).
 """
 
 from __future__ import annotations
@@ -143,3 +145,92 @@ def solve_classes(kind, player, c0, c1, child_start, num_children, children, pot
         out = out0 if p == 0 else out1
         for i in range(C):
             out[i] = val[0, i]
+
+
+@njit(cache=True)
+def step_rivers(kind, player, c0, c1, child_start, num_children, children, pot, cls, count, combos,
+                rivers, reach0, reach1, t, iters, regret, ssum, average, out0, out1,
+                strat, tot, reach, val, rc):  # type: ignore[no-untyped-def]
+    """Every river of a turn leaf in one call, each river's class game continuing from its
+    state (:class:`~pokerlab.agents.river_leaves.RiverStepLeaves`: the river iterated in step
+    with the turn solve).  For river ``r`` (card ``rivers[r]``, classes ``cls[r]``, ``count[r]``
+    of them; its regrets and strategy sums the ``E x count[r]`` block of ``regret`` / ``ssum``
+    after the earlier rivers'): the two reaches (1326 combos each, the river card's combos
+    left out) summed per class; ``iters`` DCFR iterations (alternating, OOP first) numbered
+    ``t + 1 .. t + iters``; then both players' class values under the current strategies
+    (``average``: the average ones), each combo's value its class's per unit of the other's
+    class weight times the weight it can meet (no common card, the river card removed),
+    summed over the rivers with weight 1/44 each (each pair of hands meets 44 rivers) into
+    ``out0`` / ``out1``.  Work areas (sized for the most classes): ``strat``, ``tot``,
+    ``reach`` (2, nodes, C), ``val`` (nodes, C), ``rc`` (2, C)."""
+    E = children.shape[0]
+    for h in range(1326):
+        out0[h] = 0.0
+        out1[h] = 0.0
+    off = 0
+    csum = np.zeros(52)
+    for r in range(cls.shape[0]):
+        C = count[r]
+        card = rivers[r]
+        rg = regret[off:off + E * C]
+        sg = ssum[off:off + E * C]
+        off += E * C
+        for i in range(C):
+            rc[0, i] = 0.0
+            rc[1, i] = 0.0
+        for h in range(1326):
+            k = cls[r, h]
+            if k >= 0:
+                rc[0, k] += reach0[h]
+                rc[1, k] += reach1[h]
+        t0 = 0.0
+        t1 = 0.0
+        for i in range(C):
+            t0 += rc[0, i]
+            t1 += rc[1, i]
+        if t0 <= 0.0 or t1 <= 0.0:
+            continue
+        rch = reach[:, :, :C]
+        vl = val[:, :C]
+        for i in range(C):
+            rch[0, 0, i] = rc[0, i]
+            rch[1, 0, i] = rc[1, i]
+        st = strat[:E * C]
+        for it in range(iters):
+            tp = float(t + it)
+            pos_w = discount_factor(tp, ALPHA)
+            neg_w = discount_factor(tp, BETA)
+            avg_w = (tp / (tp + 1.0)) ** GAMMA
+            for p in range(2):
+                _match(kind, child_start, num_children, rg, st, tot, C)
+                _forward(kind, player, child_start, num_children, children, st, rch)
+                _backward(kind, player, c0, c1, child_start, num_children, children, pot, st, rch, p,
+                          vl, rg, sg, pos_w, neg_w, avg_w, True)
+        _match(kind, child_start, num_children, sg if average else rg, st, tot, C)
+        _forward(kind, player, child_start, num_children, children, st, rch)
+        for p in range(2):
+            _backward(kind, player, c0, c1, child_start, num_children, children, pot, st, rch, p,
+                      vl, rg, sg, 0.0, 0.0, 0.0, False)
+            opp = reach1 if p == 0 else reach0
+            out = out0 if p == 0 else out1
+            unit = 1.0 / (t1 if p == 0 else t0) / 44.0
+            # the other's weight each combo can meet: the total less its two cards' sums plus
+            # the identical combo, the river card's combos left out
+            total = 0.0
+            for c in range(52):
+                csum[c] = 0.0
+            for h in range(1326):
+                a = combos[h, 0]
+                b = combos[h, 1]
+                if a != card and b != card:
+                    w = opp[h]
+                    total += w
+                    csum[a] += w
+                    csum[b] += w
+            for h in range(1326):
+                k = cls[r, h]
+                if k >= 0:
+                    a = combos[h, 0]
+                    b = combos[h, 1]
+                    mass = total - csum[a] - csum[b] + opp[h]
+                    out[h] += vl[0, k] * unit * mass

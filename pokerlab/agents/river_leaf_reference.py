@@ -1,5 +1,6 @@
-"""Plain-Python twin of :func:`pokerlab.agents.river_leaf_kernels.solve_classes` (recursive,
-numpy over the classes), and a best response over the same class game for the tests."""
+"""Plain-Python twins of :func:`pokerlab.agents.river_leaf_kernels.solve_classes` and
+:func:`~pokerlab.agents.river_leaf_kernels.step_rivers` (recursive, numpy over the classes),
+and a best response over the same class game for the tests."""
 
 from __future__ import annotations
 
@@ -91,3 +92,52 @@ def best_response_py(tree: Any, pot: float, r0: np.ndarray, r1: np.ndarray, stra
                      p: int) -> np.ndarray:
     """``p``'s best-response values per class against the other's ``strat``."""
     return _walk(tree, 0, pot, p, strat, [r0.astype(float), r1.astype(float)], best=True)
+
+
+def step_rivers_py(tree: Any, cls: np.ndarray, count: np.ndarray, combos: np.ndarray, rivers: np.ndarray,
+                   reach0: np.ndarray, reach1: np.ndarray, t: int, iters: int, regret: np.ndarray,
+                   ssum: np.ndarray, average: bool) -> tuple[np.ndarray, np.ndarray]:
+    """The twin of ``step_rivers`` (the same flat ``regret`` / ``ssum``, updated in place):
+    ``(out0, out1)`` over the 1326 combos."""
+    nodes = [v for v in range(tree.num_nodes) if int(tree.kind[v]) == DECISION]
+    E = int(tree.children.shape[0])
+    out = (np.zeros(1326), np.zeros(1326))
+    off = 0
+    for r in range(cls.shape[0]):
+        C = int(count[r])
+        lo = off
+        off += E * C
+
+        def blocks(flat: np.ndarray, lo: int = lo, C: int = C) -> dict[int, np.ndarray]:
+            return {v: flat[lo + int(tree.child_start[v]) * C:
+                            lo + (int(tree.child_start[v]) + int(tree.num_children[v])) * C]
+                    .reshape(int(tree.num_children[v]), C).copy() for v in nodes}
+
+        live = cls[r] >= 0
+        idx = cls[r][live]
+        reach = [np.bincount(idx, weights=reach0[live], minlength=C),
+                 np.bincount(idx, weights=reach1[live], minlength=C)]
+        if reach[0].sum() <= 0 or reach[1].sum() <= 0:
+            continue
+        rg, sg = blocks(regret), blocks(ssum)
+        for it in range(iters):
+            tp = float(t + it)
+            w = (discount_factor_py(tp, ALPHA), discount_factor_py(tp, BETA), (tp / (tp + 1.0)) ** GAMMA)
+            for p in (0, 1):
+                strat = {v: _matched(rg[v]) for v in nodes}
+                _walk(tree, 0, float(tree.pot), p, strat, reach, acc=(rg, sg, w))
+        for v in nodes:
+            s = lo + int(tree.child_start[v]) * C
+            regret[s:s + rg[v].size] = rg[v].ravel()
+            ssum[s:s + sg[v].size] = sg[v].ravel()
+        play = {v: _matched(sg[v] if average else rg[v]) for v in nodes}
+        card = int(rivers[r])
+        for p in (0, 1):
+            unit = _walk(tree, 0, float(tree.pot), p, play, reach) / float(reach[1 - p].sum()) / 44.0
+            opp = np.where((combos[:, 0] == card) | (combos[:, 1] == card), 0.0, reach1 if p == 0 else reach0)
+            csum = np.zeros(52)
+            np.add.at(csum, combos[:, 0], opp)
+            np.add.at(csum, combos[:, 1], opp)
+            mass = opp.sum() - csum[combos[:, 0]] - csum[combos[:, 1]] + opp
+            out[p][live] += unit[idx] * mass[live]
+    return out

@@ -39,6 +39,14 @@ What makes it cheap (milliseconds per leaf and refresh):
 
 The river's betting is the spot's river sizes (``river_bets``, ``raises``, ``raise_cap`` of
 the search), from the real pot and stacks at the leaf.
+
+What the searcher uses (``search(depth=1,leaves=river)``) is :class:`RiverStepLeaves`: the
+same class games over **every** river, kept from one turn iteration to the next and iterated
+in step with the turn solve.  Refreshing :class:`RiverLeaves` on the schedule above left each
+hand's value 8-11% of the pot from the whole tree's on the tests' spots, and only solving
+every river at every iteration brought it near the classes' own error
+(benchmarks/river_leaf_schedules.py); iterating in step gets there at a small part of that
+cost.  :class:`RiverLeaves` stays for those comparisons (benchmarks/leaf_values.py).
 """
 
 from __future__ import annotations
@@ -51,7 +59,7 @@ from typing import Any
 import numpy as np
 
 from pokerlab.agents.leaves import compatible_mass
-from pokerlab.agents.river_leaf_kernels import GAMMA, solve_classes
+from pokerlab.agents.river_leaf_kernels import GAMMA, solve_classes, step_rivers
 from pokerlab.cards.cards import COMBOS, NUM_COMBOS
 from pokerlab.errors import AgentError
 from pokerlab.rng import shuffled
@@ -271,12 +279,86 @@ class RiverLeaves:
         return np.asarray(unit[player] * mass)
 
 
-def build_river_leaves(solver: Any, spot: Any, *, runouts: int = 0, seed: int = 0,
-                       iterations: int = RIVER_ITERATIONS) -> RiverLeaves:
-    """A :class:`RiverLeaves` for every leaf of ``solver``'s depth-limited turn tree
-    (``spot``: its subgame): each leaf's pot and stack behind from the chips both players
-    have put in since the spot began (equal at a leaf: the street closed with a call or
-    checks)."""
+STEP_ITERATIONS = 1
+"""Class-game iterations of every river per CFR iteration of the turn (:class:`RiverStepLeaves`)."""
+
+
+class RiverStepLeaves:
+    """Turn leaves whose rivers are **iterated in step with the turn solve** (issue 49, leaf
+    values): every river of every leaf keeps its class game's regrets and strategy sums, and
+    each CFR iteration of the turn (the first player's walk, which meets each leaf once)
+    runs :data:`STEP_ITERATIONS` more iterations of all 48 of them on the reaches the walk
+    brings, whose current strategies then value the leaf; the best-response and value walks
+    read the rivers' average strategies.  So the turn and its class-abstracted rivers are
+    solved as one game by CFR, with the river re-solved for the trunk's current strategies as
+    in CFR-D (Burch, Johanson & Bowling 2014) but a step at a time, at about the cost of one
+    refresh of :class:`RiverLeaves` per iteration over every river
+    (benchmarks/river_leaf_schedules.py: solving every river at every iteration from scratch
+    is what brings the per-hand error down).  A leaf first asked outside a CFR walk (the
+    first search's gadget, its strategies locked to the blueprint) solves its rivers with
+    :data:`RIVER_ITERATIONS` iterations on those reaches first.  ``refresh`` does nothing
+    (the solve loop calls it on Modicum's schedule)."""
+
+    def __init__(self, trees: Sequence[RiverTree], cards: RiverCards, *,
+                 iterations: int = STEP_ITERATIONS) -> None:
+        if not trees:
+            raise AgentError("a depth-limited subgame needs at least one leaf")
+        if isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1:
+            raise AgentError(f"iterations must be an integer >= 1, got {iterations!r}")
+        self.trees = list(trees)
+        self.cards = cards
+        self.iterations = iterations
+        per = int(cards.count.sum())
+        self.regret = [np.zeros(int(tr.children.shape[0]) * per) for tr in self.trees]
+        self.ssum = [np.zeros(int(tr.children.shape[0]) * per) for tr in self.trees]
+        self.t = np.zeros(len(self.trees), dtype=np.int64)
+        cmax = int(cards.count.max())
+        emax = max(int(tr.children.shape[0]) for tr in self.trees)
+        nmax = max(tr.num_nodes for tr in self.trees)
+        self.work = (np.zeros(emax * cmax), np.zeros(cmax), np.zeros((2, nmax, cmax)),
+                     np.zeros((nmax, cmax)), np.zeros((2, cmax)))
+        self.combos = np.ascontiguousarray(COMBOS, dtype=np.int64)
+        self.evaluations = 0
+        self.calls = 0
+
+    def refresh(self) -> None:
+        """Nothing: every CFR walk of the first player iterates the rivers."""
+
+    def step(self, leaf: int, reach: tuple[np.ndarray, np.ndarray], iterations: int, average: bool
+             ) -> tuple[np.ndarray, np.ndarray]:
+        """``iterations`` more class-game iterations of every river of ``leaf`` on ``reach``,
+        then both players' values (current or ``average`` strategies) over the 1326 combos."""
+        tr = self.trees[leaf]
+        c = self.cards
+        out = (np.zeros(NUM_COMBOS), np.zeros(NUM_COMBOS))
+        step_rivers(tr.kind, tr.player, tr.c0, tr.c1, tr.child_start, tr.num_children, tr.children,
+                    float(tr.pot), c.cls, c.count, self.combos, c.rivers,
+                    np.ascontiguousarray(reach[0], dtype=np.float64),
+                    np.ascontiguousarray(reach[1], dtype=np.float64), int(self.t[leaf]), int(iterations),
+                    self.regret[leaf], self.ssum[leaf], bool(average), out[0], out[1], *self.work)
+        self.t[leaf] += iterations
+        return out
+
+    def leaf_values(self, leaf: int, player: int, mode: str, opp_reach: np.ndarray,
+                    own_reach: np.ndarray) -> np.ndarray:
+        """See :meth:`~pokerlab.subgame.solver.SpotSolver.set_leaf_model`: in the first
+        player's CFR walk every river takes its next iterations on the walk's reaches and the
+        current strategies value the leaf; in the second's, the current strategies on its
+        reaches; in the other walks, the average strategies."""
+        self.calls += 1
+        reach = (own_reach, opp_reach) if player == 0 else (opp_reach, own_reach)
+        if mode == "cfr":
+            n = self.iterations if player == 0 else 0
+            self.evaluations += int(n > 0)
+            return self.step(leaf, reach, n, average=False)[player]
+        n = RIVER_ITERATIONS if self.t[leaf] == 0 else 0
+        return self.step(leaf, reach, n, average=True)[player]
+
+
+def leaf_trees(solver: Any, spot: Any) -> list[RiverTree]:
+    """The river betting of every leaf of ``solver``'s depth-limited turn tree (``spot``: its
+    subgame): each leaf's pot and stack behind from the chips both players have put in since
+    the spot began (equal at a leaf: the street closed with a call or checks)."""
     if len(spot.board) != 4:
         raise AgentError("river leaves value the leaves of a turn subgame; this one is on the "
                          f"{['flop', 'turn', 'river'][len(spot.board) - 3]}")
@@ -286,4 +368,16 @@ def build_river_leaves(solver: Any, spot: Any, *, runouts: int = 0, seed: int = 
         if c0 != c1:  # pragma: no cover - a street closes with equal bets
             raise AgentError(f"leaf {li}: unequal chips at the end of the street ({c0}, {c1})")
         trees.append(river_tree(spot, int(spot.pot) + c0 + c1, int(spot.stack) - c0))
-    return RiverLeaves(trees, river_cards(spot.board), per_refresh=runouts, seed=seed, iterations=iterations)
+    return trees
+
+
+def build_river_leaves(solver: Any, spot: Any, *, runouts: int = 0, seed: int = 0,
+                       iterations: int = RIVER_ITERATIONS) -> RiverLeaves:
+    """A :class:`RiverLeaves` for every leaf of ``solver``'s depth-limited turn tree."""
+    return RiverLeaves(leaf_trees(solver, spot), river_cards(spot.board), per_refresh=runouts, seed=seed,
+                       iterations=iterations)
+
+
+def build_step_leaves(solver: Any, spot: Any, *, iterations: int = STEP_ITERATIONS) -> RiverStepLeaves:
+    """A :class:`RiverStepLeaves` for every leaf of ``solver``'s depth-limited turn tree."""
+    return RiverStepLeaves(leaf_trees(solver, spot), river_cards(spot.board), iterations=iterations)
