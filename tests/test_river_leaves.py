@@ -270,7 +270,7 @@ def test_bad_input() -> None:
 
 def test_turn_searcher_with_river_leaves_plays_legal_hands(monkeypatch: pytest.MonkeyPatch) -> None:
     """``search(street=turn,depth=1,leaves=river,iters=N)``: its depth-limited turn searches
-    solve on river leaves iterated in step (:class:`RiverStepLeaves`), every action is legal (the engine refuses others), and two agents
+    solve on river leaves, every action is legal (the engine refuses others), and two agents
     with the same seed play the same hands."""
     import pokerlab.agents.river_leaves as module
     from pokerlab.evaluation.matches import hand_cards, hand_seed, play_hunl_hand
@@ -279,14 +279,14 @@ def test_turn_searcher_with_river_leaves_plays_legal_hands(monkeypatch: pytest.M
     from pokerlab.registry import make_agent
 
     built: list[int] = []
-    build = module.build_step_leaves
+    build = module.build_river_leaves
 
-    def recording(*args: object, **kwargs: object) -> RiverStepLeaves:
+    def recording(*args: object, **kwargs: object) -> RiverLeaves:
         m = build(*args, **kwargs)  # type: ignore[arg-type]
         built.append(len(m.trees))
         return m
 
-    monkeypatch.setattr(module, "build_step_leaves", recording)
+    monkeypatch.setattr(module, "build_river_leaves", recording)
     cfg = HoldemConfig.from_bb(100)
     runs = []
     for _ in range(2):

@@ -40,13 +40,15 @@ What makes it cheap (milliseconds per leaf and refresh):
 The river's betting is the spot's river sizes (``river_bets``, ``raises``, ``raise_cap`` of
 the search), from the real pot and stacks at the leaf.
 
-What the searcher uses (``search(depth=1,leaves=river)``) is :class:`RiverStepLeaves`: the
-same class games over **every** river, kept from one turn iteration to the next and iterated
-in step with the turn solve.  Refreshing :class:`RiverLeaves` on the schedule above left each
-hand's value 8-11% of the pot from the whole tree's on the tests' spots, and only solving
-every river at every iteration brought it near the classes' own error
-(benchmarks/river_leaf_schedules.py); iterating in step gets there at a small part of that
-cost.  :class:`RiverLeaves` stays for those comparisons (benchmarks/leaf_values.py).
+:class:`RiverStepLeaves` keeps the same class games over **every** river from one turn
+iteration to the next and iterates them in step with the turn solve.  Refreshing
+:class:`RiverLeaves` on the schedule above leaves each hand's value 8-11% of the pot from the
+whole tree's on the tests' spots, and only solving every river at every iteration brings it
+near the classes' own error (benchmarks/river_leaf_schedules.py); iterating in step gets there
+at a small part of that cost (benchmarks/leaf_values.py: 3.5% per hand on the agent's spots).
+The searcher (``search(depth=1,leaves=river)``) still uses :class:`RiverLeaves`: on the
+in-step leaves its turn strategy bets far less and folds more than the whole tree's
+(docs/search.md, "River leaves").
 """
 
 from __future__ import annotations

@@ -139,10 +139,8 @@ class Opponent:
 LEAF_KINDS = ("modicum", "river")
 """How a depth-limited turn subgame values its leaves: ``modicum``, the base policy's
 continuation with the opponent choosing among its biased versions
-(:mod:`pokerlab.agents.leaves`); ``river``, every river of the leaf solved over strength
-classes and iterated in step with the turn solve
-(:class:`~pokerlab.agents.river_leaves.RiverStepLeaves`).  A flop subgame's leaves are
-Modicum's."""
+(:mod:`pokerlab.agents.leaves`); ``river``, the river solved over the ranges reaching the
+leaf (:mod:`pokerlab.agents.river_leaves`).  A flop subgame's leaves are Modicum's."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -216,7 +214,7 @@ KEYS: dict[str, Key] = {
                    "runouts per leaf refresh (0: 12 rivers, 8 flop runouts)"),
     "bias": Key("depth_limit", "bias", "float", "the continuation strategies' multiplier"),
     "leaves": Key("depth_limit", "leaves", "word",
-                  "turn leaves: modicum (the base's continuation) or river (the river solved in step)"),
+                  "turn leaves: modicum (the base's continuation) or river (the river solved)"),
 }
 """Every ``search(...)`` key, once (``base=SPEC`` names the base agent and is no config key)."""
 

@@ -268,7 +268,7 @@ def first_gadget(agent: Searcher, view: PlayerView, spot: Any, root: Any, rg: Ra
     variants (:func:`~pokerlab.agents.search.locking.blueprint_values`; every river of a
     turn leaf, one refresh's runouts of a flop leaf)."""
     from pokerlab.agents.leaves import EVERY_RIVER, build_leaves
-    from pokerlab.agents.river_leaves import build_step_leaves
+    from pokerlab.agents.river_leaves import build_river_leaves
     from pokerlab.subgame.resolve import subgame_spot
 
     me = view.player
@@ -278,7 +278,7 @@ def first_gadget(agent: Searcher, view: PlayerView, spot: Any, root: Any, rg: Ra
         if d.leaves == "river" and len(view.board) == 4:
             # the same leaf values as the re-solve's (a gadget valued otherwise is not the
             # bound the re-solve keeps): the opponent best-responds on the turn, the river solved
-            return build_step_leaves(solver, spot)
+            return build_river_leaves(solver, spot, runouts=d.runouts, seed=int(agent.rng.next() >> 1))
         return build_leaves(solver, agent.base, view, chooser=1 - me,
                             runouts=EVERY_RIVER if len(view.board) == 4 else d.runouts,
                             seed=int(agent.rng.next() >> 1), bias=d.bias, trees=agent.leaf_trees)
@@ -296,18 +296,17 @@ def first_gadget(agent: Searcher, view: PlayerView, spot: Any, root: Any, rg: Ra
 
 def attach_leaves(agent: Searcher, solver: Any, view: PlayerView, spot: Any, deadline: float) -> Any:
     """Leaves at the street's end: Modicum's (the base policy's continuation with the
-    opponent choosing among its biased versions) or, with ``leaves=river`` on the turn,
-    every river iterated in step with the turn solve
-    (:class:`~pokerlab.agents.river_leaves.RiverStepLeaves`); ``None`` when evaluating them
-    once would pass the deadline."""
+    opponent choosing among its biased versions) or, with ``leaves=river`` on the turn, the
+    river solved at each refresh (:mod:`pokerlab.agents.river_leaves`); ``None`` when
+    evaluating them once would pass the deadline."""
     from pokerlab.agents.leaves import build_leaves
-    from pokerlab.agents.river_leaves import build_step_leaves
+    from pokerlab.agents.river_leaves import build_river_leaves
 
     d = agent.config.depth_limit
     t_build = time.perf_counter()
     seed = int(agent.rng.next() >> 1)
     if d.leaves == "river" and len(spot.board) == 4:
-        leaves: Any = build_step_leaves(solver, spot)
+        leaves: Any = build_river_leaves(solver, spot, runouts=d.runouts, seed=seed)
     else:
         leaves = build_leaves(solver, agent.base, view, chooser=1 - view.player, runouts=d.runouts,
                               seed=seed, bias=d.bias, trees=agent.leaf_trees)
