@@ -30,7 +30,6 @@ Usage: ``python benchmarks/river_leaf_schedules.py [--boards Qs9h4d2c,AhKd7c4s] 
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
 import sys
 import time
@@ -40,20 +39,11 @@ from typing import Any
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import leaf_values as lv  # noqa: E402
 from search_opponents import fail  # noqa: E402
 
 NARROW = ("22+,A2s+,K9s+,QTs+,JTs,ATo+,KJo+", "55+,A8s+,KTs+,QJs,AJo+,KQo")
 VARIANTS = ("whole_n", "shipped", "every8_48", "every_12", "every_48", "cfrd_48", "step")
-
-
-def leaf_values_module() -> Any:
-    path = Path(__file__).resolve().parent / "leaf_values.py"
-    spec = importlib.util.spec_from_file_location("leaf_values", path)
-    assert spec is not None and spec.loader is not None
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules["leaf_values"] = mod
-    spec.loader.exec_module(mod)
-    return mod
 
 
 def current_reach_leaves(base: Any) -> Any:
@@ -74,7 +64,7 @@ def current_reach_leaves(base: Any) -> Any:
     return base
 
 
-def run_board(lv: Any, board: str, iters: int, target: float) -> dict[str, Any]:
+def run_board(board: str, iters: int, target: float) -> dict[str, Any]:
     from pokerlab.agents.river_leaves import build_river_leaves
     from pokerlab.subgame.solve_config import SolveConfig
     from pokerlab.subgame.solver import SpotSolver
@@ -151,9 +141,8 @@ def main(argv: list[str] | None = None) -> int:
         raise fail(f"--boards: {exc}") from None
     if a.iters < 1 or not 0 < a.target < 100:
         raise fail("--iters must be >= 1 and --target a percentage of the pot in (0, 100)")
-    lv = leaf_values_module()
     started = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
-    rows = [run_board(lv, b, a.iters, a.target) for b in boards]
+    rows = [run_board(b, a.iters, a.target) for b in boards]
     mean = {v: {"root_error": float(np.mean([r["variants"][v]["root_error"] for r in rows])),
                 "hand_error": float(np.mean([r["variants"][v]["hand_error"] for r in rows])),
                 "cpu_s": float(np.mean([r["variants"][v]["cpu_s"] for r in rows]))} for v in VARIANTS}

@@ -62,6 +62,13 @@ def fold_share(agent: Any, view: Any, w: np.ndarray) -> float:
     return float((w[ok] * p[ok, k] / rows[ok]).sum() / w[ok].sum())
 
 
+def mean_ci(xs: list[float]) -> dict[str, float]:
+    """Mean and 95% half-width over the boards."""
+    x = np.asarray(xs, dtype=np.float64)
+    sd = float(x.std(ddof=1)) if x.size > 1 else math.inf
+    return {"mean": float(x.mean()) if x.size else math.nan, "ci95": Z95 * sd / math.sqrt(max(x.size, 1))}
+
+
 def bet_then_shove(agent: Any, st: Any, w: np.ndarray) -> dict[str, float] | None:
     """At ``st`` (checked to the agent on the turn): the agent's betting share over ``w``;
     then, over its most likely bet size, the big blind's all-in and the agent's fold share
@@ -182,12 +189,8 @@ def main() -> None:
                                  "agents": {}, "rows": rows,
                                  "seconds": round(time.perf_counter() - t0, 1)}
         for s, rs in bets.items():
-            out_b["agents"][s] = {"boards": len(rs)}
-            for key in ("bet_share", "fold_to_allin", "break_even_fold"):
-                x = np.asarray([r[key] for r in rs])
-                sd = float(x.std(ddof=1)) if x.size > 1 else math.inf
-                out_b["agents"][s][key] = {"mean": float(x.mean()) if x.size else math.nan,
-                                           "ci95": Z95 * sd / math.sqrt(max(x.size, 1))}
+            keys = ("bet_share", "fold_to_allin", "break_even_fold")
+            out_b["agents"][s] = {"boards": len(rs), **{k: mean_ci([r[k] for r in rs]) for k in keys}}
         if a.json:
             print(json.dumps(out_b, indent=1))
             return
@@ -203,9 +206,7 @@ def main() -> None:
                            "break_even_fold": a.size / (1.0 + a.size), "agents": {},
                            "rows": rows, "seconds": round(time.perf_counter() - t0, 1)}
     for s, xs in folds.items():
-        x = np.asarray(xs)
-        sd = float(x.std(ddof=1)) if x.size > 1 else math.inf
-        out["agents"][s] = {"mean": float(x.mean()), "ci95": Z95 * sd / math.sqrt(x.size)}
+        out["agents"][s] = mean_ci(xs)
     if a.json:
         print(json.dumps(out, indent=1))
         return

@@ -20,7 +20,7 @@ from pokerlab.agents.river_leaves import (
     river_tree,
     river_values,
 )
-from pokerlab.cards.cards import COMBOS, parse_cards
+from pokerlab.cards.cards import COMBO_INDEX, COMBOS, parse_cards
 from pokerlab.cards.evaluator import strength
 from pokerlab.errors import AgentError
 from pokerlab.subgame.resolve import counterfactual_values
@@ -185,7 +185,8 @@ def test_step_kernel_equals_twin(t: int, iters: int, average: bool) -> None:
     cmax = int(count.max())
     out = (np.zeros(1326), np.zeros(1326))
     step_rivers(tr.kind, tr.player, tr.c0, tr.c1, tr.child_start, tr.num_children, tr.children, float(tr.pot),
-                cls, count, np.ascontiguousarray(COMBOS, dtype=np.int64), rivers, r0, r1, t, iters,
+                cls, count, np.ascontiguousarray(COMBOS, dtype=np.int64),
+                np.ascontiguousarray(COMBO_INDEX, dtype=np.int64), rivers, r0, r1, t, iters,
                 regret, ssum, average, out[0], out[1], np.zeros(int(tr.children.shape[0]) * cmax),
                 np.zeros(cmax), np.zeros((2, tr.num_nodes, cmax)), np.zeros((tr.num_nodes, cmax)),
                 np.zeros((2, cmax)))

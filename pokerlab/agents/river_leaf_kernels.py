@@ -111,6 +111,40 @@ def _backward(kind, player, c0, c1, child_start, num_children, children, pot, st
 
 
 @njit(cache=True)
+def _iterate(kind, player, c0, c1, child_start, num_children, children, pot, t, iters, regret, ssum,
+             strat, tot, reach, val):  # type: ignore[no-untyped-def]
+    """DCFR iterations ``t + 1 .. t + iters`` (alternating updates, OOP first) of the class
+    game whose root reaches are ``reach[:, 0]``."""
+    C = reach.shape[2]
+    for it in range(iters):
+        tp = float(t + it)
+        pos_w = discount_factor(tp, ALPHA)
+        neg_w = discount_factor(tp, BETA)
+        avg_w = (tp / (tp + 1.0)) ** GAMMA
+        for p in range(2):
+            _match(kind, child_start, num_children, regret, strat, tot, C)
+            _forward(kind, player, child_start, num_children, children, strat, reach)
+            _backward(kind, player, c0, c1, child_start, num_children, children, pot, strat, reach, p,
+                      val, regret, ssum, pos_w, neg_w, avg_w, True)
+
+
+@njit(cache=True)
+def _root_values(kind, player, c0, c1, child_start, num_children, children, pot, table, strat, tot,
+                 reach, val, out0, out1):  # type: ignore[no-untyped-def]
+    """Both players' root values per class (``out0`` / ``out1``) under the strategies matched
+    on ``table`` (the regrets: the current strategies; the strategy sums: the average)."""
+    C = reach.shape[2]
+    _match(kind, child_start, num_children, table, strat, tot, C)
+    _forward(kind, player, child_start, num_children, children, strat, reach)
+    for p in range(2):
+        _backward(kind, player, c0, c1, child_start, num_children, children, pot, strat, reach, p,
+                  val, table, table, 0.0, 0.0, 0.0, False)
+        out = out0 if p == 0 else out1
+        for i in range(C):
+            out[i] = val[0, i]
+
+
+@njit(cache=True)
 def solve_classes(kind, player, c0, c1, child_start, num_children, children, pot, r0, r1, iters,
                   out0, out1):  # type: ignore[no-untyped-def]
     """``iters`` DCFR iterations (alternating updates, OOP first) from uniform strategies,
@@ -127,29 +161,15 @@ def solve_classes(kind, player, c0, c1, child_start, num_children, children, pot
     for i in range(C):
         reach[0, 0, i] = r0[i]
         reach[1, 0, i] = r1[i]
-    for t in range(1, iters + 1):
-        tp = float(t - 1)
-        pos_w = discount_factor(tp, ALPHA)
-        neg_w = discount_factor(tp, BETA)
-        avg_w = (tp / (tp + 1.0)) ** GAMMA
-        for p in range(2):
-            _match(kind, child_start, num_children, regret, strat, tot, C)
-            _forward(kind, player, child_start, num_children, children, strat, reach)
-            _backward(kind, player, c0, c1, child_start, num_children, children, pot, strat, reach, p,
-                      val, regret, ssum, pos_w, neg_w, avg_w, True)
-    _match(kind, child_start, num_children, ssum, strat, tot, C)
-    _forward(kind, player, child_start, num_children, children, strat, reach)
-    for p in range(2):
-        _backward(kind, player, c0, c1, child_start, num_children, children, pot, strat, reach, p,
-                  val, regret, ssum, 0.0, 0.0, 0.0, False)
-        out = out0 if p == 0 else out1
-        for i in range(C):
-            out[i] = val[0, i]
+    _iterate(kind, player, c0, c1, child_start, num_children, children, pot, 0, iters, regret, ssum,
+             strat, tot, reach, val)
+    _root_values(kind, player, c0, c1, child_start, num_children, children, pot, ssum, strat, tot,
+                 reach, val, out0, out1)
 
 
 @njit(cache=True)
 def step_rivers(kind, player, c0, c1, child_start, num_children, children, pot, cls, count, combos,
-                rivers, reach0, reach1, t, iters, regret, ssum, average, out0, out1,
+                combo_index, rivers, reach0, reach1, t, iters, regret, ssum, average, out0, out1,
                 strat, tot, reach, val, rc):  # type: ignore[no-untyped-def]
     """Every river of a turn leaf in one call, each river's class game continuing from its
     state (:class:`~pokerlab.agents.river_leaves.RiverStepLeaves`: the river iterated in step
@@ -161,14 +181,25 @@ def step_rivers(kind, player, c0, c1, child_start, num_children, children, pot, 
     (``average``: the average ones), each combo's value its class's per unit of the other's
     class weight times the weight it can meet (no common card, the river card removed),
     summed over the rivers with weight 1/44 each (each pair of hands meets 44 rivers) into
-    ``out0`` / ``out1``.  Work areas (sized for the most classes): ``strat``, ``tot``,
-    ``reach`` (2, nodes, C), ``val`` (nodes, C), ``rc`` (2, C)."""
+    ``out0`` / ``out1``.  ``combo_index[a, b]``: the combo of cards ``a`` and ``b``.  Work
+    areas (sized for the most classes): ``strat``, ``tot``, ``reach`` (2, nodes, C), ``val``
+    (nodes, C), ``rc`` (2, C: the class weights, then the class values)."""
     E = children.shape[0]
+    # each player's opponent weight over every combo and per card, once: a river card's
+    # combos are taken out per river from these
+    total = np.zeros(2)
+    csum = np.zeros((2, 52))
     for h in range(1326):
         out0[h] = 0.0
         out1[h] = 0.0
+        a = combos[h, 0]
+        b = combos[h, 1]
+        for p in range(2):
+            w = reach1[h] if p == 0 else reach0[h]
+            total[p] += w
+            csum[p, a] += w
+            csum[p, b] += w
     off = 0
-    csum = np.zeros(52)
     for r in range(cls.shape[0]):
         C = count[r]
         card = rivers[r]
@@ -196,41 +227,22 @@ def step_rivers(kind, player, c0, c1, child_start, num_children, children, pot, 
             rch[0, 0, i] = rc[0, i]
             rch[1, 0, i] = rc[1, i]
         st = strat[:E * C]
-        for it in range(iters):
-            tp = float(t + it)
-            pos_w = discount_factor(tp, ALPHA)
-            neg_w = discount_factor(tp, BETA)
-            avg_w = (tp / (tp + 1.0)) ** GAMMA
-            for p in range(2):
-                _match(kind, child_start, num_children, rg, st, tot, C)
-                _forward(kind, player, child_start, num_children, children, st, rch)
-                _backward(kind, player, c0, c1, child_start, num_children, children, pot, st, rch, p,
-                          vl, rg, sg, pos_w, neg_w, avg_w, True)
-        _match(kind, child_start, num_children, sg if average else rg, st, tot, C)
-        _forward(kind, player, child_start, num_children, children, st, rch)
+        _iterate(kind, player, c0, c1, child_start, num_children, children, pot, t, iters, rg, sg,
+                 st, tot, rch, vl)
+        _root_values(kind, player, c0, c1, child_start, num_children, children, pot,
+                     sg if average else rg, st, tot, rch, vl, rc[0, :C], rc[1, :C])
         for p in range(2):
-            _backward(kind, player, c0, c1, child_start, num_children, children, pot, st, rch, p,
-                      vl, rg, sg, 0.0, 0.0, 0.0, False)
             opp = reach1 if p == 0 else reach0
             out = out0 if p == 0 else out1
             unit = 1.0 / (t1 if p == 0 else t0) / 44.0
-            # the other's weight each combo can meet: the total less its two cards' sums plus
-            # the identical combo, the river card's combos left out
-            total = 0.0
-            for c in range(52):
-                csum[c] = 0.0
-            for h in range(1326):
-                a = combos[h, 0]
-                b = combos[h, 1]
-                if a != card and b != card:
-                    w = opp[h]
-                    total += w
-                    csum[a] += w
-                    csum[b] += w
+            # the other's weight a combo can meet: the total less its two cards' sums plus the
+            # identical combo, each less the combos holding the river card
+            tot_r = total[p] - csum[p, card]
             for h in range(1326):
                 k = cls[r, h]
                 if k >= 0:
                     a = combos[h, 0]
                     b = combos[h, 1]
-                    mass = total - csum[a] - csum[b] + opp[h]
-                    out[h] += vl[0, k] * unit * mass
+                    mass = (tot_r - (csum[p, a] - opp[combo_index[a, card]])
+                            - (csum[p, b] - opp[combo_index[b, card]]) + opp[h])
+                    out[h] += rc[p, k] * unit * mass

@@ -70,6 +70,17 @@ def _walk(tree: Any, v: int, pot: float, p: int, strat: dict[int, np.ndarray], r
     return val
 
 
+def _iterate(tree: Any, pot: float, nodes: list[int], reach: list[np.ndarray], regret: dict[int, np.ndarray],
+             ssum: dict[int, np.ndarray], t: int, iters: int) -> None:
+    """DCFR iterations ``t + 1 .. t + iters`` (alternating, OOP first), in place."""
+    for it in range(iters):
+        tp = float(t + it)
+        w = (discount_factor_py(tp, ALPHA), discount_factor_py(tp, BETA), (tp / (tp + 1.0)) ** GAMMA)
+        for p in (0, 1):
+            strat = {v: _matched(regret[v]) for v in nodes}
+            _walk(tree, 0, pot, p, strat, reach, acc=(regret, ssum, w))
+
+
 def solve_classes_py(tree: Any, pot: float, r0: np.ndarray, r1: np.ndarray, iters: int
                      ) -> tuple[np.ndarray, np.ndarray, dict[int, np.ndarray]]:
     """The twin of ``solve_classes``: ``(out0, out1, average strategy per decision node)``."""
@@ -78,12 +89,7 @@ def solve_classes_py(tree: Any, pot: float, r0: np.ndarray, r1: np.ndarray, iter
     regret = {v: np.zeros((int(tree.num_children[v]), C)) for v in nodes}
     ssum = {v: np.zeros((int(tree.num_children[v]), C)) for v in nodes}
     reach = [r0.astype(float), r1.astype(float)]
-    for t in range(1, iters + 1):
-        tp = float(t - 1)
-        w = (discount_factor_py(tp, ALPHA), discount_factor_py(tp, BETA), (tp / (tp + 1.0)) ** GAMMA)
-        for p in (0, 1):
-            strat = {v: _matched(regret[v]) for v in nodes}
-            _walk(tree, 0, pot, p, strat, reach, acc=(regret, ssum, w))
+    _iterate(tree, pot, nodes, reach, regret, ssum, 0, iters)
     avg = {v: _matched(ssum[v]) for v in nodes}
     return _walk(tree, 0, pot, 0, avg, reach), _walk(tree, 0, pot, 1, avg, reach), avg
 
@@ -120,12 +126,7 @@ def step_rivers_py(tree: Any, cls: np.ndarray, count: np.ndarray, combos: np.nda
         if reach[0].sum() <= 0 or reach[1].sum() <= 0:
             continue
         rg, sg = blocks(regret), blocks(ssum)
-        for it in range(iters):
-            tp = float(t + it)
-            w = (discount_factor_py(tp, ALPHA), discount_factor_py(tp, BETA), (tp / (tp + 1.0)) ** GAMMA)
-            for p in (0, 1):
-                strat = {v: _matched(rg[v]) for v in nodes}
-                _walk(tree, 0, float(tree.pot), p, strat, reach, acc=(rg, sg, w))
+        _iterate(tree, float(tree.pot), nodes, reach, rg, sg, t, iters)
         for v in nodes:
             s = lo + int(tree.child_start[v]) * C
             regret[s:s + rg[v].size] = rg[v].ravel()

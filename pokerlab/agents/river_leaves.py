@@ -62,7 +62,7 @@ import numpy as np
 
 from pokerlab.agents.leaves import compatible_mass
 from pokerlab.agents.river_leaf_kernels import GAMMA, solve_classes, step_rivers
-from pokerlab.cards.cards import COMBOS, NUM_COMBOS
+from pokerlab.cards.cards import COMBO_INDEX, COMBOS, NUM_COMBOS
 from pokerlab.errors import AgentError
 from pokerlab.rng import shuffled
 
@@ -320,6 +320,7 @@ class RiverStepLeaves:
         self.work = (np.zeros(emax * cmax), np.zeros(cmax), np.zeros((2, nmax, cmax)),
                      np.zeros((nmax, cmax)), np.zeros((2, cmax)))
         self.combos = np.ascontiguousarray(COMBOS, dtype=np.int64)
+        self.combo_index = np.ascontiguousarray(COMBO_INDEX, dtype=np.int64)
         self.evaluations = 0
         self.calls = 0
 
@@ -334,7 +335,7 @@ class RiverStepLeaves:
         c = self.cards
         out = (np.zeros(NUM_COMBOS), np.zeros(NUM_COMBOS))
         step_rivers(tr.kind, tr.player, tr.c0, tr.c1, tr.child_start, tr.num_children, tr.children,
-                    float(tr.pot), c.cls, c.count, self.combos, c.rivers,
+                    float(tr.pot), c.cls, c.count, self.combos, self.combo_index, c.rivers,
                     np.ascontiguousarray(reach[0], dtype=np.float64),
                     np.ascontiguousarray(reach[1], dtype=np.float64), int(self.t[leaf]), int(iterations),
                     self.regret[leaf], self.ssum[leaf], bool(average), out[0], out[1], *self.work)
