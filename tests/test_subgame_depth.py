@@ -121,6 +121,34 @@ def test_depth_limited_turn_equals_the_locked_whole_tree() -> None:
     assert model.calls.get("br", 0) == 2 * len(dls.leaf_nodes)
 
 
+def test_values_below_the_root_read_their_own_leaf_values() -> None:
+    """Counterfactual values at a node below the root (what a nested re-solve's gadget and
+    ranges read) walk through the leaves with the leaf values of that player and mode, not
+    those the last walk left (before 2026-12-07 a walk from a node read the last CFR walk's,
+    the other player's): equal to the locked whole tree's at the turn's decisions, for both
+    players, after a CFR step.  (Best responses differ by construction here: the whole
+    tree's best-responds on the locked river, the leaves give the locked river's values.)"""
+    from pokerlab.subgame.resolve import counterfactual_values, decision_paths
+
+    full = _locked_full()
+    dls = SpotSolver(_spot(), SolveConfig(isomorphism=False), threads=1, depth_limited=True)
+    dls.set_leaf_model(LockedRiver(full, dls))
+    for _ in range(20):
+        full.step()
+        dls.step()
+    checked = 0
+    for p in (0, 1):
+        for q in (0, 1):
+            for path in decision_paths(dls, q)[:6]:
+                dls.step()  # the last walk: the second player's CFR update
+                full.step()
+                got = counterfactual_values(dls, path, p, best_response=False)
+                want = counterfactual_values(full, path, p, best_response=False)
+                np.testing.assert_allclose(got, want, atol=1e-3)
+                checked += 1
+    assert checked >= 12
+
+
 def test_depth_limited_refusals(tmp_path: Any) -> None:
     with pytest.raises(SpotError, match="flop or turn"):
         SpotSolver(make_spot(board=BOARD + "2c", pot=100, stack=300, oop="QQ", ip="AA",

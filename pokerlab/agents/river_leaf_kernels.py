@@ -59,8 +59,9 @@ def _forward(kind, player, child_start, num_children, children, strat, reach):  
 
 @njit(cache=True)
 def _backward(kind, player, c0, c1, child_start, num_children, children, pot, strat, reach, p, val,
-              regret, ssum, pos_w, neg_w, avg_w, update):  # type: ignore[no-untyped-def]
-    """``p``'s values at every node (``val``); ``update``: its regrets and strategy sums."""
+              regret, ssum, pos_w, neg_w, avg_w, update, best):  # type: ignore[no-untyped-def]
+    """``p``'s values at every node (``val``); ``update``: its regrets and strategy sums;
+    ``best``: ``p`` best-responds (the other plays ``strat``)."""
     n = kind.shape[0]
     C = reach.shape[2]
     o = 1 - p
@@ -87,7 +88,13 @@ def _backward(kind, player, c0, c1, child_start, num_children, children, pot, st
         elif k == DECISION:
             s = child_start[v]
             m = num_children[v]
-            if player[v] == p:
+            if player[v] == p and best:
+                for i in range(C):
+                    x = val[children[s], i]
+                    for a in range(1, m):
+                        x = max(x, val[children[s + a], i])
+                    val[v, i] = x
+            elif player[v] == p:
                 for i in range(C):
                     x = 0.0
                     for a in range(m):
@@ -125,20 +132,21 @@ def _iterate(kind, player, c0, c1, child_start, num_children, children, pot, t, 
             _match(kind, child_start, num_children, regret, strat, tot, C)
             _forward(kind, player, child_start, num_children, children, strat, reach)
             _backward(kind, player, c0, c1, child_start, num_children, children, pot, strat, reach, p,
-                      val, regret, ssum, pos_w, neg_w, avg_w, True)
+                      val, regret, ssum, pos_w, neg_w, avg_w, True, False)
 
 
 @njit(cache=True)
 def _root_values(kind, player, c0, c1, child_start, num_children, children, pot, table, strat, tot,
-                 reach, val, out0, out1):  # type: ignore[no-untyped-def]
+                 reach, val, out0, out1, best):  # type: ignore[no-untyped-def]
     """Both players' root values per class (``out0`` / ``out1``) under the strategies matched
-    on ``table`` (the regrets: the current strategies; the strategy sums: the average)."""
+    on ``table`` (the regrets: the current strategies; the strategy sums: the average);
+    ``best``: each player's best response to the other's."""
     C = reach.shape[2]
     _match(kind, child_start, num_children, table, strat, tot, C)
     _forward(kind, player, child_start, num_children, children, strat, reach)
     for p in range(2):
         _backward(kind, player, c0, c1, child_start, num_children, children, pot, strat, reach, p,
-                  val, table, table, 0.0, 0.0, 0.0, False)
+                  val, table, table, 0.0, 0.0, 0.0, False, best)
         out = out0 if p == 0 else out1
         for i in range(C):
             out[i] = val[0, i]
@@ -164,34 +172,41 @@ def solve_classes(kind, player, c0, c1, child_start, num_children, children, pot
     _iterate(kind, player, c0, c1, child_start, num_children, children, pot, 0, iters, regret, ssum,
              strat, tot, reach, val)
     _root_values(kind, player, c0, c1, child_start, num_children, children, pot, ssum, strat, tot,
-                 reach, val, out0, out1)
+                 reach, val, out0, out1, False)
 
 
 @njit(cache=True)
-def step_rivers(kind, player, c0, c1, child_start, num_children, children, pot, cls, count, combos,
-                combo_index, rivers, reach0, reach1, t, iters, regret, ssum, average, out0, out1,
-                strat, tot, reach, val, rc):  # type: ignore[no-untyped-def]
-    """Every river of a turn leaf in one call, each river's class game continuing from its
-    state (:class:`~pokerlab.agents.river_leaves.RiverStepLeaves`: the river iterated in step
-    with the turn solve).  For river ``r`` (card ``rivers[r]``, classes ``cls[r]``, ``count[r]``
-    of them; its regrets and strategy sums the ``E x count[r]`` block of ``regret`` / ``ssum``
-    after the earlier rivers'): the two reaches (1326 combos each, the river card's combos
-    left out) summed per class; ``iters`` DCFR iterations (alternating, OOP first) numbered
-    ``t + 1 .. t + iters``; then both players' class values under the current strategies
-    (``average``: the average ones), each combo's value its class's per unit of the other's
-    class weight times the weight it can meet (no common card, the river card removed),
-    summed over the rivers with weight 1/44 each (each pair of hands meets 44 rivers) into
-    ``out0`` / ``out1``.  ``combo_index[a, b]``: the combo of cards ``a`` and ``b``.  Work
-    areas (sized for the most classes): ``strat``, ``tot``, ``reach`` (2, nodes, C), ``val``
-    (nodes, C), ``rc`` (2, C: the class weights, then the class values)."""
+def step_rivers(kind, player, c0, c1, child_start, num_children, children, pot, cls, count, offs, combos,
+                combo_index, rivers, sel, act, weight, reach0, reach1, t, iters, regret, ssum, average,
+                best, out0, out1, strat, tot, reach, val, rc):  # type: ignore[no-untyped-def]
+    """The rivers ``sel`` (indices into ``rivers``) of a turn leaf in one call, each river's
+    class game continuing from its state (:class:`~pokerlab.agents.river_leaves.RiverStepLeaves`:
+    the river iterated in step with the turn solve).  River ``r`` (card ``rivers[r]``, classes
+    ``cls[r]``, ``count[r]`` of them) keeps its regrets and strategy sums in the
+    ``E x count[r]`` block of ``regret`` / ``ssum`` from ``offs[r]``.  For each river: the
+    two reaches (1326 combos, the river card's combos left out) summed per class; ``iters``
+    DCFR iterations (alternating, OOP first) numbered ``t + 1 .. t + iters``; then both
+    players' class values under the current strategies (``average``: the average ones;
+    ``best``: each player's best response to the other's; the values the iterations'
+    updates saw, before them, left the depth-limited turn's root value 2.5% of the pot
+    further from the whole tree's on the tests' spot); each combo's value is its class's per
+    unit of the other's class weight times the weight it can meet (no common card, the river
+    card removed), added
+    with ``weight`` (``1/44`` a river over every river: each pair of hands meets 44) into
+    ``out0`` / ``out1``.  ``act``: the combos that can hold weight or be asked for a value
+    (the two spot ranges; the others stay 0).  ``combo_index[a, b]``: the combo of cards
+    ``a`` and ``b``.  Work areas (sized for the most classes): ``strat``, ``tot``, ``reach``
+    (2, nodes, C), ``val`` (nodes, C), ``rc`` (2, C: the class weights, then the class values)."""
     E = children.shape[0]
-    # each player's opponent weight over every combo and per card, once: a river card's
-    # combos are taken out per river from these
-    total = np.zeros(2)
-    csum = np.zeros((2, 52))
     for h in range(1326):
         out0[h] = 0.0
         out1[h] = 0.0
+    # each player's opponent weight over the active combos and per card, once: a river
+    # card's combos are taken out per river from these
+    total = np.zeros(2)
+    csum = np.zeros((2, 52))
+    for j in range(act.shape[0]):
+        h = act[j]
         a = combos[h, 0]
         b = combos[h, 1]
         for p in range(2):
@@ -199,17 +214,17 @@ def step_rivers(kind, player, c0, c1, child_start, num_children, children, pot, 
             total[p] += w
             csum[p, a] += w
             csum[p, b] += w
-    off = 0
-    for r in range(cls.shape[0]):
+    for q in range(sel.shape[0]):
+        r = sel[q]
         C = count[r]
         card = rivers[r]
-        rg = regret[off:off + E * C]
-        sg = ssum[off:off + E * C]
-        off += E * C
+        rg = regret[offs[r]:offs[r] + E * C]
+        sg = ssum[offs[r]:offs[r] + E * C]
         for i in range(C):
             rc[0, i] = 0.0
             rc[1, i] = 0.0
-        for h in range(1326):
+        for j in range(act.shape[0]):
+            h = act[j]
             k = cls[r, h]
             if k >= 0:
                 rc[0, k] += reach0[h]
@@ -219,8 +234,11 @@ def step_rivers(kind, player, c0, c1, child_start, num_children, children, pot, 
         for i in range(C):
             t0 += rc[0, i]
             t1 += rc[1, i]
-        if t0 <= 0.0 or t1 <= 0.0:
+        if t0 <= 0.0 and t1 <= 0.0:
             continue
+        # one player's reach may be 0 at the leaf (its strategy never goes there): its
+        # values still count (against the other's weight; a CFR walk's regrets need them),
+        # the other's are 0
         rch = reach[:, :, :C]
         vl = val[:, :C]
         for i in range(C):
@@ -230,15 +248,18 @@ def step_rivers(kind, player, c0, c1, child_start, num_children, children, pot, 
         _iterate(kind, player, c0, c1, child_start, num_children, children, pot, t, iters, rg, sg,
                  st, tot, rch, vl)
         _root_values(kind, player, c0, c1, child_start, num_children, children, pot,
-                     sg if average else rg, st, tot, rch, vl, rc[0, :C], rc[1, :C])
+                     sg if average else rg, st, tot, rch, vl, rc[0, :C], rc[1, :C], best)
         for p in range(2):
+            if (t1 if p == 0 else t0) <= 0.0:
+                continue
             opp = reach1 if p == 0 else reach0
             out = out0 if p == 0 else out1
-            unit = 1.0 / (t1 if p == 0 else t0) / 44.0
+            unit = weight / (t1 if p == 0 else t0)
             # the other's weight a combo can meet: the total less its two cards' sums plus the
             # identical combo, each less the combos holding the river card
             tot_r = total[p] - csum[p, card]
-            for h in range(1326):
+            for j in range(act.shape[0]):
+                h = act[j]
                 k = cls[r, h]
                 if k >= 0:
                     a = combos[h, 0]

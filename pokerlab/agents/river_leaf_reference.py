@@ -101,18 +101,19 @@ def best_response_py(tree: Any, pot: float, r0: np.ndarray, r1: np.ndarray, stra
 
 
 def step_rivers_py(tree: Any, cls: np.ndarray, count: np.ndarray, combos: np.ndarray, rivers: np.ndarray,
-                   reach0: np.ndarray, reach1: np.ndarray, t: int, iters: int, regret: np.ndarray,
-                   ssum: np.ndarray, average: bool) -> tuple[np.ndarray, np.ndarray]:
-    """The twin of ``step_rivers`` (the same flat ``regret`` / ``ssum``, updated in place):
-    ``(out0, out1)`` over the 1326 combos."""
+                   sel: np.ndarray, weight: float, reach0: np.ndarray, reach1: np.ndarray, t: int, iters: int,
+                   regret: np.ndarray, ssum: np.ndarray, average: bool, best: bool = False
+                   ) -> tuple[np.ndarray, np.ndarray]:
+    """The twin of ``step_rivers`` (every combo active; the same flat ``regret`` / ``ssum``,
+    each river's block after the earlier rivers', updated in place): ``(out0, out1)`` over
+    the 1326 combos."""
     nodes = [v for v in range(tree.num_nodes) if int(tree.kind[v]) == DECISION]
     E = int(tree.children.shape[0])
     out = (np.zeros(1326), np.zeros(1326))
-    off = 0
-    for r in range(cls.shape[0]):
+    offs = np.concatenate(([0], np.cumsum(E * count)[:-1]))
+    for r in sel:
         C = int(count[r])
-        lo = off
-        off += E * C
+        lo = int(offs[r])
 
         def blocks(flat: np.ndarray, lo: int = lo, C: int = C) -> dict[int, np.ndarray]:
             return {v: flat[lo + int(tree.child_start[v]) * C:
@@ -123,7 +124,7 @@ def step_rivers_py(tree: Any, cls: np.ndarray, count: np.ndarray, combos: np.nda
         idx = cls[r][live]
         reach = [np.bincount(idx, weights=reach0[live], minlength=C),
                  np.bincount(idx, weights=reach1[live], minlength=C)]
-        if reach[0].sum() <= 0 or reach[1].sum() <= 0:
+        if reach[0].sum() <= 0 and reach[1].sum() <= 0:
             continue
         rg, sg = blocks(regret), blocks(ssum)
         _iterate(tree, float(tree.pot), nodes, reach, rg, sg, t, iters)
@@ -134,7 +135,10 @@ def step_rivers_py(tree: Any, cls: np.ndarray, count: np.ndarray, combos: np.nda
         play = {v: _matched(sg[v] if average else rg[v]) for v in nodes}
         card = int(rivers[r])
         for p in (0, 1):
-            unit = _walk(tree, 0, float(tree.pot), p, play, reach) / float(reach[1 - p].sum()) / 44.0
+            if reach[1 - p].sum() <= 0:
+                continue
+            cv = _walk(tree, 0, float(tree.pot), p, play, reach, best=best)
+            unit = cv / float(reach[1 - p].sum()) * weight
             opp = np.where((combos[:, 0] == card) | (combos[:, 1] == card), 0.0, reach1 if p == 0 else reach0)
             csum = np.zeros(52)
             np.add.at(csum, combos[:, 0], opp)

@@ -46,9 +46,15 @@ iteration to the next and iterates them in step with the turn solve.  Refreshing
 whole tree's on the tests' spots, and only solving every river at every iteration brings it
 near the classes' own error (benchmarks/river_leaf_schedules.py); iterating in step gets there
 at a small part of that cost (benchmarks/leaf_values.py: 3.5% per hand on the agent's spots).
-The searcher (``search(depth=1,leaves=river)``) still uses :class:`RiverLeaves`: on the
-in-step leaves its turn strategy bets far less and folds more than the whole tree's
-(docs/search.md, "River leaves").
+The searcher (``search(depth=1,leaves=river)``) uses :class:`RiverStepLeaves` with
+:data:`SEARCH_RIVERS` rivers a turn iteration (``runouts``), a nested re-solve's rivers
+starting from its street solve's (:meth:`RiverStepLeaves.warm_from`); :class:`RiverLeaves`
+stays for the benchmarks' comparisons.
+
+A player whose reach at a leaf is 0 (its strategy never goes there) keeps its values there,
+against the other's weight: a CFR walk needs them for the regrets of the actions that lead
+there (before 2026-12-07 both leaf models gave it 0, and a turn solve whose player stopped
+checking back once never checked back again: docs/search.md, "River leaves").
 """
 
 from __future__ import annotations
@@ -187,13 +193,18 @@ def river_cfv(tree: RiverTree, cards: RiverCards, r: int, reach: tuple[np.ndarra
     rc = [np.bincount(idx, weights=reach[p][live], minlength=C) for p in (0, 1)]
     tot = [float(rc[0].sum()), float(rc[1].sum())]
     out = (np.zeros(NUM_COMBOS), np.zeros(NUM_COMBOS))
-    if tot[0] <= 0.0 or tot[1] <= 0.0:
+    if tot[0] <= 0.0 and tot[1] <= 0.0:
         return out
     o0 = np.zeros(C)
     o1 = np.zeros(C)
     solve_classes(tree.kind, tree.player, tree.c0, tree.c1, tree.child_start, tree.num_children,
                   tree.children, float(tree.pot), rc[0], rc[1], int(iterations), o0, o1)
-    for p, unit in ((0, o0 / tot[1]), (1, o1 / tot[0])):
+    for p, o in ((0, o0), (1, o1)):
+        # a player whose reach is 0 here still has values (against the other's weight); the
+        # other's are 0
+        if tot[1 - p] <= 0.0:
+            continue
+        unit = o / tot[1 - p]
         opp = np.where(cards.has_card[r], 0.0, reach[1 - p])
         mass = compatible_mass(opp)
         out[p][live] = unit[idx] * mass[live]
@@ -284,36 +295,69 @@ class RiverLeaves:
 STEP_ITERATIONS = 1
 """Class-game iterations of every river per CFR iteration of the turn (:class:`RiverStepLeaves`)."""
 
+STEP_RIVERS = RIVERS
+"""Rivers of a leaf iterated per CFR iteration of the turn (:class:`RiverStepLeaves`;
+fewer: a round robin over a seeded order, the values an unbiased estimate over the rivers)."""
+
+SEARCH_RIVERS = 16
+"""Rivers per turn iteration in the searcher (``search(depth=1,leaves=river)``, ``runouts=0``):
+a third of the cost of every river per iteration, so about three times the iterations in its
+1-second budget, for noisier values per iteration (benchmarks/step_leaf_budget.py measures
+the trade)."""
+
+GADGET_WARM = 10
+"""Iterations of every river of a leaf in the first search's gadget (the blueprint's reaches):
+as many river iterations as :class:`RiverLeaves`' 12 rivers of 40."""
+
 
 class RiverStepLeaves:
     """Turn leaves whose rivers are **iterated in step with the turn solve** (issue 49, leaf
     values): every river of every leaf keeps its class game's regrets and strategy sums, and
     each CFR iteration of the turn (the first player's walk, which meets each leaf once)
-    runs :data:`STEP_ITERATIONS` more iterations of all 48 of them on the reaches the walk
-    brings, whose current strategies then value the leaf; the best-response and value walks
-    read the rivers' average strategies.  So the turn and its class-abstracted rivers are
-    solved as one game by CFR, with the river re-solved for the trunk's current strategies as
-    in CFR-D (Burch, Johanson & Bowling 2014) but a step at a time, at about the cost of one
-    refresh of :class:`RiverLeaves` per iteration over every river
-    (benchmarks/river_leaf_schedules.py: solving every river at every iteration from scratch
-    is what brings the per-hand error down).  A leaf first asked outside a CFR walk (the
-    first search's gadget, its strategies locked to the blueprint) solves its rivers with
-    :data:`RIVER_ITERATIONS` iterations on those reaches first.  ``refresh`` does nothing
-    (the solve loop calls it on Modicum's schedule)."""
+    runs ``iterations`` more iterations of ``rivers`` of them (all 48 by default; fewer, a
+    divisor of 48: the next ones of a seeded round robin, weighted ``48 / rivers``, as
+    chance-sampled CFR, each river's iterations numbered by its own rounds) on the reaches
+    the walk brings.  The values of those iterations' updates value the leaf, for
+    the first player's walk and, kept, for the second's (the second player's river values
+    under the first's strategies of that walk: half an iteration behind, as simultaneous
+    updates).  The best-response and value walks read the rivers' average strategies over
+    every river.  So the turn and its class-abstracted rivers are solved as one game by CFR,
+    with the river re-solved for the trunk's current strategies as in CFR-D (Burch, Johanson
+    & Bowling 2014) but a step at a time (benchmarks/river_leaf_schedules.py: solving every
+    river at every iteration from scratch is what brings the per-hand error down).  A leaf
+    first asked outside a CFR walk (the first search's gadget, its strategies locked to the
+    blueprint) solves every river with ``warm`` iterations on those reaches first.
+    ``active``: the combos of the two ranges (values are computed for these only).
+    ``refresh`` does nothing (the solve loop calls it on Modicum's schedule)."""
 
-    def __init__(self, trees: Sequence[RiverTree], cards: RiverCards, *,
-                 iterations: int = STEP_ITERATIONS) -> None:
+    def __init__(self, trees: Sequence[RiverTree], cards: RiverCards, *, iterations: int = STEP_ITERATIONS,
+                 rivers: int = STEP_RIVERS, seed: int = 0, active: np.ndarray | None = None,
+                 warm: int = RIVER_ITERATIONS) -> None:
         if not trees:
             raise AgentError("a depth-limited subgame needs at least one leaf")
         if isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1:
             raise AgentError(f"iterations must be an integer >= 1, got {iterations!r}")
+        if isinstance(warm, bool) or not isinstance(warm, int) or warm < 1:
+            raise AgentError(f"warm-up iterations must be an integer >= 1, got {warm!r}")
+        if isinstance(rivers, bool) or not isinstance(rivers, int) or rivers < 1 or RIVERS % rivers:
+            raise AgentError(f"rivers per step must divide {RIVERS} (1, 2, 3, 4, 6, 8, 12, 16, 24 or 48), "
+                             f"got {rivers!r}")
         self.trees = list(trees)
         self.cards = cards
         self.iterations = iterations
+        self.rivers = rivers
+        self.warm = warm
+        self.order = np.array(shuffled(RIVERS, seed), dtype=np.int64)
+        self.every = np.arange(RIVERS, dtype=np.int64)
         per = int(cards.count.sum())
+        self.offs = [np.ascontiguousarray(
+            np.concatenate(([0], np.cumsum(int(tr.children.shape[0]) * cards.count)[:-1])), dtype=np.int64)
+            for tr in self.trees]
         self.regret = [np.zeros(int(tr.children.shape[0]) * per) for tr in self.trees]
         self.ssum = [np.zeros(int(tr.children.shape[0]) * per) for tr in self.trees]
         self.t = np.zeros(len(self.trees), dtype=np.int64)
+        self.steps = np.zeros(len(self.trees), dtype=np.int64)
+        self.kept: list[np.ndarray | None] = [None] * len(self.trees)
         cmax = int(cards.count.max())
         emax = max(int(tr.children.shape[0]) for tr in self.trees)
         nmax = max(tr.num_nodes for tr in self.trees)
@@ -321,41 +365,90 @@ class RiverStepLeaves:
                      np.zeros((nmax, cmax)), np.zeros((2, cmax)))
         self.combos = np.ascontiguousarray(COMBOS, dtype=np.int64)
         self.combo_index = np.ascontiguousarray(COMBO_INDEX, dtype=np.int64)
+        act = np.arange(NUM_COMBOS) if active is None else np.flatnonzero(np.asarray(active, dtype=bool))
+        self.active = np.ascontiguousarray(act, dtype=np.int64)
         self.evaluations = 0
         self.calls = 0
 
     def refresh(self) -> None:
         """Nothing: every CFR walk of the first player iterates the rivers."""
 
-    def step(self, leaf: int, reach: tuple[np.ndarray, np.ndarray], iterations: int, average: bool
-             ) -> tuple[np.ndarray, np.ndarray]:
-        """``iterations`` more class-game iterations of every river of ``leaf`` on ``reach``,
-        then both players' values (current or ``average`` strategies) over the 1326 combos."""
+    def selected(self, leaf: int) -> np.ndarray:
+        """The rivers of ``leaf``'s next step: every one, or the next ``rivers`` of the
+        round robin (sorted)."""
+        if self.rivers >= RIVERS:
+            return self.every
+        start = int(self.steps[leaf]) * self.rivers
+        return np.sort(self.order[(start + np.arange(self.rivers)) % RIVERS])
+
+    def step(self, leaf: int, reach: tuple[np.ndarray, np.ndarray], iterations: int, average: bool,
+             sel: np.ndarray | None = None, best: bool = False) -> tuple[np.ndarray, np.ndarray]:
+        """``iterations`` more class-game iterations of the rivers ``sel`` (default every
+        one) of ``leaf`` on ``reach``, numbered from ``t[leaf]`` (the caller counts), then
+        both players' values over the 1326 combos under the current (``average``: average)
+        strategies (``best``: each player's best response to the other's average)."""
         tr = self.trees[leaf]
         c = self.cards
+        rs = self.every if sel is None else sel
         out = (np.zeros(NUM_COMBOS), np.zeros(NUM_COMBOS))
         step_rivers(tr.kind, tr.player, tr.c0, tr.c1, tr.child_start, tr.num_children, tr.children,
-                    float(tr.pot), c.cls, c.count, self.combos, self.combo_index, c.rivers,
+                    float(tr.pot), c.cls, c.count, self.offs[leaf], self.combos, self.combo_index, c.rivers,
+                    rs, self.active, RIVERS / (len(rs) * (RIVERS - 4)),
                     np.ascontiguousarray(reach[0], dtype=np.float64),
                     np.ascontiguousarray(reach[1], dtype=np.float64), int(self.t[leaf]), int(iterations),
-                    self.regret[leaf], self.ssum[leaf], bool(average), out[0], out[1], *self.work)
-        self.t[leaf] += iterations
+                    self.regret[leaf], self.ssum[leaf], bool(average or best), bool(best), out[0], out[1],
+                    *self.work)
         return out
+
+    def warm_from(self, source: RiverStepLeaves, pairs: Sequence[tuple[int, int]]) -> int:
+        """Start leaf ``i`` where ``source``'s leaf ``j`` is, for each ``(i, j)`` of ``pairs``
+        whose river betting is the same (pot, stack and tree) on the same turn board: its
+        rivers' regrets, strategy sums and counts (a nested re-solve's rivers continue the
+        street solve's instead of starting from uniform strategies).  The leaves warmed."""
+        n = 0
+        if source.cards.board != self.cards.board:
+            return 0
+        for i, j in pairs:
+            a, b = self.trees[i], source.trees[j]
+            if (a.pot, a.stack) != (b.pot, b.stack) or a.children.shape != b.children.shape or \
+                    not np.array_equal(a.kind, b.kind) or not np.array_equal(a.children, b.children):
+                continue
+            self.regret[i][:] = source.regret[j]
+            self.ssum[i][:] = source.ssum[j]
+            # every river has had about t[j] iterations: a new round robin starts from there
+            self.t[i] = max(int(source.t[j]), 1)
+            self.steps[i] = 0
+            n += 1
+        return n
 
     def leaf_values(self, leaf: int, player: int, mode: str, opp_reach: np.ndarray,
                     own_reach: np.ndarray) -> np.ndarray:
         """See :meth:`~pokerlab.subgame.solver.SpotSolver.set_leaf_model`: in the first
-        player's CFR walk every river takes its next iterations on the walk's reaches and the
-        current strategies value the leaf; in the second's, the current strategies on its
-        reaches; in the other walks, the average strategies."""
+        player's CFR walk the rivers take their next iterations on the walk's reaches and
+        the values after them value the leaf (the second player's kept for its walk); in a
+        value walk, the average strategies over every river; in a best-response walk, the
+        player's best response on every river to the other's average (so a gadget's values
+        are the opponent's best response to the whole solve, as the whole tree's are)."""
         self.calls += 1
         reach = (own_reach, opp_reach) if player == 0 else (opp_reach, own_reach)
         if mode == "cfr":
-            n = self.iterations if player == 0 else 0
-            self.evaluations += int(n > 0)
-            return self.step(leaf, reach, n, average=False)[player]
-        n = RIVER_ITERATIONS if self.t[leaf] == 0 else 0
-        return self.step(leaf, reach, n, average=True)[player]
+            if player == 1 and self.kept[leaf] is not None:
+                v = self.kept[leaf]
+                self.kept[leaf] = None
+                return np.asarray(v)
+            if player == 1:
+                return self.step(leaf, reach, 0, average=False)[1]
+            self.evaluations += 1
+            out = self.step(leaf, reach, self.iterations, average=False, sel=self.selected(leaf))
+            self.steps[leaf] += 1
+            if self.steps[leaf] % (RIVERS // self.rivers) == 0:  # a round of the round robin done
+                self.t[leaf] += self.iterations
+            self.kept[leaf] = out[1]
+            return out[0]
+        n = self.warm if self.steps[leaf] == 0 and self.t[leaf] == 0 else 0
+        out = self.step(leaf, reach, n, average=True, best=mode == "br")
+        self.t[leaf] += n
+        return out[player]
 
 
 def leaf_trees(solver: Any, spot: Any) -> list[RiverTree]:
@@ -381,6 +474,10 @@ def build_river_leaves(solver: Any, spot: Any, *, runouts: int = 0, seed: int = 
                        iterations=iterations)
 
 
-def build_step_leaves(solver: Any, spot: Any, *, iterations: int = STEP_ITERATIONS) -> RiverStepLeaves:
-    """A :class:`RiverStepLeaves` for every leaf of ``solver``'s depth-limited turn tree."""
-    return RiverStepLeaves(leaf_trees(solver, spot), river_cards(spot.board), iterations=iterations)
+def build_step_leaves(solver: Any, spot: Any, *, iterations: int = STEP_ITERATIONS, rivers: int = STEP_RIVERS,
+                      seed: int = 0, warm: int = RIVER_ITERATIONS) -> RiverStepLeaves:
+    """A :class:`RiverStepLeaves` for every leaf of ``solver``'s depth-limited turn tree
+    (values for the combos of the spot's two ranges)."""
+    active = (np.asarray(spot.ranges[0]) > 0) | (np.asarray(spot.ranges[1]) > 0)
+    return RiverStepLeaves(leaf_trees(solver, spot), river_cards(spot.board), iterations=iterations,
+                           rivers=rivers, seed=seed, active=active, warm=warm)

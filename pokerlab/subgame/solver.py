@@ -213,6 +213,8 @@ class SpotSolver(SolverViews, SolverFiles):
             K.walk(mode, K.TOP_COMBINE, 0, p, 0, opp, own, out, self.scratch, self.frames,  # type: ignore[call-arg]
                    self.work, *ctx, *prm, *extra)
         else:
+            if self.leaf_nodes:
+                self._leaves_for(mode, p, ctx, prm, extra)
             K.walk(mode, K.TOP_FULL, node, p, slot, opp, own, out, self.scratch,  # type: ignore[call-arg]
                    self.frames, self.work, *ctx, *prm, *extra)
         if not values:
@@ -222,6 +224,19 @@ class SpotSolver(SolverViews, SolverFiles):
         # constant comes back here: half the pot times the compatible opponent reach
         comp = self._compat_weights[p] if opp_reach is None else self._compatible(p, opp)
         return out.astype(np.float64) + 0.5 * float(self.spot.pot) * comp
+
+    def _leaves_for(self, mode: int, p: int, ctx: tuple[Any, ...], prm: tuple[Any, ...],
+                    extra: tuple[Any, ...]) -> None:
+        """The leaves' values for ``p`` in ``mode`` from a walk of the whole tree (the ranges at
+        the root, as :meth:`cursor` starts from them): a walk from a node below the root reads
+        the leaves' values the last walk left, which may be the other player's or another
+        mode's."""
+        opp, own = self._weights_vec[1 - p], self._weights_vec[p]
+        self.chance_opp[:] = 0.0
+        self.chance_own[:] = 0.0
+        K.walk(mode, K.TOP_COLLECT, 0, p, 0, opp, own, self._out_vec[p], self.scratch,  # type: ignore[call-arg]
+               self.frames, self.work, *ctx, *prm, *extra)
+        self._leaf_values(mode, p)
 
     # ------------------------------------------------------------ depth-limited solving
     def leaf_paths(self) -> list[tuple[str, ...]]:

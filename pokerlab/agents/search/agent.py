@@ -115,6 +115,7 @@ class SearchAgent(AgentBase):
                     "blueprint_gadgets": st.blueprint_gadgets, "iterations": st.iterations,
                     "locked_nodes": st.locked_nodes, "depth_limited": st.depth_limited,
                     "street_solves": st.street_solves, "widened_ranges": st.widened,
+                    "warm_leaves": st.warm_leaves,
                     "leaf_trees_built": self.leaf_trees.misses,
                     "leaf_trees_reused": self.leaf_trees.hits})
         budget = st.reasons.get(BUDGET_REASON, 0)  # no subgame fitted the time left

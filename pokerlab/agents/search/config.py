@@ -139,8 +139,10 @@ class Opponent:
 LEAF_KINDS = ("modicum", "river")
 """How a depth-limited turn subgame values its leaves: ``modicum``, the base policy's
 continuation with the opponent choosing among its biased versions
-(:mod:`pokerlab.agents.leaves`); ``river``, the river solved over the ranges reaching the
-leaf (:mod:`pokerlab.agents.river_leaves`).  A flop subgame's leaves are Modicum's."""
+(:mod:`pokerlab.agents.leaves`); ``river``, every river of the leaf solved over strength
+classes and iterated in step with the turn solve
+(:class:`~pokerlab.agents.river_leaves.RiverStepLeaves`).  A flop subgame's leaves are
+Modicum's."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -150,7 +152,9 @@ class DepthLimit:
     cycling through the pool (0: 12 of the 48 rivers below a turn leaf, 8 of 32 sampled
     (turn, river) runouts below a flop leaf; 48 or more at a turn leaf: every river each
     time; :func:`pokerlab.agents.leaves.build_leaves`), the biased versions' multiplier
-    ``bias``; 0: to the end of the hand; ``leaves``: one of :data:`LEAF_KINDS`."""
+    ``bias``; 0: to the end of the hand; ``leaves``: one of :data:`LEAF_KINDS` (with
+    ``river``, ``runouts`` is the rivers iterated per turn iteration, a divisor of 48; 0:
+    :data:`~pokerlab.agents.river_leaves.SEARCH_RIVERS`)."""
 
     depth: int = 0
     runouts: int = 0
@@ -169,6 +173,9 @@ class DepthLimit:
                              f"got {self.bias!r}")
         if self.leaves not in LEAF_KINDS:
             raise AgentError(f"search: leaves must be one of {', '.join(LEAF_KINDS)}, got {self.leaves!r}")
+        if self.leaves == "river" and self.runouts and 48 % self.runouts:
+            raise AgentError("search: with leaves=river, runouts is the rivers iterated per turn iteration "
+                             f"and must divide 48 (1, 2, 3, 4, 6, 8, 12, 16, 24, 48), got {self.runouts!r}")
 
 
 @dataclass(frozen=True)
@@ -211,10 +218,11 @@ KEYS: dict[str, Key] = {
                      "|log multiplier| from which a situation is locked (0: never)"),
     "depth": Key("depth_limit", "depth", "int", "1: solve to the end of the street (Modicum), 0: the hand"),
     "runouts": Key("depth_limit", "runouts", "int",
-                   "runouts per leaf refresh (0: 12 rivers, 8 flop runouts)"),
+                   "runouts per leaf refresh (0: 12 rivers, 8 flop runouts; leaves=river: rivers per "
+                   "iteration, 0: 16)"),
     "bias": Key("depth_limit", "bias", "float", "the continuation strategies' multiplier"),
     "leaves": Key("depth_limit", "leaves", "word",
-                  "turn leaves: modicum (the base's continuation) or river (the river solved)"),
+                  "turn leaves: modicum (the base's continuation) or river (the river solved in step)"),
 }
 """Every ``search(...)`` key, once (``base=SPEC`` names the base agent and is no config key)."""
 

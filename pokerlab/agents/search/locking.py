@@ -86,7 +86,7 @@ def blueprint_values(base: Any, view: PlayerView, spot: Any, *, gadget: str, thr
     (:class:`~pokerlab.agents.leaves.ModicumLeaves`, the opponent the chooser): after the
     street the base policy continues and the opponent best-responds by choosing, per hand,
     the best of the continuation strategies (with ``gadget=bp`` it plays the base's own);
-    or :class:`~pokerlab.agents.river_leaves.RiverLeaves`: the river solved."""
+    or :class:`~pokerlab.agents.river_leaves.RiverStepLeaves`: every river solved."""
     from pokerlab.subgame.resolve import counterfactual_values
     from pokerlab.subgame.solve_config import SolveConfig
     from pokerlab.subgame.solver import SpotSolver

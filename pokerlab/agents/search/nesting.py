@@ -161,3 +161,21 @@ def nested_ranges(view: PlayerView, prev: Solve | None, safe: bool) -> NestedRan
         ours = r0 if view.player == 0 else r1
         cbv = cbv + paid * compatible_mass(ours) * (prior > 0)
     return r0, r1, cbv, prior
+
+
+def leaf_pairs(source: Solve, view: PlayerView, solver: object) -> list[tuple[int, int]]:
+    """For a depth-limited ``solver`` nested at ``view`` in the depth-limited solve
+    ``source`` of the same street: ``(leaf of solver, the same leaf of source)`` for every
+    leaf whose path from ``view`` the source's tree holds (its river state can start from the
+    source's); empty when the source's tree cannot follow ``view``."""
+    tokens = _follow(source.solver, view, source.n_events)
+    if tokens is None:
+        return []
+    theirs = {path: i for i, path in enumerate(source.solver.leaf_paths())}  # type: ignore[attr-defined]
+    out = []
+    for i, path in enumerate(solver.leaf_paths()):  # type: ignore[attr-defined]
+        j = theirs.get(tuple(tokens) + tuple(path))
+        if j is not None:
+            out.append((i, j))
+    return out
+

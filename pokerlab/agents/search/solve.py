@@ -24,7 +24,7 @@ import numpy as np
 
 from pokerlab.agents.leaves import compatible_mass
 from pokerlab.agents.search.locking import blueprint_values, lock_player
-from pokerlab.agents.search.nesting import anchor, nested_ranges, street_start
+from pokerlab.agents.search.nesting import anchor, leaf_pairs, nested_ranges, street_start
 from pokerlab.agents.search.state import (
     BUILD_SHARE,
     LIMITED_ITERATIONS,
@@ -36,6 +36,7 @@ from pokerlab.agents.search.state import (
     REFRESH_EVERY,
     WIDEN,
     Searcher,
+    Solve,
 )
 from pokerlab.errors import AgentError
 from pokerlab.holdem.events import CheckedOrCalled, RaisedTo
@@ -57,6 +58,7 @@ class Ranges:
     cbv: np.ndarray | None  # the gadget's values (safe nested)
     prior: np.ndarray | None  # the opponent's range where they were computed
     nested: bool
+    source: Solve | None = None  # the solve nested in
 
 
 def pruned(r: np.ndarray, keep: int) -> np.ndarray:
@@ -122,8 +124,8 @@ def start_ranges(agent: Searcher, view: PlayerView, deadline: float, mine: int |
     pruned (the searcher's own combo kept) and, where modelled, floored."""
     cfg = agent.config
     me = view.player
-    nested = nested_ranges(view, anchor(agent, view, deadline, mine, at_street_start=how.safe), how.safe) \
-        if nest else None
+    source = anchor(agent, view, deadline, mine, at_street_start=how.safe) if nest else None
+    nested = nested_ranges(view, source, how.safe) if nest else None
     cbv = prior = None
     if nested is not None:
         r0, r1, cbv, prior = nested
@@ -142,8 +144,8 @@ def start_ranges(agent: Searcher, view: PlayerView, deadline: float, mine: int |
     ours = r0 if me == 0 else r1
     if mine is not None and ours[mine] <= 0:
         raise AgentError("search: its own hand is outside its range")
-    return dealable(agent, Ranges(r0=r0, r1=r1, cbv=cbv, prior=prior, nested=nested is not None),
-                    me, view.board)
+    return dealable(agent, Ranges(r0=r0, r1=r1, cbv=cbv, prior=prior, nested=nested is not None,
+                                  source=source if nested is not None else None), me, view.board)
 
 
 def dealable(agent: Searcher, rg: Ranges, me: int, board: Any) -> Ranges:
@@ -171,7 +173,7 @@ def dealable(agent: Searcher, rg: Ranges, me: int, board: Any) -> Ranges:
     if not reach_deals:
         theirs = floored(theirs, WIDEN, board)
     r0, r1 = (ours, theirs) if me == 0 else (theirs, ours)
-    return Ranges(r0=r0, r1=r1, cbv=None, prior=None, nested=rg.nested)
+    return Ranges(r0=r0, r1=r1, cbv=None, prior=None, nested=rg.nested, source=rg.source)
 
 
 def can_deal(a: np.ndarray, b: np.ndarray) -> bool:
@@ -268,7 +270,7 @@ def first_gadget(agent: Searcher, view: PlayerView, spot: Any, root: Any, rg: Ra
     variants (:func:`~pokerlab.agents.search.locking.blueprint_values`; every river of a
     turn leaf, one refresh's runouts of a flop leaf)."""
     from pokerlab.agents.leaves import EVERY_RIVER, build_leaves
-    from pokerlab.agents.river_leaves import build_river_leaves
+    from pokerlab.agents.river_leaves import GADGET_WARM, build_step_leaves
     from pokerlab.subgame.resolve import subgame_spot
 
     me = view.player
@@ -277,8 +279,9 @@ def first_gadget(agent: Searcher, view: PlayerView, spot: Any, root: Any, rg: Ra
     def leaves(solver: Any) -> Any:
         if d.leaves == "river" and len(view.board) == 4:
             # the same leaf values as the re-solve's (a gadget valued otherwise is not the
-            # bound the re-solve keeps): the opponent best-responds on the turn, the river solved
-            return build_river_leaves(solver, spot, runouts=d.runouts, seed=int(agent.rng.next() >> 1))
+            # bound the re-solve keeps): the opponent best-responds on the turn, every river
+            # solved on the blueprint's reaches
+            return build_step_leaves(solver, spot, warm=GADGET_WARM)
         return build_leaves(solver, agent.base, view, chooser=1 - me,
                             runouts=EVERY_RIVER if len(view.board) == 4 else d.runouts,
                             seed=int(agent.rng.next() >> 1), bias=d.bias, trees=agent.leaf_trees)
@@ -294,19 +297,26 @@ def first_gadget(agent: Searcher, view: PlayerView, spot: Any, root: Any, rg: Ra
     return subgame_spot(spot, root, me, (spot.ranges[0], spot.ranges[1]), safe=True, prior=rg.prior)
 
 
-def attach_leaves(agent: Searcher, solver: Any, view: PlayerView, spot: Any, deadline: float) -> Any:
+def attach_leaves(agent: Searcher, solver: Any, view: PlayerView, spot: Any, deadline: float,
+                  source: Solve | None = None) -> Any:
     """Leaves at the street's end: Modicum's (the base policy's continuation with the
     opponent choosing among its biased versions) or, with ``leaves=river`` on the turn, the
-    river solved at each refresh (:mod:`pokerlab.agents.river_leaves`); ``None`` when
+    rivers iterated in step with the turn solve
+    (:class:`~pokerlab.agents.river_leaves.RiverStepLeaves`, ``runouts`` rivers per
+    iteration, default :data:`~pokerlab.agents.river_leaves.SEARCH_RIVERS`); ``None`` when
     evaluating them once would pass the deadline."""
     from pokerlab.agents.leaves import build_leaves
-    from pokerlab.agents.river_leaves import build_river_leaves
+    from pokerlab.agents.river_leaves import SEARCH_RIVERS, RiverStepLeaves, build_step_leaves
 
     d = agent.config.depth_limit
     t_build = time.perf_counter()
     seed = int(agent.rng.next() >> 1)
     if d.leaves == "river" and len(spot.board) == 4:
-        leaves: Any = build_river_leaves(solver, spot, runouts=d.runouts, seed=seed)
+        leaves: Any = build_step_leaves(solver, spot, rivers=d.runouts or SEARCH_RIVERS, seed=seed)
+        before = getattr(source.solver, "leaf_model", None) if source is not None else None
+        if source is not None and isinstance(before, RiverStepLeaves):
+            # nested in a solve of this street: its rivers continue from there
+            agent.stats.warm_leaves += leaves.warm_from(before, leaf_pairs(source, view, solver))
     else:
         leaves = build_leaves(solver, agent.base, view, chooser=1 - view.player, runouts=d.runouts,
                               seed=seed, bias=d.bias, trees=agent.leaf_trees)
@@ -417,7 +427,7 @@ def solve(agent: Searcher, view: PlayerView, deadline: float, mine: int | None, 
                         threads=cfg.budget.threads, depth_limited=how.limited)
     leaves: Any = None
     if how.limited:
-        leaves = attach_leaves(agent, solver, view, spot, deadline)
+        leaves = attach_leaves(agent, solver, view, spot, deadline, rg.source)
         if leaves is None:
             return None
     if rg.cbv is not None:

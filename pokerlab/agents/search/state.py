@@ -97,6 +97,9 @@ class SearchStats:
     street_solves: int = 0
     widened: int = 0
     """Solves whose ranges admitted no deal until widened (:func:`~pokerlab.agents.search.solve.dealable`)."""
+    warm_leaves: int = 0
+    """River leaves of nested re-solves that started from the street solve's rivers
+    (:meth:`~pokerlab.agents.river_leaves.RiverStepLeaves.warm_from`)."""
     reasons: dict[str, int] = field(default_factory=dict)
     searches_by_street: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
     """Decision searches by street (0 preflop .. 3 river)."""
