@@ -64,14 +64,35 @@ def current_reach_leaves(base: Any) -> Any:
     return base
 
 
+def turn_spot(board: str) -> Any:
+    """The benchmark's turn spot on ``board``: the tests' narrow ranges, pot 100, stack 400,
+    turn bets 50% and 100% with 2.5x raises, river 33%, 75% and 150%."""
+    from pokerlab.subgame.spot import make_spot, tree_config
+
+    tree = tree_config(bets="50%,100%", raises="2.5x", river_bets="33%,75%,150%")
+    return make_spot(board=board, pot=100, stack=400, oop=NARROW[0], ip=NARROW[1], tree=tree)
+
+
+def turn_boards(text: str) -> list[str]:
+    """``--boards``: turn boards (4 cards) separated by commas; one clear line otherwise."""
+    from pokerlab.cards.cards import parse_cards
+    from pokerlab.errors import PokerlabError
+
+    boards = [b.strip() for b in text.split(",") if b.strip()]
+    try:
+        if not boards or any(len(parse_cards(b)) != 4 for b in boards):
+            raise fail(f"--boards takes turn boards (4 cards) separated by commas, got {text!r}")
+    except PokerlabError as exc:
+        raise fail(f"--boards: {exc}") from None
+    return boards
+
+
 def run_board(board: str, iters: int, target: float) -> dict[str, Any]:
     from pokerlab.agents.river_leaves import build_river_leaves
     from pokerlab.subgame.solve_config import SolveConfig
     from pokerlab.subgame.solver import SpotSolver
-    from pokerlab.subgame.spot import make_spot, tree_config
 
-    tree = tree_config(bets="50%,100%", raises="2.5x", river_bets="33%,75%,150%")
-    spot = make_spot(board=board, pot=100, stack=400, oop=NARROW[0], ip=NARROW[1], tree=tree)
+    spot = turn_spot(board)
     c0 = time.process_time()
     whole = SpotSolver(spot, SolveConfig(isomorphism=False), threads=1)
     pct = whole.solve(iterations=5000, target_pct=target)
@@ -130,15 +151,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--target", type=float, default=0.1)
     ap.add_argument("--json", action="store_true")
     a = ap.parse_args(argv)
-    from pokerlab.cards.cards import parse_cards
-    from pokerlab.errors import PokerlabError
-
-    boards = [b.strip() for b in a.boards.split(",") if b.strip()]
-    try:
-        if not boards or any(len(parse_cards(b)) != 4 for b in boards):
-            raise fail(f"--boards takes turn boards (4 cards) separated by commas, got {a.boards!r}")
-    except PokerlabError as exc:
-        raise fail(f"--boards: {exc}") from None
+    boards = turn_boards(a.boards)
     if a.iters < 1 or not 0 < a.target < 100:
         raise fail("--iters must be >= 1 and --target a percentage of the pot in (0, 100)")
     started = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())

@@ -38,7 +38,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import leaf_values as lv  # noqa: E402
-from river_leaf_schedules import NARROW  # noqa: E402
+from river_leaf_schedules import turn_boards, turn_spot  # noqa: E402
 from search_opponents import fail  # noqa: E402
 
 
@@ -81,10 +81,8 @@ def run_board(board: str, rivers: list[int], iters: list[int], target: float, lo
     from pokerlab.agents.river_leaves import build_step_leaves
     from pokerlab.subgame.solve_config import SolveConfig
     from pokerlab.subgame.solver import SpotSolver
-    from pokerlab.subgame.spot import make_spot, tree_config
 
-    tree = tree_config(bets="50%,100%", raises="2.5x", river_bets="33%,75%,150%")
-    spot = make_spot(board=board, pot=100, stack=400, oop=NARROW[0], ip=NARROW[1], tree=tree)
+    spot = turn_spot(board)
     whole = SpotSolver(spot, SolveConfig(isomorphism=False), threads=1)
     pct = whole.solve(iterations=5000, target_pct=target)
     out: dict[str, Any] = {"board": board, "whole_iterations": int(whole.iteration), "whole_pct": float(pct),
@@ -127,15 +125,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--locked-iters", type=int, default=600)
     ap.add_argument("--json", action="store_true")
     a = ap.parse_args(argv)
-    from pokerlab.cards.cards import parse_cards
     from pokerlab.errors import PokerlabError
 
-    boards = [b.strip() for b in a.boards.split(",") if b.strip()]
-    try:
-        if not boards or any(len(parse_cards(b)) != 4 for b in boards):
-            raise fail(f"--boards takes turn boards (4 cards) separated by commas, got {a.boards!r}")
-    except PokerlabError as exc:
-        raise fail(f"--boards: {exc}") from None
+    boards = turn_boards(a.boards)
     rivers, iters = ints(a.rivers, "--rivers"), ints(a.iters, "--iters")
     if any(48 % r for r in rivers):
         raise fail(f"--rivers: each must divide 48 (1, 2, 3, 4, 6, 8, 12, 16, 24, 48), got {a.rivers!r}")

@@ -410,8 +410,8 @@ class RiverStepLeaves:
             return 0
         for i, j in pairs:
             a, b = self.trees[i], source.trees[j]
-            if (a.pot, a.stack) != (b.pot, b.stack) or a.children.shape != b.children.shape or \
-                    not np.array_equal(a.kind, b.kind) or not np.array_equal(a.children, b.children):
+            if (a.pot, a.stack) != (b.pot, b.stack) or not np.array_equal(a.kind, b.kind) or \
+                    not np.array_equal(a.children, b.children):
                 continue
             self.regret[i][:] = source.regret[j]
             self.ssum[i][:] = source.ssum[j]

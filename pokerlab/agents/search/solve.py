@@ -313,7 +313,7 @@ def attach_leaves(agent: Searcher, solver: Any, view: PlayerView, spot: Any, dea
     seed = int(agent.rng.next() >> 1)
     if d.leaves == "river" and len(spot.board) == 4:
         leaves: Any = build_step_leaves(solver, spot, rivers=d.runouts or SEARCH_RIVERS, seed=seed)
-        before = getattr(source.solver, "leaf_model", None) if source is not None else None
+        before = source.solver.leaf_model if source is not None else None
         if source is not None and isinstance(before, RiverStepLeaves):
             # nested in a solve of this street: its rivers continue from there
             agent.stats.warm_leaves += leaves.warm_from(before, leaf_pairs(source, view, solver))
