@@ -1,7 +1,7 @@
 """The value error of the depth-limited search's leaf values against exact solves (issue 49,
 item 2: "value error against exact solves of held-out spots").
 
-The searching agent ``search(street=turn,depth=1,iters=N,tilt=0)`` plays hands against
+The searching agent ``search(street=turn,depth=1,iters=N,tilt=0,leaves=modicum)`` plays hands against
 ``blueprint`` (fixed seeds; the searcher's seat alternates).  After each of its decisions on
 the chosen street (turn, or flop with ``--street flop``) that it solved depth-limited (the
 subgame ends with the street; each end with chips behind is a leaf valued by Modicum's
@@ -325,7 +325,8 @@ def collect(*, spots: int, iters: int, runouts: int, seed: int, street: int, max
     from pokerlab.registry import make_agent
 
     name = {1: "flop", 2: "turn"}[street]
-    spec = f"search(street={name},depth=1,iters={iters},tilt=0" + (f",runouts={runouts})" if runouts else ")")
+    spec = (f"search(street={name},depth=1,iters={iters},tilt=0,leaves=modicum"
+            + (f",runouts={runouts})" if runouts else ")"))
     cfg = HoldemConfig.from_bb(100)
     agent = make_agent(spec, game="hunl", config=cfg, seed=1)
     opp = make_agent("blueprint", game="hunl", config=cfg, seed=2)

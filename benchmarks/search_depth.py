@@ -7,9 +7,11 @@ with AIVAT (:func:`search_opponents.play`: per-hand raw and AIVAT chips, cached 
 hands per second, and the difference to the first spec paired over the same deal pairs.
 The default rows, all at the default budget of 1 s per decision: ``search`` (the river
 only), ``search(street=turn)`` (the turn's whole rest of the hand, on the coarsest tree of
-the ladder that fits), ``search(street=turn,depth=1)`` (the turn to its end, Modicum's
-leaves: the blueprint continues, the opponent chooses among it and its fold-, call- and
-raise-biased versions) and ``search(street=flop,depth=1)`` (the same from the flop).
+the ladder that fits), ``search(street=turn,depth=1,leaves=modicum)`` (the turn to its end,
+Modicum's leaves: the blueprint continues, the opponent chooses among it and its fold-, call-
+and raise-biased versions), ``search(street=turn,depth=1)`` (the turn to its end, the river
+iterated in step at its leaves) and ``search(street=flop,depth=1)`` (from the flop, Modicum's
+flop leaves).
 
 Writes ``docs/search_depth.json``, the table between ``<!-- search_depth:begin -->`` and
 ``<!-- search_depth:end -->`` of docs/search.md and the figure ``docs/search_depth.png``
@@ -38,7 +40,8 @@ from search_opponents import _f, fail, pairs, play, stat  # noqa: E402
 ROOT = Path(__file__).resolve().parents[1]
 DOC = ROOT / "docs" / "search.md"
 NAME = "search_depth"
-SPECS = ("search;search(street=turn);search(street=turn,depth=1);search(street=flop,depth=1)")
+SPECS = ("search;search(street=turn);search(street=turn,depth=1,leaves=modicum);"
+         "search(street=turn,depth=1);search(street=flop,depth=1)")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -21,11 +21,13 @@ docs/search.md (``--no-write`` to only print).
 
 ``--save-deals FILE.npz`` keeps the per-deal chips of both agents (and the run's settings);
 ``--versus FILE.npz`` pairs this run's searcher with the searcher of such an earlier run on
-the same deals (same seed, deal count, stack, actions, round and estimator, checked), so two
-searcher configurations are compared deal for deal (``versus`` in the JSON: this run's minus
-the earlier one's, overall and by seat).
+the same deals (same seed, stack, actions, round and estimator, checked; its deals must hold
+this run's), so two searcher configurations are compared deal for deal (``versus`` in the
+JSON: this run's minus the earlier one's, overall and by seat).  ``--first-deal K`` plays
+deals K .. K + deals - 1, so a run can be extended in parts (``benchmarks/lbr_deals.py``
+joins saved parts and pairs saved runs).
 
-Usage: ``python benchmarks/search_lbr.py [--deals 1000] [--search SPEC] [--base SPEC]
+Usage: ``python benchmarks/search_lbr.py [--deals 1000] [--first-deal 0] [--search SPEC] [--base SPEC]
 [--actions fcpa] [--from-round 4] [--stack 100] [--seed 1] [--workers 2]
 [--estimator sampled|expected|active] [--save-deals FILE.npz] [--versus FILE.npz] [--json] [--no-write]``
 """
@@ -90,7 +92,7 @@ def lbr_per_deal(spec: str, a: argparse.Namespace
     parts = max(1, min(n, 4 * a.workers))
     bounds = [round(n * k / parts) for k in range(parts + 1)]
     chunks = [Chunk(spec, a.actions, a.from_round, a.stack, a.seed,
-                    tuple(range(lo, hi)), a.estimator)
+                    tuple(range(a.first_deal + lo, a.first_deal + hi)), a.estimator)
               for lo, hi in zip(bounds, bounds[1:], strict=False) if hi > lo]
     t = time.perf_counter()
     res = map_chunks(run_chunk, chunks, backend=default_backend(a.workers, None),
@@ -203,8 +205,9 @@ def table(ev: dict[str, Any], a: argparse.Namespace) -> str:
 def load_versus(path: str, settings: dict[str, Any]
                 ) -> tuple[np.ndarray, str, dict[str, np.ndarray]]:
     """The searcher's per-deal chips, spec and chips by outcome (empty if not saved) of an
-    earlier run saved with ``--save-deals`` (its settings must equal ``settings``: the
-    same deals)."""
+    earlier run saved with ``--save-deals``, cut to this run's deals: its settings must
+    equal ``settings`` but for the deals, and its deals (``first`` .. ``first + deals``)
+    must hold this run's."""
     try:
         with np.load(path, allow_pickle=False) as z:
             saved = json.loads(str(z["settings"]))
@@ -218,11 +221,19 @@ def load_versus(path: str, settings: dict[str, Any]
         raise fail(f"--versus {path}: no such file") from None
     except (OSError, ValueError, KeyError, zipfile.BadZipFile):
         raise fail(f"--versus {path}: not a file saved by --save-deals") from None
-    if saved != settings:
-        diff = ", ".join(f"{k} {saved.get(k)!r} there, {v!r} here" for k, v in settings.items()
+    saved.setdefault("first", 0)  # files from before --first-deal
+    same = {k: v for k, v in settings.items() if k not in ("deals", "first")}
+    if any(saved.get(k) != v for k, v in same.items()):
+        diff = ", ".join(f"{k} {saved.get(k)!r} there, {v!r} here" for k, v in same.items()
                          if saved.get(k) != v)
         raise fail(f"--versus {path}: other deals ({diff})")
-    return search, spec, outcomes
+    lo = settings["first"] - saved["first"]
+    hi = lo + settings["deals"]
+    if lo < 0 or hi > saved["deals"]:
+        held = f"{saved['first']}..{saved['first'] + saved['deals'] - 1}"
+        raise fail(f"--versus {path}: it holds deals {held}, "
+                   f"this run plays {settings['first']}..{settings['first'] + settings['deals'] - 1}")
+    return search[lo:hi], spec, {k: x[lo:hi] for k, x in outcomes.items()}
 
 
 def by_seat(x: np.ndarray) -> dict[str, dict[str, float]]:
@@ -234,6 +245,8 @@ def by_seat(x: np.ndarray) -> dict[str, dict[str, float]]:
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--deals", type=int, default=1000)
+    ap.add_argument("--first-deal", type=int, default=0,
+                    help="play deals K .. K + deals - 1 (to extend an earlier run)")
     ap.add_argument("--search", default="search(iters=100)")
     ap.add_argument("--base", default="blueprint-100")
     ap.add_argument("--actions", default="fcpa")
@@ -249,8 +262,10 @@ def main() -> None:
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--no-write", action="store_true")
     a = ap.parse_args()
-    settings = {"seed": a.seed, "deals": a.deals, "stack": a.stack, "actions": a.actions,
-                "from_round": a.from_round, "estimator": a.estimator}
+    if a.deals < 1 or a.first_deal < 0:
+        raise fail(f"--deals must be >= 1 and --first-deal >= 0, got {a.deals} and {a.first_deal}")
+    settings = {"seed": a.seed, "deals": a.deals, "first": a.first_deal, "stack": a.stack,
+                "actions": a.actions, "from_round": a.from_round, "estimator": a.estimator}
     earlier = load_versus(a.versus, settings) if a.versus else None
     ev: dict[str, Any] = {"load_before": os.getloadavg()[0], "estimator": a.estimator}
     per, outs = {}, {}

@@ -20,7 +20,7 @@ time of the searcher's solves into named parts, each the cumulative time of one 
 Prints the parts in seconds and as shares of the whole run, the searches per street and
 the seconds per search; ``--json`` one object (seconds; ``calls`` per part).
 
-Usage: ``python benchmarks/search_profile.py [--search "search(street=turn,depth=1)"]
+Usage: ``python benchmarks/search_profile.py [--search "search(street=turn,depth=1,leaves=modicum)"]
 [--base blueprint-100] [--stack 100] [--hands 20] [--seed 131] [--json]``
 """
 
@@ -65,7 +65,7 @@ def parts(stats: pstats.Stats) -> dict[str, dict[str, float]]:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--search", default="search(street=turn,depth=1)")
+    ap.add_argument("--search", default="search(street=turn,depth=1,leaves=modicum)")
     ap.add_argument("--base", default="blueprint-100")
     ap.add_argument("--stack", type=float, default=100.0)
     ap.add_argument("--hands", type=int, default=20, help="duplicate deals (each played twice)")

@@ -19,8 +19,9 @@ The searchers are budget-bound: their answers vary with the machine's load, so r
 an idle machine. The deals are ``pokerlab.evaluation.lbr.deal_cards(seed, d)``; boards whose
 preflop raise the base does not make are skipped (none with the shipped blueprint).
 
-Usage: ``python benchmarks/turn_lead_folds.py [--specs "blueprint-100;search(street=turn,depth=1)"]
-[--line lead|bet] [--boards 30] [--size 1.0] [--seed 7] [--stack 100] [--base blueprint-100] [--json]``
+Usage: ``python benchmarks/turn_lead_folds.py
+[--specs "blueprint-100;search(street=turn,depth=1,leaves=modicum)"] [--line lead|bet] [--boards 30]
+[--size 1.0] [--seed 7] [--stack 100] [--base blueprint-100] [--json]``
 """
 
 from __future__ import annotations
@@ -102,7 +103,7 @@ def bet_then_shove(agent: Any, st: Any, w: np.ndarray) -> dict[str, float] | Non
 
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--specs", default="blueprint-100;search(street=turn,depth=1)")
+    ap.add_argument("--specs", default="blueprint-100;search(street=turn,depth=1,leaves=modicum)")
     ap.add_argument("--line", default="lead", choices=("lead", "bet"))
     ap.add_argument("--boards", type=int, default=30)
     ap.add_argument("--size", type=float, default=1.0)

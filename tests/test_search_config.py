@@ -59,7 +59,7 @@ def test_groups_and_flat_reads() -> None:
         Tree(raise_cap=11)
     with pytest.raises(AgentError, match="choose one"):
         Opponent(tilt=True, learn=5)
-    with pytest.raises(AgentError, match="leaves must be one of modicum, river"):
+    with pytest.raises(AgentError, match="leaves must be one of river, modicum"):
         parse_search_spec("search(street=turn,depth=1,leaves=exact)")
     assert parse_search_spec("search(depth=1,leaves=RIVER)")[0].depth_limit.leaves == "river"
     with pytest.raises(AgentError, match="cannot be safe"):

@@ -1,5 +1,7 @@
 """Depth-limited search (``search(depth=1)``): Modicum's leaves in the searching agent
-(pokerlab/agents/leaves.py) and the agent playing from the flop and the turn with them."""
+(pokerlab/agents/leaves.py; the flop's leaves, and the turn's with ``leaves=modicum``) and the
+agent playing from the flop and the turn (the turn's default leaves, the river in step, are
+tests/test_river_leaves.py's)."""
 
 from __future__ import annotations
 
@@ -152,7 +154,7 @@ def test_depth_limited_search_plays_legal_hands(monkeypatch: pytest.MonkeyPatch)
         return m
 
     monkeypatch.setattr(leaves_module, "build_leaves", recording)
-    agent: Any = make_agent("search(street=turn,depth=1,iters=5)", game="hunl", config=CFG)
+    agent: Any = make_agent("search(street=turn,depth=1,iters=5,leaves=modicum)", game="hunl", config=CFG)
     opp = make_agent("blueprint", game="hunl", config=CFG)
     for i in range(12):
         st = play_hunl_hand(agent, opp, CFG, i % 2, hand_cards(4, i), hand_seed(4, i, 1), hand_seed(4, i, 2))
@@ -168,8 +170,8 @@ def test_depth_limited_search_plays_legal_hands(monkeypatch: pytest.MonkeyPatch)
 
 def test_turn_leaves_all_rivers_on_request() -> None:
     """``runouts=48`` at a turn leaf evaluates every river at every refresh (no sampling)."""
-    agent: Any = make_agent("search(street=turn,depth=1,iters=3,tilt=0,runouts=48)", game="hunl",
-                            config=CFG)
+    agent: Any = make_agent("search(street=turn,depth=1,iters=3,tilt=0,runouts=48,leaves=modicum)",
+                            game="hunl", config=CFG)
     st = _turn_state()
     agent.reset(3)
     agent.act(st.view(st.actor))
@@ -233,7 +235,8 @@ def test_first_depth_limited_search_is_safe_with_the_continuation_gadget() -> No
     from pokerlab.agents.leaves import build_leaves
     from pokerlab.agents.search.locking import blueprint_values
 
-    agent: Any = make_agent("search(street=turn,depth=1,iters=4,safe=1)", game="hunl", config=CFG)
+    agent: Any = make_agent("search(street=turn,depth=1,iters=4,safe=1,leaves=modicum)", game="hunl",
+                            config=CFG)
     st = _turn_state()
     agent.reset(3)
     view = st.view(st.actor)

@@ -15,8 +15,9 @@ At a decision on the start street or later the agent
 2. builds a spot that starts *at this decision* (:class:`~pokerlab.subgame.spot.Root`):
    the real pot, stacks and street bets, so an off-tree bet of the opponent is part of the
    subgame exactly, never translated; later actions use the search's own bet sizes; with
-   ``depth=1`` the spot ends with the street (Modicum's leaves,
-   :mod:`pokerlab.agents.leaves`);
+   ``depth=1`` the spot ends with the street (on the turn, the rivers iterated in step at
+   its leaves, :mod:`pokerlab.agents.river_leaves`; on the flop, and on the turn with
+   ``leaves=modicum``, Modicum's, :mod:`pokerlab.agents.leaves`);
 3. solves it with Discounted CFR until the think budget is spent (or 0.5% of the pot),
    and plays its actual hand by sampling its strategy;
 4. **safety**: until the learned model has seen enough of the opponent on this street

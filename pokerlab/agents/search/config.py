@@ -136,30 +136,31 @@ class Opponent:
         return "learn" if self.learn else "tilt" if self.tilt else "fixed"
 
 
-LEAF_KINDS = ("modicum", "river")
-"""How a depth-limited turn subgame values its leaves: ``modicum``, the base policy's
-continuation with the opponent choosing among its biased versions
-(:mod:`pokerlab.agents.leaves`); ``river``, every river of the leaf solved over strength
-classes and iterated in step with the turn solve
-(:class:`~pokerlab.agents.river_leaves.RiverStepLeaves`).  A flop subgame's leaves are
-Modicum's."""
+LEAF_KINDS = ("river", "modicum")
+"""How a depth-limited turn subgame values its leaves: ``river`` (the default since
+2026-12-08), every river of the leaf solved over strength classes and iterated in step with
+the turn solve (:class:`~pokerlab.agents.river_leaves.RiverStepLeaves`; LBR setting (2) from
+the turn -264 +- 99 mbb/hand against ``modicum``, docs/search.md); ``modicum``, the base
+policy's continuation with the opponent choosing among its biased versions
+(:mod:`pokerlab.agents.leaves`).  A flop subgame's leaves are Modicum's either way."""
 
 
 @dataclass(frozen=True, kw_only=True)
 class DepthLimit:
-    """``depth=1``: solve to the street's end only, valuing its ends by the base policy's
-    continuation (Modicum), ``runouts`` evaluated per leaf at each refresh of its values,
-    cycling through the pool (0: 12 of the 48 rivers below a turn leaf, 8 of 32 sampled
-    (turn, river) runouts below a flop leaf; 48 or more at a turn leaf: every river each
-    time; :func:`pokerlab.agents.leaves.build_leaves`), the biased versions' multiplier
-    ``bias``; 0: to the end of the hand; ``leaves``: one of :data:`LEAF_KINDS` (with
-    ``river``, ``runouts`` is the rivers iterated per turn iteration, a divisor of 48; 0:
-    :data:`~pokerlab.agents.river_leaves.SEARCH_RIVERS`)."""
+    """``depth=1``: solve to the street's end only; 0: to the end of the hand.  ``leaves``
+    (one of :data:`LEAF_KINDS`) values a turn subgame's ends: ``river`` (the default), the
+    rivers iterated in step, ``runouts`` of them per turn iteration (a divisor of 48; 0:
+    :data:`~pokerlab.agents.river_leaves.SEARCH_RIVERS`); ``modicum``, the base policy's
+    continuation, ``runouts`` evaluated per leaf at each refresh of its values, cycling
+    through the pool (0: 12 of the 48 rivers; 48 or more: every river each time;
+    :func:`pokerlab.agents.leaves.build_leaves`), with the biased versions' multiplier
+    ``bias``.  A flop subgame's ends are always Modicum's (``runouts`` 0: 8 of 32 sampled
+    (turn, river) runouts)."""
 
     depth: int = 0
     runouts: int = 0
     bias: float = 5.0
-    leaves: str = "modicum"
+    leaves: str = "river"
 
     def __post_init__(self) -> None:
         if self.depth not in (0, 1):
@@ -216,13 +217,14 @@ KEYS: dict[str, Key] = {
     "tilt_obs": Key("opponent", "tilt_obs", "int", "observations before a situation is trusted"),
     "tilt_lock": Key("opponent", "tilt_lock", "float",
                      "|log multiplier| from which a situation is locked (0: never)"),
-    "depth": Key("depth_limit", "depth", "int", "1: solve to the end of the street (Modicum), 0: the hand"),
+    "depth": Key("depth_limit", "depth", "int",
+                 "1: solve to the end of the street (leaves valued), 0: the hand"),
     "runouts": Key("depth_limit", "runouts", "int",
-                   "runouts per leaf refresh (0: 12 rivers, 8 flop runouts; leaves=river: rivers per "
-                   "iteration, 0: 16)"),
+                   "turn leaves: rivers per turn iteration (0: 16; leaves=modicum: per leaf refresh, "
+                   "0: 12); flop leaves: runouts per refresh (0: 8)"),
     "bias": Key("depth_limit", "bias", "float", "the continuation strategies' multiplier"),
     "leaves": Key("depth_limit", "leaves", "word",
-                  "turn leaves: modicum (the base's continuation) or river (the river solved in step)"),
+                  "turn leaves: river (the river solved in step) or modicum (the base's continuation)"),
 }
 """Every ``search(...)`` key, once (``base=SPEC`` names the base agent and is no config key)."""
 
