@@ -175,8 +175,9 @@ class DepthLimit:
         if self.leaves not in LEAF_KINDS:
             raise AgentError(f"search: leaves must be one of {', '.join(LEAF_KINDS)}, got {self.leaves!r}")
         if self.leaves == "river" and self.runouts and 48 % self.runouts:
-            raise AgentError("search: with leaves=river, runouts is the rivers iterated per turn iteration "
-                             f"and must divide 48 (1, 2, 3, 4, 6, 8, 12, 16, 24, 48), got {self.runouts!r}")
+            raise AgentError("search: with leaves=river (the default), runouts is the rivers iterated per "
+                             "turn iteration and must divide 48 (1, 2, 3, 4, 6, 8, 12, 16, 24, 48; "
+                             f"leaves=modicum takes any count), got {self.runouts!r}")
 
 
 @dataclass(frozen=True)
