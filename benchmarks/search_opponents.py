@@ -49,6 +49,18 @@ def fail(msg: str) -> SystemExit:
     return SystemExit(2)
 
 
+def ints(text: str, option: str, *, least: int = 0) -> tuple[int, ...]:
+    """Whole numbers ``>= least`` separated by commas (an option's value), else one line
+    naming ``option`` and exit 2."""
+    try:
+        vals = tuple(int(x) for x in text.split(",") if x.strip())
+    except ValueError:
+        vals = ()
+    if not vals or min(vals) < least:
+        raise fail(f"{option} takes whole numbers >= {least} separated by commas, got {text!r}")
+    return vals
+
+
 @dataclass(frozen=True)
 class Chunk:
     spec: str

@@ -39,7 +39,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import leaf_values as lv  # noqa: E402
 from river_leaf_schedules import turn_boards, turn_spot  # noqa: E402
-from search_opponents import fail  # noqa: E402
+from search_opponents import fail, ints  # noqa: E402
 
 
 def shares(solver: Any, path: list[str], weights: np.ndarray) -> dict[str, float]:
@@ -105,16 +105,6 @@ def run_board(board: str, rivers: list[int], iters: list[int], target: float, lo
     return out
 
 
-def ints(text: str, name: str) -> list[int]:
-    try:
-        xs = [int(x) for x in text.split(",") if x.strip()]
-    except ValueError:
-        raise fail(f"{name} takes integers separated by commas, got {text!r}") from None
-    if not xs or min(xs) < 1:
-        raise fail(f"{name} takes positive integers separated by commas, got {text!r}")
-    return xs
-
-
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--boards", default="Qs9h4d2c,AhKd7c4s")
@@ -128,7 +118,7 @@ def main(argv: list[str] | None = None) -> int:
     from pokerlab.errors import PokerlabError
 
     boards = turn_boards(a.boards)
-    rivers, iters = ints(a.rivers, "--rivers"), ints(a.iters, "--iters")
+    rivers, iters = ints(a.rivers, "--rivers", least=1), ints(a.iters, "--iters", least=1)
     if any(48 % r for r in rivers):
         raise fail(f"--rivers: each must divide 48 (1, 2, 3, 4, 6, 8, 12, 16, 24, 48), got {a.rivers!r}")
     if not 0 < a.target < 100 or a.locked_iters < 1:

@@ -28,7 +28,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_spot_report import SRP_IP, SRP_OOP  # noqa: E402
-from search_opponents import fail  # noqa: E402
+from search_opponents import fail, ints  # noqa: E402
 
 
 @dataclass(frozen=True)
@@ -76,16 +76,6 @@ def run_pair(job: Pair) -> dict[str, Any]:
         pct = dst.solve(iterations=it + 400, target_pct=job.target, check_every=job.check_every)
         out["warm"][str(it)] = {"iterations": dst.iteration - it, "pct": float(pct)}
     return out
-
-
-def ints(text: str, option: str) -> tuple[int, ...]:
-    try:
-        vals = tuple(int(x) for x in text.split(",") if x.strip())
-    except ValueError:
-        vals = ()
-    if not vals or min(vals) < 0:
-        raise fail(f"{option} takes whole numbers >= 0 separated by commas, got {text!r}")
-    return vals
 
 
 def main(argv: list[str] | None = None) -> int:
