@@ -137,7 +137,7 @@ def save(run: Run, out: str) -> None:
 
     path = Path(out)
     if path.exists():
-        raise fail(f"--out {out}: exists; a join never replaces a file")
+        raise fail(f"{out}: exists; a saved run is never replaced")
     keys = sorted(run.outcomes)
     arr = np.stack([run.outcomes[k] for k in keys]) if keys else np.zeros((0, run.base.shape[0], 2))
     buf = io.BytesIO()

@@ -35,12 +35,10 @@ Usage: ``python benchmarks/search_lbr.py [--deals 1000] [--first-deal 0] [--sear
 from __future__ import annotations
 
 import argparse
-import io
 import json
 import os
 import sys
 import time
-import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -208,20 +206,10 @@ def load_versus(path: str, settings: dict[str, Any]
     earlier run saved with ``--save-deals``, cut to this run's deals: its settings must
     equal ``settings`` but for the deals, and its deals (``first`` .. ``first + deals``)
     must hold this run's."""
-    try:
-        with np.load(path, allow_pickle=False) as z:
-            saved = json.loads(str(z["settings"]))
-            search, spec = np.asarray(z["search"], dtype=np.float64), str(z["spec"])
-            outcomes: dict[str, np.ndarray] = {}
-            if "outcome_keys" in z:
-                keys = json.loads(str(z["outcome_keys"]))
-                arr = np.asarray(z["outcomes"], dtype=np.float64)
-                outcomes = {k: arr[i] for i, k in enumerate(keys)}
-    except FileNotFoundError:
-        raise fail(f"--versus {path}: no such file") from None
-    except (OSError, ValueError, KeyError, zipfile.BadZipFile):
-        raise fail(f"--versus {path}: not a file saved by --save-deals") from None
-    saved.setdefault("first", 0)  # files from before --first-deal
+    from lbr_deals import load
+
+    run = load(path)
+    saved, search, spec, outcomes = run.settings, run.search, run.spec, run.outcomes
     same = {k: v for k, v in settings.items() if k not in ("deals", "first")}
     if any(saved.get(k) != v for k, v in same.items()):
         diff = ", ".join(f"{k} {saved.get(k)!r} there, {v!r} here" for k, v in same.items()
@@ -266,6 +254,8 @@ def main() -> None:
         raise fail(f"--deals must be >= 1 and --first-deal >= 0, got {a.deals} and {a.first_deal}")
     settings = {"seed": a.seed, "deals": a.deals, "first": a.first_deal, "stack": a.stack,
                 "actions": a.actions, "from_round": a.from_round, "estimator": a.estimator}
+    if a.save_deals and Path(a.save_deals).exists():
+        raise fail(f"--save-deals {a.save_deals}: exists; a run never replaces another's file")
     earlier = load_versus(a.versus, settings) if a.versus else None
     ev: dict[str, Any] = {"load_before": os.getloadavg()[0], "estimator": a.estimator}
     per, outs = {}, {}
@@ -290,16 +280,10 @@ def main() -> None:
                                                          coarse)
             ev["versus"]["by_opening"] = by_outcome(other_out, outs["search"], a.deals, opening)
     if a.save_deals:
-        from pokerlab.io import atomic_write_bytes
+        from lbr_deals import Run, save
 
-        buf = io.BytesIO()
-        keys = sorted(outs["search"])
-        arr = (np.stack([outs["search"][k] for k in keys]) if keys
-               else np.zeros((0, a.deals, 2)))
-        np.savez(buf, base=per["base"], search=per["search"], spec=np.array(a.search),
-                 settings=np.array(json.dumps(settings, sort_keys=True)),
-                 outcome_keys=np.array(json.dumps(keys)), outcomes=arr)
-        atomic_write_bytes(Path(a.save_deals), buf.getvalue())
+        save(Run(a.save_deals, a.search, settings, per["base"], per["search"], outs["search"]),
+             a.save_deals)
     ev["load_after"] = os.getloadavg()[0]
     text = table(ev, a)
     print(json.dumps(ev, indent=1) if a.json else text)
